@@ -1,0 +1,26 @@
+package dev.levee.bench;
+
+import dev.levee.bench.cli.OptionSpec;
+import java.util.List;
+
+/**
+ * A benchmark suite runnable as {@code BenchMain <name> [options]}.
+ *
+ * <p>This is the extension point: implement it, then list the class in
+ * {@code META-INF/services/dev.levee.bench.Suite} of the module that holds it (or pass it to
+ * {@link SuiteRegistry#with(Suite)}). Any module on the runner's classpath contributes its suites that way.
+ * A suite records each measurement through {@link SuiteContext#record}; it never writes result files itself.
+ */
+public interface Suite {
+
+  /** Lower-case, hyphenated; also the results file name ({@code <name>.jsonl}). */
+  String name();
+
+  /** One line for {@code --help}. */
+  String summary();
+
+  /** The suite's own options; {@code --results} is added for every suite. */
+  List<OptionSpec> options();
+
+  void run(SuiteContext context) throws Exception;
+}

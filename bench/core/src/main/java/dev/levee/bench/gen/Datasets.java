@@ -1,0 +1,52 @@
+package dev.levee.bench.gen;
+
+import dev.levee.bench.cli.BadArgumentException;
+import dev.levee.bench.cli.ParsedOptions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The datasets {@code generate} knows, by name. */
+public final class Datasets {
+  private final Map<String, Dataset> byName = new LinkedHashMap<>();
+
+  public Datasets(List<Dataset> datasets) {
+    for (Dataset d : datasets) {
+      if (byName.put(d.name(), d) != null) {
+        throw new IllegalArgumentException("two datasets are named " + d.name());
+      }
+    }
+  }
+
+  public static Datasets builtIn() {
+    return new Datasets(List.of(KeyValueDataset.zipf(), KeyValueDataset.uniform(), KeyValueDataset.pareto(),
+        new TeraSortDataset(), new WebDataset(), new ClickLogDataset()));
+  }
+
+  public Dataset get(String name) {
+    Dataset d = byName.get(name);
+    if (d == null) {
+      throw new BadArgumentException("unknown dataset '" + name + "'; allowed: " + String.join(", ", byName.keySet()));
+    }
+    return d;
+  }
+
+  /**
+   * A generator configured from options given in code (as the suites and the demo do) rather than on a command line;
+   * the same validation applies, so a bad value names the option and what is allowed.
+   */
+  public RecordGenerator configure(String name, long seed, Map<String, String> options) {
+    Dataset dataset = get(name);
+    List<String> args = new ArrayList<>();
+    options.forEach((key, value) -> {
+      args.add("--" + key);
+      args.add(value);
+    });
+    return dataset.configure(seed, ParsedOptions.parse(dataset.options(), args));
+  }
+
+  public List<Dataset> all() {
+    return List.copyOf(byName.values());
+  }
+}

@@ -1,0 +1,101 @@
+package dev.levee.bench.gen;
+
+import dev.levee.bench.cli.OptionSpec;
+import dev.levee.bench.cli.ParsedOptions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A synthetic web crawl, one page per line, record number = page id:
+ * {@code url TAB domain TAB language TAB spam_score TAB inlinks TAB anchor_text}.
+ *
+ * <ul>
+ *   <li>domain: Zipf popularity (see {@link UrlScheme}); the url embeds it and the page id, so urls are unique;</li>
+ *   <li>language: a fixed categorical mix, English-heavy;</li>
+ *   <li>spam_score: u^4 for uniform u, three decimals: most pages clean, a long tail of spammy ones (mean 0.2);</li>
+ *   <li>inlinks: floor(Pareto(alpha, 1, max)) - 1, so most pages have none or few and some have millions;</li>
+ *   <li>anchor_text: 1..k space-separated words, each Zipf(1) over a synthetic vocabulary.</li>
+ * </ul>
+ */
+public final class WebDataset implements Dataset {
+  private static final long FIELDS_STREAM = 11;
+  static final String[] LANGUAGES = {"en", "de", "fr", "ja", "es", "ru", "zh", "pt", "it", "nl", "pl"};
+  static final int[] LANGUAGE_PERCENT = {50, 8, 6, 6, 6, 5, 5, 4, 4, 3, 3};
+
+  @Override
+  public String name() {
+    return "web";
+  }
+
+  @Override
+  public String summary() {
+    return "web pages: url, domain (Zipf popularity), language, spam score, in-link count, anchor-text words";
+  }
+
+  @Override
+  public List<OptionSpec> options() {
+    List<OptionSpec> o = new ArrayList<>(UrlScheme.options());
+    o.add(OptionSpec.optional("inlink-alpha", "A", "Pareto exponent of in-link counts", "1.1"));
+    o.add(OptionSpec.optional("max-inlinks", "N", "largest in-link count", "10000000"));
+    o.add(OptionSpec.optional("vocabulary", "N", "anchor-text vocabulary size", "50000"));
+    o.add(OptionSpec.optional("anchor-words", "K", "most words in one anchor text", "6"));
+    return o;
+  }
+
+  @Override
+  public RecordGenerator configure(long seed, ParsedOptions options) {
+    UrlScheme urls = UrlScheme.from(seed, options);
+    double alpha = options.doubleIn("inlink-alpha", 0, 100, true);
+    long maxInlinks = options.longAtLeast("max-inlinks", 0);
+    ParetoSampler inlinks = new ParetoSampler(alpha, 1, maxInlinks + 1.0);
+    ZipfSampler vocabulary = new ZipfSampler(options.longAtLeast("vocabulary", 1), 1.0);
+    int anchorWords = options.intIn("anchor-words", 1, 1000);
+    return new Generator(seed, urls, inlinks, vocabulary, anchorWords);
+  }
+
+  static String language(SplitMix64 rng) {
+    int p = rng.nextInt(100);
+    for (int i = 0; i < LANGUAGES.length; i++) {
+      p -= LANGUAGE_PERCENT[i];
+      if (p < 0) {
+        return LANGUAGES[i];
+      }
+    }
+    throw new AssertionError("language weights must add up to 100");
+  }
+
+  private record Generator(long seed, UrlScheme urls, ParetoSampler inlinks, ZipfSampler vocabulary, int anchorWords)
+      implements RecordGenerator {
+
+    @Override
+    public void write(long index, SplitMix64 rng, RecordBuffer out) {
+      urls.appendUrl(index, rng, out);
+      out.tab();
+      SyntheticNames.domain(urls.domainRank(index, rng), out);
+      rng.reseed(seed, FIELDS_STREAM, index);
+      out.tab().ascii(language(rng));
+      double u = rng.nextDouble();
+      out.tab().fraction3(u * u * u * u);
+      out.tab().decimal((long) inlinks.sample(rng) - 1);
+      out.tab();
+      int words = 1 + rng.nextInt(anchorWords);
+      for (int w = 0; w < words; w++) {
+        if (w > 0) {
+          out.append(' ');
+        }
+        SyntheticNames.word(vocabulary.sample(rng), out);
+      }
+      out.newline();
+    }
+
+    @Override
+    public List<String> columns() {
+      return List.of("url", "domain", "language", "spam_score", "inlinks", "anchor_text");
+    }
+
+    @Override
+    public RecordGenerator copy() {
+      return this; // all state lives in the rng the caller passes
+    }
+  }
+}

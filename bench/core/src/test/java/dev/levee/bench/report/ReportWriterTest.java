@@ -1,0 +1,75 @@
+package dev.levee.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.bench.results.Measurement;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportWriterTest {
+  @TempDir
+  Path tmp;
+
+  private static Measurement m(String suite, String variant, int records, double seconds) {
+    return new Measurement(suite, variant, Map.of("records", records), Map.of("seconds", seconds), 0,
+        Map.of("cores", 2, "cpu_model", "Test CPU"), "0123456789abcdef0123456789abcdef01234567", "2026-01-01T00:00Z",
+        "BenchMain " + suite);
+  }
+
+  @Test
+  void mediansRatiosAndChartsForAComparisonSuite() throws Exception {
+    List<Measurement> all = new ArrayList<>();
+    // stock: 10, 12, 30 -> median 12; plugin: 6, 5, 7 -> median 6; ratio 0.5. Other workload: 20 vs 5 -> 0.25.
+    for (double s : new double[] {10, 12, 30}) {
+      all.add(m("join", "stock", 1000, s));
+    }
+    for (double s : new double[] {6, 5, 7}) {
+      all.add(m("join", "leaky", 1000, s));
+    }
+    all.add(m("join", "stock", 2000, 20));
+    all.add(m("join", "leaky", 2000, 5));
+    String md = ReportWriter.write(all, tmp);
+
+    assertTrue(md.contains("| stock | records=1000 | 3 | 12.00 (10.00..30.00) |"), md);
+    assertTrue(md.contains("| leaky | records=1000 | 3 | 6.00 (5.00..7.00) |"), md);
+    assertTrue(md.contains("| leaky | records=1000 | 0.500 |"), md);
+    assertTrue(md.contains("| leaky | records=2000 | 0.250 |"), md);
+    assertTrue(md.contains("Test CPU, 2 cores"), md);
+    assertTrue(md.contains("revision 0123456789ab"), md);
+    assertEquals(md, Files.readString(tmp.resolve(ReportWriter.REPORT_FILE)));
+
+    Path png = tmp.resolve(ChartWriter.fileName("join", "seconds"));
+    assertTrue(md.contains("](" + png.getFileName() + ")"));
+    BufferedImage image = ImageIO.read(png.toFile());
+    assertNotNull(image, "a readable PNG");
+    assertEquals(1000, image.getWidth());
+    assertEquals(600, image.getHeight());
+  }
+
+  @Test
+  void suitesWithoutStockGetNoRatioTableAndStillACharts() throws Exception {
+    List<Measurement> all = List.of(m("physical-limits", "memcpy-heap", 1, 3), m("physical-limits", "tcp", 2, 4));
+    String md = ReportWriter.write(all, tmp);
+    assertTrue(!md.contains("Ratios"), md);
+    assertNotNull(ImageIO.read(tmp.resolve("physical-limits-seconds.png").toFile()));
+  }
+
+  @Test
+  void summaryOfEvenAndOddCounts() {
+    assertEquals(2.5, Summary.of(List.of(4.0, 1.0, 2.0, 3.0)).median());
+    Summary s = Summary.of(List.of(5.0, 1.0, 3.0));
+    assertEquals(3.0, s.median());
+    assertEquals(1.0, s.min());
+    assertEquals(5.0, s.max());
+    assertEquals(4.0 / 3.0, s.relativeSpread(), 1e-12);
+  }
+}

@@ -1,0 +1,24 @@
+package dev.levee.bench.hadoop;
+
+import dev.levee.bench.BenchCli;
+import dev.levee.bench.SuiteRegistry;
+import dev.levee.bench.gen.Datasets;
+
+/**
+ * Entry point of the Hadoop-side bench runner. Suites come from every {@code META-INF/services/dev.levee.bench.Suite}
+ * on the classpath (bench-core's physical-limits, and whatever Hadoop-side suites are added), so registering a suite
+ * needs no change here.
+ *
+ * <pre>java -cp bench/hadoop/target/classes:$(cat bench/hadoop/target/classpath.txt) dev.levee.bench.hadoop.BenchMain --help</pre>
+ */
+public final class BenchMain {
+  private BenchMain() {}
+
+  public static void main(String[] args) {
+    SuiteRegistry suites = SuiteRegistry.discover(BenchMain.class.getClassLoader());
+    BenchCli cli = new BenchCli("BenchMain", suites, Datasets.builtIn(), System.out, System.err);
+    int status = cli.run(args);
+    System.out.flush();
+    System.exit(status);
+  }
+}
