@@ -1,6 +1,7 @@
 package dev.levee.bench.hadoop.median;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
@@ -43,18 +44,26 @@ public final class MedianJob {
     return job;
   }
 
-  /** One number per line (the first tab-separated field), as the bench generators write them. */
+  /**
+   * One number per line: the digits of the first tab-separated field. A leading non-digit prefix is skipped, so the
+   * bench generators' keys ({@code k0000012345}, zero-padded so text order is number order) read as numbers.
+   */
   public static final class ParseMapper extends Mapper<LongWritable, Text, LongWritable, NullWritable> {
     private final LongWritable number = new LongWritable();
 
     @Override
     protected void map(LongWritable offset, Text line, Context context) throws IOException, InterruptedException {
+      byte[] bytes = line.getBytes();
       int end = line.find("\t");
-      String field = end < 0 ? line.toString() : new String(line.getBytes(), 0, end, java.nio.charset.StandardCharsets.UTF_8);
-      if (field.isEmpty()) {
-        return;
+      end = end < 0 ? line.getLength() : end;
+      int start = 0;
+      while (start < end && (bytes[start] < '0' || bytes[start] > '9') && bytes[start] != '-') {
+        start++;
       }
-      number.set(Long.parseLong(field));
+      if (start == end) {
+        throw new IOException("no number in the first field of line at offset " + offset.get() + ": '" + line + "'");
+      }
+      number.set(Long.parseLong(new String(bytes, start, end - start, StandardCharsets.US_ASCII)));
       context.write(number, NullWritable.get());
     }
   }
