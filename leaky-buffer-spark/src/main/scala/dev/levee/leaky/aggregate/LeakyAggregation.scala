@@ -1,0 +1,39 @@
+package dev.levee.leaky.aggregate
+
+import dev.levee.leaky.LeakyConf
+import org.apache.spark.{Aggregator, TaskContext}
+import org.apache.spark.serializer.Serializer
+
+/**
+ * The reduce side of groupByKey / reduceByKey / aggregateByKey / combineByKey with a leaky
+ * table instead of Spark's ExternalAppendOnlyMap: the same Aggregator functions, applied when a
+ * group is emitted rather than as records arrive.
+ */
+object LeakyAggregation {
+
+  /** Records carry raw values (no map-side combine). */
+  def combineValuesByKey[K, V, C](
+      records: Iterator[Product2[K, V]],
+      aggregator: Aggregator[K, V, C],
+      serializer: Serializer,
+      conf: LeakyConf,
+      context: TaskContext): Iterator[(K, C)] = {
+    val ser = serializer
+    LeakyTask.group[K, C](context, ser, conf, LeakyTask.useJoinLayout(conf, joinLike = false),
+      records.map(r => (r._1, 0, r._2)),
+      instance => new CombiningBuilder[V, C](instance, aggregator.createCombiner, aggregator.mergeValue))
+  }
+
+  /** Records carry combiners built by a map-side combine. */
+  def combineCombinersByKey[K, C](
+      records: Iterator[Product2[K, C]],
+      aggregator: Aggregator[K, _, C],
+      serializer: Serializer,
+      conf: LeakyConf,
+      context: TaskContext): Iterator[(K, C)] = {
+    val merge = aggregator.mergeCombiners
+    LeakyTask.group[K, C](context, serializer, conf, LeakyTask.useJoinLayout(conf, joinLike = false),
+      records.map(r => (r._1, 0, r._2)),
+      instance => new CombiningBuilder[C, C](instance, identity, merge))
+  }
+}

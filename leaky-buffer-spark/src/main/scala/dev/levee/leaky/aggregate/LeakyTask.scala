@@ -1,0 +1,41 @@
+package dev.levee.leaky.aggregate
+
+import dev.levee.leaky.LeakyConf
+import dev.levee.leaky.table.{GroupBuilder, LeakyHashTable}
+import org.apache.spark.TaskContext
+import org.apache.spark.serializer.{Serializer, SerializerInstance}
+import org.apache.spark.shuffle.levee.SparkInternals
+
+/**
+ * Runs a leaky table inside a Spark task: memory from the task's TaskMemoryManager, spills in
+ * the executor's local dirs, memory returned at task end even if the output is not drained,
+ * and peak memory / spill sizes reported in the task's metrics (so they reach the UI and the
+ * event log; Spark itself records the task's GC time).
+ */
+object LeakyTask {
+
+  def group[K, R](
+      context: TaskContext,
+      serializer: Serializer,
+      conf: LeakyConf,
+      joinLayout: Boolean,
+      input: Iterator[(K, Int, Any)],
+      newBuilder: SerializerInstance => GroupBuilder[R]): Iterator[(K, R)] = {
+    // One instance per task: Kryo instances carry a buffer that is too costly to make per group.
+    val instance = serializer.newInstance()
+    val table = new LeakyHashTable[K](SparkInternals.taskMemoryManager(context),
+      instance, conf, joinLayout, SparkInternals.spillStorage())
+    context.addTaskCompletionListener[Unit](_ => table.free())
+    input.foreach { case (k, tag, v) => table.insert(k, tag, v) }
+    SparkInternals.recordTableMetrics(context, table.peakMemoryBytes, table.memoryBytesSpilled,
+      table.diskBytesSpilled)
+    table.groups(() => newBuilder(instance))
+  }
+
+  /** Which layout an operator gets under `spark.levee.leaky.layout`. */
+  def useJoinLayout(conf: LeakyConf, joinLike: Boolean): Boolean = conf.layout match {
+    case LeakyConf.JoinLayout => true
+    case LeakyConf.GroupLayout => false
+    case LeakyConf.AutoLayout => joinLike
+  }
+}

@@ -1,0 +1,75 @@
+package dev.levee.leaky.memory
+
+import scala.collection.mutable.ArrayBuffer
+
+/**
+ * Append-only byte memory made of fixed-size pages. Growth adds a page and never copies, so
+ * there is no 3x peak while doubling and no array larger than the page size, except a dedicated
+ * page for a single region that is larger than a page.
+ *
+ * An address packs (page index << 32 | offset). A region handed out by [[reserve]] is
+ * contiguous within one page, so readers can wrap it without reassembly.
+ */
+final class PagedBytes(pageSize: Int) {
+  require(pageSize > 0, s"page size must be positive, got $pageSize")
+
+  private val pages = new ArrayBuffer[Array[Byte]]()
+  private var current: Array[Byte] = _
+  private var position = 0
+  private var allocated = 0L
+
+  /** Bytes held in pages, whether filled or not: what the table is charged for. */
+  def allocatedBytes: Long = allocated
+
+  /** Bytes that reserving `n` bytes would newly allocate (0 if it fits the current page). */
+  def allocationFor(n: Int): Long =
+    if (current != null && current.length - position >= n) 0L else math.max(n, pageSize).toLong
+
+  /** Returns the address of `n` contiguous fresh bytes. */
+  def reserve(n: Int): Long = {
+    if (current == null || current.length - position < n) {
+      current = new Array[Byte](math.max(n, pageSize))
+      pages += current
+      position = 0
+      allocated += current.length
+    }
+    val address = PagedBytes.address(pages.length - 1, position)
+    position += n
+    address
+  }
+
+  def page(address: Long): Array[Byte] = pages(PagedBytes.pageIndex(address))
+
+  /** Drops every page; all earlier addresses become invalid. */
+  def clear(): Unit = {
+    pages.clear()
+    current = null
+    position = 0
+    allocated = 0L
+  }
+}
+
+object PagedBytes {
+  val Null: Long = -1L
+  @inline def address(page: Int, offset: Int): Long = (page.toLong << 32) | (offset & 0xffffffffL)
+  @inline def pageIndex(address: Long): Int = (address >>> 32).toInt
+  @inline def offset(address: Long): Int = address.toInt
+
+  @inline def putLong(b: Array[Byte], off: Int, v: Long): Unit = {
+    var i = 0
+    while (i < 8) { b(off + i) = (v >>> (56 - 8 * i)).toByte; i += 1 }
+  }
+  @inline def getLong(b: Array[Byte], off: Int): Long = {
+    var v = 0L
+    var i = 0
+    while (i < 8) { v = (v << 8) | (b(off + i) & 0xffL); i += 1 }
+    v
+  }
+  @inline def putInt(b: Array[Byte], off: Int, v: Int): Unit = {
+    b(off) = (v >>> 24).toByte; b(off + 1) = (v >>> 16).toByte
+    b(off + 2) = (v >>> 8).toByte; b(off + 3) = v.toByte
+  }
+  @inline def getInt(b: Array[Byte], off: Int): Int =
+    ((b(off) & 0xff) << 24) | ((b(off + 1) & 0xff) << 16) | ((b(off + 2) & 0xff) << 8) |
+      (b(off + 3) & 0xff)
+}

@@ -1,0 +1,95 @@
+package org.apache.spark.shuffle.levee
+
+import dev.levee.leaky.LeakyConf
+import org.apache.spark.{ShuffleDependency, SparkConf, SparkEnv, TaskContext}
+import org.apache.spark.internal.Logging
+import org.apache.spark.shuffle._
+import org.apache.spark.shuffle.sort.SortShuffleManager
+import org.apache.spark.util.Utils
+
+/**
+ * `spark.shuffle.manager=org.apache.spark.shuffle.levee.LeakyShuffleManager`.
+ *
+ * Map-side writes, registration and block resolution are the delegate's
+ * (`spark.levee.leaky.shuffle.delegate`, Spark's SortShuffleManager by default). Reads of a
+ * dependency that aggregates without a key ordering (groupByKey, reduceByKey, aggregateByKey,
+ * combineByKey) are aggregated in a leaky table; every other read is the delegate's, unchanged.
+ * Spark creates one instance in the driver and one in each executor.
+ */
+class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleManager with Logging {
+
+  private val leakyConf = LeakyConf(conf)
+
+  private val delegate: ShuffleManager = {
+    if (leakyConf.delegateShuffleManager == getClass.getName) {
+      throw new IllegalArgumentException(
+        s"${LeakyConf.Delegate} names ${getClass.getName} itself; it must name another ShuffleManager")
+    }
+    try Utils.instantiateSerializerOrShuffleManager[ShuffleManager](
+      leakyConf.delegateShuffleManager, conf, isDriver)
+    catch {
+      case e: ClassNotFoundException => throw new IllegalArgumentException(
+        s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
+          "class not found; expected a ShuffleManager class on the classpath", e)
+      case e: ClassCastException => throw new IllegalArgumentException(
+        s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
+          "not a ShuffleManager", e)
+    }
+  }
+
+  /** Leaky reads need the delegate's blocks in Spark's block managers. */
+  private val canReadBlocks = delegate.isInstanceOf[SortShuffleManager]
+  if (leakyConf.enabled && !canReadBlocks) {
+    logWarning(s"Delegate ${delegate.getClass.getName} does not store shuffle blocks in Spark's " +
+      "block managers; every read passes through to it unchanged")
+  }
+
+  private val leakyReadCount = new java.util.concurrent.atomic.LongAdder
+
+  /** Shuffle reads this manager has aggregated in a leaky table (in this JVM). */
+  def leakyReads: Long = leakyReadCount.sum()
+
+  override def registerShuffle[K, V, C](shuffleId: Int,
+      dependency: ShuffleDependency[K, V, C]): ShuffleHandle =
+    delegate.registerShuffle(shuffleId, dependency)
+
+  override def getWriter[K, V](handle: ShuffleHandle, mapId: Long, context: TaskContext,
+      metrics: ShuffleWriteMetricsReporter): ShuffleWriter[K, V] =
+    delegate.getWriter(handle, mapId, context, metrics)
+
+  override def getReader[K, C](
+      handle: ShuffleHandle,
+      startMapIndex: Int,
+      endMapIndex: Int,
+      startPartition: Int,
+      endPartition: Int,
+      context: TaskContext,
+      metrics: ShuffleReadMetricsReporter): ShuffleReader[K, C] = handle match {
+    case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
+        if leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(base.dependency) =>
+      val tracker = SparkEnv.get.mapOutputTracker
+      val blocks = if (base.dependency.isShuffleMergeFinalizedMarked) {
+        tracker.getPushBasedShuffleMapSizesByExecutorId(
+          handle.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition).iter
+      } else {
+        tracker.getMapSizesByExecutorId(
+          handle.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
+      }
+      leakyReadCount.increment()
+      new LeakyShuffleReader[K, C](base, blocks, context, metrics, leakyConf)
+    case _ =>
+      delegate.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition,
+        context, metrics)
+  }
+
+  override def unregisterShuffle(shuffleId: Int): Boolean = delegate.unregisterShuffle(shuffleId)
+
+  override def shuffleBlockResolver: ShuffleBlockResolver = delegate.shuffleBlockResolver
+
+  override def stop(): Unit = delegate.stop()
+}
+
+object LeakyShuffleManager {
+  def aggregatesUnordered(dep: ShuffleDependency[_, _, _]): Boolean =
+    dep.aggregator.isDefined && dep.keyOrdering.isEmpty
+}

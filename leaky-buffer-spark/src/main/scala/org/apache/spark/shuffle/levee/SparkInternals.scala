@@ -1,0 +1,32 @@
+package org.apache.spark.shuffle.levee
+
+import dev.levee.leaky.spill.{SpillFile, SpillStorage}
+import org.apache.spark.{SparkEnv, TaskContext}
+import org.apache.spark.memory.TaskMemoryManager
+
+/**
+ * The few private[spark] members the leaky buffer needs, and nothing else. Logic stays in
+ * dev.levee.leaky; this object only reaches across the package boundary.
+ */
+object SparkInternals {
+
+  def taskMemoryManager(context: TaskContext): TaskMemoryManager = context.taskMemoryManager()
+
+  /** Spills go where Spark's own do, with Spark's compression and encryption. */
+  def spillStorage(): SpillStorage = new SpillStorage {
+    private val env = SparkEnv.get
+    override def create(): SpillFile = {
+      val (blockId, file) = env.blockManager.diskBlockManager.createTempLocalBlock()
+      val sm = env.serializerManager
+      new SpillFile(file, out => sm.wrapStream(blockId, out), in => sm.wrapStream(blockId, in))
+    }
+  }
+
+  def recordTableMetrics(context: TaskContext, peakBytes: Long, memorySpilled: Long,
+      diskSpilled: Long): Unit = {
+    val m = context.taskMetrics()
+    m.incPeakExecutionMemory(peakBytes)
+    m.incMemoryBytesSpilled(memorySpilled)
+    m.incDiskBytesSpilled(diskSpilled)
+  }
+}

@@ -1,0 +1,76 @@
+package dev.levee.leaky.table
+
+import scala.collection.mutable
+import scala.util.Random
+
+import dev.levee.leaky.memory.PagedBytes
+import org.scalatest.funsuite.AnyFunSuite
+
+/** The two value layouts and the paged memory under them, without Spark. */
+class ValueLayoutSuite extends AnyFunSuite {
+
+  private val pageSize = 8192
+
+  private def roundTrip(layout: ValueLayout): Unit = {
+    val rnd = new Random(42)
+    val expected = mutable.Map[Int, mutable.ArrayBuffer[(Int, String)]]()
+    for (i <- 0 until 20000) {
+      val id = if (rnd.nextInt(10) == 0) rnd.nextInt(3) else rnd.nextInt(500) // a few hot keys
+      val len = rnd.nextInt(20) match {
+        case 0 => 0
+        case 1 => pageSize * 2 + rnd.nextInt(100) // larger than a page
+        case _ => rnd.nextInt(200)
+      }
+      val value = Array.fill(len)(('a' + rnd.nextInt(26)).toByte)
+      val tag = rnd.nextInt(2)
+      layout.ensureKey(id)
+      // The value sits at an offset inside a larger array, as serializer buffers do.
+      val buffer = new Array[Byte](len + 7)
+      System.arraycopy(value, 0, buffer, 3, len)
+      layout.append(id, tag, buffer, 3, len)
+      expected.getOrElseUpdate(id, mutable.ArrayBuffer()) += ((tag, new String(value, "ISO-8859-1")))
+    }
+    expected.foreach { case (id, values) =>
+      val seen = mutable.ArrayBuffer[(Int, String)]()
+      layout.foreachRecord(id, new RecordVisitor {
+        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit =
+          seen += ((tag, new String(bytes, offset, length, "ISO-8859-1")))
+      })
+      assert(seen == values, s"key $id: values must come back intact and in insertion order")
+    }
+  }
+
+  test("group layout returns every key's tagged values in insertion order") {
+    roundTrip(new GroupRunLayout(pageSize, 1024))
+  }
+
+  test("join layout returns every key's tagged values in insertion order") {
+    roundTrip(new SharedAreaJoinLayout(pageSize, 1024))
+  }
+
+  test("paged memory grows by whole pages without copying; huge regions get their own page") {
+    val store = new PagedBytes(pageSize)
+    val first = store.reserve(100)
+    store.page(first)(PagedBytes.offset(first)) = 7
+    (0 until 1000).foreach(_ => store.reserve(100))
+    // 81 regions of 100 bytes fit a page, so 1001 regions take 13 pages
+    assert(store.allocatedBytes == 13L * pageSize)
+    assert(store.page(first)(PagedBytes.offset(first)) == 7, "earlier pages are never moved")
+    val huge = store.reserve(pageSize * 3)
+    assert(store.page(huge).length == pageSize * 3)
+    assert(store.allocationFor(1) == pageSize, "after a dedicated page the next region starts a new page")
+  }
+
+  test("record headers round-trip lengths of every varint size") {
+    for (len <- Seq(0, 1, 127, 128, 16383, 16384, 2097151, 2097152)) {
+      val b = new Array[Byte](RecordFormat.recordSize(len))
+      val at = RecordFormat.writeHeader(b, 0, 5, len)
+      assert(at + len == b.length)
+      var got = (-1, -1)
+      val end = RecordFormat.visit(b, 0, new RecordVisitor {
+        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = got = (tag, length)
+      })
+      assert(got == ((5, len)) && end == b.length)
+    }
+  }
+}

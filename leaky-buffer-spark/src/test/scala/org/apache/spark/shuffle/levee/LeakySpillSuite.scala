@@ -1,0 +1,89 @@
+package org.apache.spark.shuffle.levee
+
+import dev.levee.leaky.{CollidingKey, LeakyConf, TestData}
+import dev.levee.leaky.TestData._
+import dev.levee.leaky.implicits._
+import dev.levee.leaky.table.{GroupBuilder, LeakyHashTable}
+import org.apache.spark.{SparkConf, SparkEnv, TaskContext}
+import org.apache.spark.memory.{MemoryConsumer, MemoryMode}
+
+/**
+ * A task execution-memory budget of about a megabyte: the leaky table must spill sorted runs,
+ * merge them, and give the right answer (including keys whose hashes collide).
+ */
+class LeakySpillSuite extends LeakySparkSuite {
+  override protected def extraConf(conf: SparkConf): SparkConf = conf
+    .set("spark.testing.reservedMemory", "0")
+    .set("spark.testing.memory", (4L << 20).toString) // 2.4 MB unified memory for 2 tasks
+    .set(LeakyConf.InitialThreshold, "128k")
+    .set(LeakyConf.PageSize, "16k")
+    .set(LeakyConf.MaxRunSegment, "1k")
+
+  test("groupByKey with a tiny memory budget spills and is still right") {
+    diskSpilled.set(0)
+    val data = TestData.uniformPairs(60000, 5000, seed = 11).map { case (k, v) => (k, v + "-" * 80) }
+    val result = sc.parallelize(data, 4).groupByKey(2).collect().toSeq
+    assert(multisets(result) == pairMultisets(data))
+    drainListener()
+    assert(diskSpilled.get() > 0, "the table must have spilled")
+  }
+
+  test("a task that stops reading early returns its memory and deletes its spill runs") {
+    diskSpilled.set(0)
+    val data = TestData.uniformPairs(60000, 5000, seed = 12).map { case (k, v) => (k, v + "-" * 80) }
+    val first = sc.parallelize(data, 4).groupByKey(2).take(1) // leak check is on: would fail the task
+    assert(first.length == 1 && first.head._2.toSeq.sorted == data.filter(_._1 == first.head._1).map(_._2).sorted)
+    drainListener()
+    assert(diskSpilled.get() > 0, "the table must have spilled")
+    val leftovers = SparkEnv.get.blockManager.diskBlockManager.localDirs.toSeq
+      .flatMap(d => Option(d.listFiles()).toSeq.flatten)
+      .flatMap(sub => Option(sub.listFiles()).toSeq.flatten)
+      .filter(_.getName.startsWith("temp_local_"))
+    assert(leftovers.isEmpty, s"spill runs left behind: $leftovers")
+  }
+
+  test("leaky join with colliding key hashes spills and merges correctly") {
+    diskSpilled.set(0)
+    // ~2.7 MB of values per reduce task against a 2.4 MB pool for the whole executor
+    val left = (0 until 40000).map(i => (CollidingKey(i % 3000), s"l$i" + "x" * 120))
+    val right = (0 until 6000).map(i => (CollidingKey(i % 4000), s"r$i"))
+    val l = sc.parallelize(left, 3)
+    val r = sc.parallelize(right, 2)
+    val id: String => String = _.takeWhile(_ != 'x') // small to collect, still unique
+    assert(pairMultisets(l.leakyJoin(r, 2).mapValues { case (v, w) => (id(v), w) }.collect().toSeq) ==
+      pairMultisets(l.join(r, 2).mapValues { case (v, w) => (id(v), w) }.collect().toSeq))
+    val full = l.leakyFullOuterJoin(r, 2).mapValues { case (v, w) => (v.map(id), w) }.collect().toSeq
+    val stockFull = l.fullOuterJoin(r, 2).mapValues { case (v, w) => (v.map(id), w) }.collect().toSeq
+    assert(pairMultisets(full) == pairMultisets(stockFull))
+    drainListener()
+    assert(diskSpilled.get() > 0, "the table must have spilled")
+  }
+
+  test("a spill requested by another memory consumer of the task is honoured") {
+    val out = sc.parallelize(Seq(1), 1).mapPartitions { _ =>
+      val ctx = TaskContext.get()
+      val tmm = SparkInternals.taskMemoryManager(ctx)
+      val table = new LeakyHashTable[Int](tmm, SparkEnv.get.serializer.newInstance(),
+        LeakyConf(SparkEnv.get.conf), false, SparkInternals.spillStorage())
+      (0 until 30000).foreach(i => table.insert(i % 100, 0, s"value-$i"))
+      val usedBefore = table.getUsed
+      val other = new MemoryConsumer(tmm, MemoryMode.ON_HEAP) {
+        override def spill(size: Long, trigger: MemoryConsumer): Long = 0L
+      }
+      val granted = other.acquireMemory(2L << 20) // more than is free: someone must spill
+      val spills = table.spillCount
+      val usedAfter = table.getUsed
+      other.freeMemory(granted)
+      val sizes = table.groups(() => new GroupBuilder[Int] {
+        private var n = 0
+        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = n += 1
+        override def result(): Int = n
+      }).map(_._2).toSeq
+      Iterator((usedBefore, spills, usedAfter, sizes.size, sizes.distinct))
+    }.collect().head
+    val (usedBefore, spills, usedAfter, groups, sizes) = out
+    assert(usedBefore > 0, "the table must hold granted memory before the request")
+    assert(spills == 1 && usedAfter == 0, s"forced spill: $spills runs, $usedAfter bytes still held")
+    assert(groups == 100 && sizes == Seq(300), "spilled and in-memory parts merge into whole groups")
+  }
+}
