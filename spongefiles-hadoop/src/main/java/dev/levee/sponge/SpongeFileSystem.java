@@ -1,0 +1,255 @@
+package dev.levee.sponge;
+
+import dev.levee.sponge.local.ChunkOwner;
+import dev.levee.sponge.local.SharedMemoryPool;
+import dev.levee.sponge.remote.RemoteMemory;
+import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.tier.ChunkTier;
+import dev.levee.sponge.tier.DfsTier;
+import dev.levee.sponge.tier.LocalDiskTier;
+import dev.levee.sponge.tier.LocalMemoryTier;
+import dev.levee.sponge.tier.RemoteMemoryTier;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The entry point callers create {@link SpongeFile}s from: one per process (a task JVM), holding what files share
+ * (the attached local sponge pool, the remote memory client, the DFS client, the I/O threads, recycled buffers and
+ * the metrics). Reduce-side merges, Pig bags and map-side spills all take files from here, so they share placement,
+ * accounting and cleanup.
+ *
+ * <p>Closing it deletes the files its callers forgot, so a task that exits cleanly leaves no chunk behind; chunks of
+ * a task that dies are reclaimed by the node's sponge server.
+ */
+public final class SpongeFileSystem implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeFileSystem.class);
+
+  private final SpongeConfig config;
+  private final SharedMemoryPool pool;
+  private final RemoteMemory remote;
+  private final FileSystem dfs;
+  private final org.apache.hadoop.fs.Path dfsDir;
+  private final ChunkOwner owner;
+  private final SpongeMetrics metrics = new SpongeMetrics();
+  private final ExecutorService executor;
+  private final ChunkBuffers buffers;
+  private final String instance = UUID.randomUUID().toString().substring(0, 8);
+  private final AtomicLong nextId = new AtomicLong();
+  private final AtomicInteger nextDiskDir = new AtomicInteger();
+  private final Map<Long, SpongeFile> live = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private SpongeFileSystem(SpongeConfig config, SharedMemoryPool pool, RemoteMemory remote, FileSystem dfs,
+      org.apache.hadoop.fs.Path dfsDir) {
+    this.config = config;
+    this.pool = pool;
+    this.remote = remote;
+    this.dfs = dfs;
+    this.dfsDir = dfsDir;
+    this.owner = ChunkOwner.currentProcess(config.ownerHost());
+    this.executor = Executors.newCachedThreadPool(daemonThreads());
+    this.buffers = new ChunkBuffers(config.chunkSize(), 2 * (config.maxInFlightWrites() + 2));
+  }
+
+  /**
+   * Attaches the local sponge pool (creating it if this is the node's first user) and resolves the DFS directory.
+   *
+   * @param hadoopConf resolves the DFS tier's file system
+   * @param remote the cluster's remote sponges, or {@code null} to skip that tier; closed with this object
+   * @throws IOException when an enabled local pool cannot be attached (for example its geometry differs from the
+   *     configuration) or the DFS directory's file system cannot be created; callers fall back to stock spilling
+   */
+  public static SpongeFileSystem open(SpongeConfig config, Configuration hadoopConf, RemoteMemory remote)
+      throws IOException {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(hadoopConf, "hadoopConf");
+    SharedMemoryPool pool = config.localEnabled()
+        ? SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize())
+        : null;
+    try {
+      FileSystem dfs = null;
+      org.apache.hadoop.fs.Path dfsDir = null;
+      if (config.dfsEnabled()) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(config.dfsDir());
+        dfs = p.getFileSystem(hadoopConf);
+        dfsDir = dfs.makeQualified(p);
+      }
+      return new SpongeFileSystem(config, pool, config.remoteEnabled() ? remote : null, dfs, dfsDir);
+    } catch (IOException | RuntimeException e) {
+      if (pool != null) {
+        pool.close();
+      }
+      throw e;
+    }
+  }
+
+  /** Reads {@link SpongeConfig} from {@code conf} and opens with it. */
+  public static SpongeFileSystem open(Configuration conf, RemoteMemory remote) throws IOException {
+    return open(SpongeConfig.from(conf), conf, remote);
+  }
+
+  /**
+   * Creates an empty file; write it through {@link SpongeFile#output()}. The remote server list is fetched now, once
+   * per file, as the paper prescribes: a file's placement works from that snapshot even if it goes stale.
+   *
+   * @param label what the file holds (for logs and errors), e.g. {@code "attempt_x_r_000003/merge-7"}
+   */
+  public SpongeFile create(String label) throws IOException {
+    ensureOpen();
+    long id = nextId.incrementAndGet();
+    String name = label + "#" + id;
+    Map<Tier, ChunkTier> tiers = new EnumMap<>(Tier.class);
+    if (pool != null) {
+      tiers.put(Tier.LOCAL_MEMORY, new LocalMemoryTier(pool, owner));
+    }
+    if (remote != null) {
+      List<SpongeServerAddress> servers = remoteServers(name);
+      if (!servers.isEmpty()) {
+        tiers.put(Tier.REMOTE_MEMORY, new RemoteMemoryTier(remote, servers, metrics));
+      }
+    }
+    String fileName = "levee-sponge-" + owner.pid() + "-" + instance + "-" + id;
+    if (config.diskEnabled()) {
+      tiers.put(Tier.LOCAL_DISK, new LocalDiskTier(nextDiskDir().resolve(fileName + ".chunks")));
+    }
+    if (dfs != null) {
+      tiers.put(Tier.DFS, new DfsTier(dfs, new org.apache.hadoop.fs.Path(dfsDir,
+          owner.host() + "-" + fileName + ".chunks")));
+    }
+    SpongeFile file = new SpongeFile(this, id, name, tiers);
+    live.put(id, file);
+    metrics.fileCreated();
+    return file;
+  }
+
+  public SpongeConfig config() {
+    return config;
+  }
+
+  public SpongeMetrics metrics() {
+    return metrics;
+  }
+
+  /** This process as it appears in chunk owner entries. */
+  public ChunkOwner owner() {
+    return owner;
+  }
+
+  /** The attached local sponge pool, if that tier is enabled. */
+  public Optional<SharedMemoryPool> localPool() {
+    return Optional.ofNullable(pool);
+  }
+
+  /** Files created and not yet deleted. */
+  public int openFiles() {
+    return live.size();
+  }
+
+  /** Deletes every file still alive, stops the I/O threads, detaches the pool and closes the remote client. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    IOException first = null;
+    for (SpongeFile f : new ArrayList<>(live.values())) {
+      try {
+        f.delete();
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    executor.shutdown();
+    if (pool != null) {
+      pool.close();
+    }
+    if (remote != null) {
+      try {
+        remote.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  // --- shared with files ---
+
+  ExecutorService executor() {
+    return executor;
+  }
+
+  ChunkBuffers buffers() {
+    return buffers;
+  }
+
+  void forget(SpongeFile file) {
+    live.remove(file.id());
+  }
+
+  private List<SpongeServerAddress> remoteServers(String name) {
+    try {
+      return remote.serversWithFreeChunks();
+    } catch (IOException | RuntimeException e) {
+      metrics.error(Tier.REMOTE_MEMORY);
+      LOG.warn("sponge file {}: could not get the list of servers with free memory; skipping remote memory for it",
+          name, e);
+      return List.of();
+    }
+  }
+
+  /** Round-robin over the disk dirs, skipping ones that cannot be created (a failed disk). */
+  private Path nextDiskDir() {
+    List<Path> dirs = config.diskDirs();
+    int start = Math.floorMod(nextDiskDir.getAndIncrement(), dirs.size());
+    for (int i = 0; i < dirs.size(); i++) {
+      Path d = dirs.get((start + i) % dirs.size());
+      try {
+        Files.createDirectories(d);
+        if (Files.isWritable(d)) {
+          return d;
+        }
+      } catch (IOException e) {
+        LOG.warn("sponge disk dir {} is unusable; trying the next one", d, e);
+      }
+    }
+    return dirs.get(start); // every dir is bad: the tier will fail and the file moves on to DFS
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("sponge file system is closed");
+    }
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "levee-sponge-io-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,192 @@
+package dev.levee.sponge;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of one {@link SpongeFileSystem}: bytes and chunks per tier, placement latency, fallbacks. Thread-safe and
+ * cheap to update from writer, prefetcher and task threads. Framework-free: the Hadoop integration copies
+ * {@link #asMap()} into task counters, the server into JMX.
+ *
+ * <p>Placement latency is the time to get one chunk stored in a tier, as the file sees it: allocation for the local
+ * sponge; allocate + transfer for remote memory (one round trip carries both); the write for disk and DFS. Failed
+ * and refused attempts count too, since they are part of what a chunk waited for.
+ */
+public final class SpongeMetrics {
+  private final Map<Tier, PerTier> tiers = new EnumMap<>(Tier.class);
+  private final LongAdder filesCreated = new LongAdder();
+  private final LongAdder filesDeleted = new LongAdder();
+  private final LongAdder staleRemoteServers = new LongAdder();
+  private final LongAdder remoteServerErrors = new LongAdder();
+
+  public SpongeMetrics() {
+    for (Tier t : Tier.values()) {
+      tiers.put(t, new PerTier());
+    }
+  }
+
+  private static final class PerTier {
+    final LongAdder bytesWritten = new LongAdder();
+    final LongAdder chunksWritten = new LongAdder();
+    final LongAdder bytesRead = new LongAdder();
+    final LongAdder chunksRead = new LongAdder();
+    final LongAdder chunksFreed = new LongAdder();
+    final LongAdder placementAttempts = new LongAdder();
+    final LongAdder placementNanos = new LongAdder();
+    final LongAccumulator placementNanosMax = new LongAccumulator(Math::max, 0);
+    final LongAdder fallbacks = new LongAdder();
+    final LongAdder errors = new LongAdder();
+  }
+
+  // --- recording (called by the file and its tiers) ---
+
+  public void placed(Tier tier, int bytes, long nanos) {
+    PerTier t = tiers.get(tier);
+    t.bytesWritten.add(bytes);
+    t.chunksWritten.increment();
+    attempt(t, nanos);
+  }
+
+  /** The tier had no room (or failed) for a chunk, which moved on to the next tier. */
+  public void fellBack(Tier tier, long nanos, boolean error) {
+    PerTier t = tiers.get(tier);
+    t.fallbacks.increment();
+    if (error) {
+      t.errors.increment();
+    }
+    attempt(t, nanos);
+  }
+
+  public void read(Tier tier, int bytes) {
+    PerTier t = tiers.get(tier);
+    t.bytesRead.add(bytes);
+    t.chunksRead.increment();
+  }
+
+  public void freed(Tier tier, int chunks) {
+    tiers.get(tier).chunksFreed.add(chunks);
+  }
+
+  public void error(Tier tier) {
+    tiers.get(tier).errors.increment();
+  }
+
+  public void staleRemoteServer() {
+    staleRemoteServers.increment();
+  }
+
+  /** A remote server failed a store (unreachable or erroring); the chunk moved on to the next server. */
+  public void remoteServerError() {
+    remoteServerErrors.increment();
+  }
+
+  public void fileCreated() {
+    filesCreated.increment();
+  }
+
+  public void fileDeleted() {
+    filesDeleted.increment();
+  }
+
+  private static void attempt(PerTier t, long nanos) {
+    t.placementAttempts.increment();
+    t.placementNanos.add(nanos);
+    t.placementNanosMax.accumulate(nanos);
+  }
+
+  // --- reading ---
+
+  public long bytesWritten(Tier tier) {
+    return tiers.get(tier).bytesWritten.sum();
+  }
+
+  public long chunksWritten(Tier tier) {
+    return tiers.get(tier).chunksWritten.sum();
+  }
+
+  public long bytesRead(Tier tier) {
+    return tiers.get(tier).bytesRead.sum();
+  }
+
+  public long chunksRead(Tier tier) {
+    return tiers.get(tier).chunksRead.sum();
+  }
+
+  public long chunksFreed(Tier tier) {
+    return tiers.get(tier).chunksFreed.sum();
+  }
+
+  /** Chunks that tried this tier and moved on to the next one. */
+  public long fallbacks(Tier tier) {
+    return tiers.get(tier).fallbacks.sum();
+  }
+
+  public long errors(Tier tier) {
+    return tiers.get(tier).errors.sum();
+  }
+
+  public long placementAttempts(Tier tier) {
+    return tiers.get(tier).placementAttempts.sum();
+  }
+
+  public long placementNanosTotal(Tier tier) {
+    return tiers.get(tier).placementNanos.sum();
+  }
+
+  public long placementNanosMax(Tier tier) {
+    return tiers.get(tier).placementNanosMax.get();
+  }
+
+  /** Remote servers that the tracker listed as free but that had no chunk (or quota) for us. */
+  public long staleRemoteServers() {
+    return staleRemoteServers.sum();
+  }
+
+  public long remoteServerErrors() {
+    return remoteServerErrors.sum();
+  }
+
+  public long filesCreated() {
+    return filesCreated.sum();
+  }
+
+  public long filesDeleted() {
+    return filesDeleted.sum();
+  }
+
+  /**
+   * A point-in-time copy with stable names: {@code <tier>.<counter>} in lower case (for example
+   * {@code local_memory.bytes_written}, {@code remote_memory.placement_nanos_max}) plus {@code files_created},
+   * {@code files_deleted}, {@code remote.stale_servers} and {@code remote.server_errors}. Iteration order is stable.
+   */
+  public Map<String, Long> asMap() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (Tier tier : Tier.values()) {
+      String p = tier.name().toLowerCase(Locale.ROOT) + ".";
+      m.put(p + "bytes_written", bytesWritten(tier));
+      m.put(p + "chunks_written", chunksWritten(tier));
+      m.put(p + "bytes_read", bytesRead(tier));
+      m.put(p + "chunks_read", chunksRead(tier));
+      m.put(p + "chunks_freed", chunksFreed(tier));
+      m.put(p + "placement_attempts", placementAttempts(tier));
+      m.put(p + "placement_nanos_total", placementNanosTotal(tier));
+      m.put(p + "placement_nanos_max", placementNanosMax(tier));
+      m.put(p + "fallbacks", fallbacks(tier));
+      m.put(p + "errors", errors(tier));
+    }
+    m.put("files_created", filesCreated());
+    m.put("files_deleted", filesDeleted());
+    m.put("remote.stale_servers", staleRemoteServers());
+    m.put("remote.server_errors", remoteServerErrors());
+    return m;
+  }
+
+  @Override
+  public String toString() {
+    return asMap().toString();
+  }
+}

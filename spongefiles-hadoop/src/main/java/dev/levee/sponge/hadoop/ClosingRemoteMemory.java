@@ -1,0 +1,49 @@
+package dev.levee.sponge.hadoop;
+
+import dev.levee.sponge.remote.RemoteChunk;
+import dev.levee.sponge.remote.RemoteMemory;
+import dev.levee.sponge.remote.SpongeServerAddress;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The task's remote-memory client together with what it depends on (the ZooKeeper session its server list comes
+ * from): the sponge file system closes its {@link RemoteMemory} at task end, and this takes the rest down with it.
+ */
+final class ClosingRemoteMemory implements RemoteMemory {
+  private final RemoteMemory client;
+  private final List<AutoCloseable> resources;
+
+  ClosingRemoteMemory(RemoteMemory client, List<AutoCloseable> resources) {
+    this.client = client;
+    this.resources = new ArrayList<>(resources);
+  }
+
+  @Override
+  public List<SpongeServerAddress> serversWithFreeChunks() throws IOException {
+    return client.serversWithFreeChunks();
+  }
+
+  @Override
+  public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data) throws IOException {
+    return client.store(server, data);
+  }
+
+  @Override
+  public void read(RemoteChunk chunk, ByteBuffer dst) throws IOException {
+    client.read(chunk, dst);
+  }
+
+  @Override
+  public void free(RemoteChunk chunk) throws IOException {
+    client.free(chunk);
+  }
+
+  @Override
+  public void close() {
+    NodeSponge.closeAll(resources);
+  }
+}

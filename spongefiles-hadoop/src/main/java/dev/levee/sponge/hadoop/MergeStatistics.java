@@ -1,0 +1,43 @@
+package dev.levee.sponge.hadoop;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What one reduce task's merge did, for the task counters. A merge round is one pass that reads spilled runs back:
+ * stock Hadoop needs several once there are more runs than {@code mapreduce.task.io.sort.factor}; SpongeFiles need one.
+ */
+final class MergeStatistics {
+  private final AtomicLong mapOutputsToSponge = new AtomicLong();
+  private final AtomicLong memorySpills = new AtomicLong();
+  private final AtomicLong mergeRounds = new AtomicLong();
+  private final AtomicLong finalMergeRuns = new AtomicLong();
+
+  /** A map output too big for memory went straight into a SpongeFile. */
+  void mapOutputToSponge() {
+    mapOutputsToSponge.incrementAndGet();
+  }
+
+  /** In-memory map outputs were merged into a SpongeFile to free the shuffle buffer. */
+  void memorySpill() {
+    memorySpills.incrementAndGet();
+  }
+
+  /** The final merge read {@code spilledRuns} SpongeFiles (and the retained in-memory runs) in one pass. */
+  void finalMerge(int spilledRuns, int totalRuns) {
+    if (spilledRuns > 0) {
+      mergeRounds.incrementAndGet();
+    }
+    finalMergeRuns.addAndGet(totalRuns);
+  }
+
+  Map<String, Long> asMap() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("shuffle.map_outputs_to_sponge", mapOutputsToSponge.get());
+    m.put("shuffle.memory_spills", memorySpills.get());
+    m.put("merge.rounds", mergeRounds.get());
+    m.put("merge.final_runs", finalMergeRuns.get());
+    return m;
+  }
+}

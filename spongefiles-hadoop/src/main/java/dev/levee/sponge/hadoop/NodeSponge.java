@@ -1,0 +1,175 @@
+package dev.levee.sponge.hadoop;
+
+import dev.levee.sponge.SpongeConfig;
+import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.SpongeFileSystem;
+import dev.levee.sponge.remote.RemoteMemory;
+import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.remote.net.ClientIdentity;
+import dev.levee.sponge.remote.net.ClientSettings;
+import dev.levee.sponge.remote.net.NodeNames;
+import dev.levee.sponge.remote.net.PublishedServerList;
+import dev.levee.sponge.remote.net.ServerListSource;
+import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.remote.net.SpongeZnodes;
+import dev.levee.sponge.remote.net.StaticServerList;
+import dev.levee.sponge.server.SpongeServerConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+
+/**
+ * Finds this node's sponge from a task's job configuration: probes the node's sponge server, attaches the shared
+ * pool, and connects the remote-memory client to the tracker's server list. Every reason not to use SpongeFiles
+ * ends up as {@link Attachment#unavailable}, so the caller can fall back to stock spilling; only invalid
+ * configuration values throw, because silently ignoring a typo would hide it.
+ */
+final class NodeSponge {
+  private NodeSponge() {}
+
+  /** Either an open sponge file system or the reason there is none. */
+  record Attachment(SpongeFileSystem fs, String unavailableReason) {
+    static Attachment unavailable(String reason) {
+      return new Attachment(null, reason);
+    }
+
+    boolean available() {
+      return fs != null;
+    }
+  }
+
+  static Attachment attach(JobConf job, TaskAttemptID reduceId) {
+    if (job.getBoolean(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA, false)) {
+      return Attachment.unavailable(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA
+          + "=true: SpongeFiles do not encrypt chunks, so encrypted shuffles stay on stock spilling");
+    }
+    Configuration conf = withTaskDiskDirs(job, reduceId);
+    SpongeConfig sponge = SpongeConfig.from(conf);
+    SpongeServerConfig server = SpongeServerConfig.from(conf);
+    boolean requireServer = strictBoolean(conf, SpongeShuffleKeys.REQUIRE_SERVER,
+        SpongeShuffleKeys.REQUIRE_SERVER_DEFAULT);
+
+    SpongeServerAddress local = null;
+    if (server.port() > 0) {
+      local = new SpongeServerAddress(server.advertisedHost(), server.port(), server.rack());
+    } else if (requireServer) {
+      return Attachment.unavailable(SpongeServerConfig.PORT + "=0 names no sponge server for tasks to use");
+    }
+    String ownerNode = local != null ? NodeNames.of(local) : sponge.ownerHost();
+    ClientIdentity identity = ClientIdentity.ofCurrentProcess(applicationId(reduceId), ownerNode, server.rack());
+    ClientSettings settings = new ClientSettings(server.clientConnectTimeoutMillis(),
+        server.clientReadTimeoutMillis(), sponge.chunkSize(), 2);
+
+    List<AutoCloseable> opened = new ArrayList<>();
+    try {
+      ServerListSource servers = new StaticServerList(List.of());
+      if (sponge.remoteEnabled() && server.zooKeeperEnabled()) {
+        CuratorFramework zk = CuratorFrameworkFactory.builder()
+            .connectString(server.zkQuorum())
+            .sessionTimeoutMs(server.zkSessionTimeoutMillis())
+            .connectionTimeoutMs(Math.min(15_000, server.zkSessionTimeoutMillis()))
+            .retryPolicy(new ExponentialBackoffRetry(200, 3, 2_000))
+            .build();
+        zk.start();
+        opened.add(zk);
+        servers = new PublishedServerList(zk, new SpongeZnodes(server.zkRoot()));
+      }
+      SpongeClient client = new SpongeClient(identity, servers, settings);
+      opened.add(client);
+      if (requireServer) {
+        String problem = probe(client, local, sponge);
+        if (problem != null) {
+          closeAll(opened);
+          return Attachment.unavailable(problem);
+        }
+      }
+      RemoteMemory remote = new ClosingRemoteMemory(client, opened);
+      try {
+        return new Attachment(SpongeFileSystem.open(sponge, conf, remote), null);
+      } catch (IOException e) {
+        closeAll(opened);
+        return Attachment.unavailable("cannot attach the local sponge pool " + sponge.poolDir() + ": " + e);
+      }
+    } catch (RuntimeException e) {
+      closeAll(opened);
+      throw e;
+    }
+  }
+
+  /** Null when the node's server answers with the geometry this task expects, else what is wrong. */
+  private static String probe(SpongeClient client, SpongeServerAddress local, SpongeConfig sponge) {
+    try {
+      SpongeClient.FreeSpace free = client.freeSpace(local);
+      if (free.chunkSize() != sponge.chunkSize()) {
+        return "the sponge server at " + local + " uses chunks of " + free.chunkSize() + " bytes but "
+            + SpongeConfigKeys.CHUNK_SIZE + " says " + sponge.chunkSize();
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      return "no sponge server reachable at " + local + ": " + e.getMessage();
+    }
+  }
+
+  /**
+   * Disk chunks default to the task's local directories (under {@code mapreduce.cluster.local.dir}), which the
+   * framework cleans up after the job, rather than {@code java.io.tmpdir}, which nobody does.
+   */
+  private static Configuration withTaskDiskDirs(JobConf job, TaskAttemptID reduceId) {
+    if (!job.getTrimmed(SpongeConfigKeys.DISK_DIRS, "").isEmpty()) {
+      return job;
+    }
+    String[] local = job.getTrimmedStrings(MRConfig.LOCAL_DIR);
+    List<String> dirs = new ArrayList<>();
+    for (String d : local) {
+      String p = d.startsWith("file://") ? d.substring("file://".length()) : d;
+      if (Path.of(p).isAbsolute()) {
+        dirs.add(Path.of(p, "levee-sponge", reduceId.toString()).toString());
+      }
+    }
+    if (dirs.isEmpty()) {
+      return job;
+    }
+    Configuration c = new Configuration(job);
+    c.set(SpongeConfigKeys.DISK_DIRS, String.join(",", dirs));
+    return c;
+  }
+
+  /** YARN names an application after its job: job_1700000000000_0001 runs as application_1700000000000_0001. */
+  static String applicationId(TaskAttemptID reduceId) {
+    String job = reduceId.getJobID().toString();
+    return job.startsWith("job_") ? "application_" + job.substring("job_".length()) : job;
+  }
+
+  static boolean strictBoolean(Configuration conf, String key, boolean dflt) {
+    String v = conf.getTrimmed(key, Boolean.toString(dflt));
+    switch (v.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new IllegalArgumentException("invalid " + key + "='" + v + "': expected true or false");
+    }
+  }
+
+  static void closeAll(List<AutoCloseable> resources) {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      try {
+        resources.get(i).close();
+      } catch (Exception ignored) {
+        // Best effort while giving up on the sponge; the caller reports why it gave up.
+      }
+    }
+    resources.clear();
+  }
+}

@@ -1,0 +1,213 @@
+package dev.levee.sponge.hadoop;
+
+import dev.levee.sponge.SpongeFileSystem;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.IFile;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.Merger;
+import org.apache.hadoop.mapred.Merger.Segment;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
+import org.apache.hadoop.mapreduce.task.reduce.InMemoryReader;
+import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
+import org.apache.hadoop.util.Progress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reduce-side merge manager with SpongeFiles as its spill space. Memory is budgeted exactly as stock does
+ * ({@link ShuffleMemoryBudget}); what differs is where data goes when it does not fit:
+ *
+ * <ul>
+ *   <li>a map output larger than a single shuffle may take is written, as fetched, into its own SpongeFile;
+ *   <li>when committed in-memory outputs reach the merge threshold they are merged (through the combiner, if any)
+ *       into one SpongeFile;
+ *   <li>the final merge reads every spilled run and the in-memory runs the reducer may keep in a single pass. Stock
+ *       merges in rounds of {@code io.sort.factor} runs to bound disk seeks; a SpongeFile read costs no seek, so the
+ *       intermediate rounds would only rewrite the data.
+ * </ul>
+ */
+@SuppressWarnings("unchecked")
+final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeMergeManager.class);
+
+  private final TaskAttemptID reduceId;
+  private final JobConf job;
+  private final SpongeFileSystem sponge;
+  private final ShuffleMemoryBudget budget;
+  private final CompressionCodec codec;
+  private final Reporter reporter;
+  private final Counters.Counter spilledRecords;
+  private final Counters.Counter mergedMapOutputs;
+  private final Progress mergePhase;
+  private final FileSystem localFs;
+  private final Path tmpDir;
+  private final SpillWriter<K, V> writer;
+  private final InMemorySpiller<InMemoryShuffledOutput<K, V>> spiller;
+  private final MergeStatistics stats;
+  private final AtomicInteger spillNumber = new AtomicInteger();
+
+  private final Set<InMemoryShuffledOutput<K, V>> inMemory = new TreeSet<>(new MapOutput.MapOutputComparator<>());
+  private final List<SpilledSegment> spilled = new ArrayList<>();
+  private long usedMemory;
+  private long committedMemory;
+
+  SpongeMergeManager(ShuffleConsumerPlugin.Context<K, V> context, SpongeFileSystem sponge,
+      ExceptionReporter exceptionReporter, MergeStatistics stats) {
+    this.reduceId = context.getReduceId();
+    this.job = context.getJobConf();
+    this.sponge = sponge;
+    this.budget = ShuffleMemoryBudget.of(job);
+    this.codec = context.getCodec();
+    this.reporter = context.getReporter();
+    this.spilledRecords = context.getSpilledRecordsCounter();
+    this.mergedMapOutputs = context.getMergedMapOutputsCounter();
+    this.mergePhase = context.getMergePhase();
+    FileSystem local = context.getLocalFS();
+    this.localFs = local instanceof LocalFileSystem lfs ? lfs.getRaw() : local;
+    this.tmpDir = new Path(reduceId.toString());
+    this.stats = stats;
+    this.writer = new SpillWriter<>(job, localFs, sponge, codec, reporter, tmpDir, context.getCombinerClass(),
+        context.getCombineCollector(), spilledRecords, context.getReduceCombineInputCounter());
+    this.spiller = new InMemorySpiller<>("SpongeFiles in-memory spiller for " + reduceId, this::spillBatch,
+        exceptionReporter);
+    LOG.info("{}: shuffling into SpongeFiles: memoryLimit={} maxSingleShuffle={} mergeThreshold={} "
+        + "retainedForReduce={}", reduceId, budget.memoryLimit(), budget.maxSingleShuffle(), budget.mergeThreshold(),
+        budget.maxRetainedForReduce());
+  }
+
+  @Override
+  public void waitForResource() throws InterruptedException {
+    spiller.awaitIdle();
+  }
+
+  @Override
+  public synchronized MapOutput<K, V> reserve(TaskAttemptID mapId, long requestedSize, int fetcher)
+      throws IOException {
+    if (requestedSize > budget.maxSingleShuffle()) {
+      stats.mapOutputToSponge();
+      return new SpongeShuffledOutput<>(job, mapId, this, requestedSize,
+          sponge.create(reduceId + "/" + mapId.getTaskID()));
+    }
+    // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers unblocks the rest.
+    if (usedMemory > budget.memoryLimit()) {
+      return null;
+    }
+    usedMemory += requestedSize;
+    return new InMemoryShuffledOutput<>(job, mapId, this, (int) requestedSize, codec, true);
+  }
+
+  synchronized void unreserve(long bytes) {
+    usedMemory -= bytes;
+  }
+
+  synchronized void closeInMemory(InMemoryShuffledOutput<K, V> output) {
+    inMemory.add(output);
+    committedMemory += output.getSize();
+    if (committedMemory >= budget.mergeThreshold()) {
+      spiller.submit(new ArrayList<>(inMemory));
+      inMemory.clear();
+      committedMemory = 0;
+    }
+  }
+
+  synchronized void closeSpilled(SpilledSegment segment) {
+    spilled.add(segment);
+  }
+
+  @Override
+  public RawKeyValueIterator close() throws Throwable {
+    spiller.close();
+    List<InMemoryShuffledOutput<K, V>> memory;
+    List<SpilledSegment> runs;
+    synchronized (this) {
+      memory = new ArrayList<>(inMemory); // smallest first, like stock
+      inMemory.clear();
+      runs = new ArrayList<>(spilled);
+      spilled.clear();
+    }
+    long memoryBytes = 0;
+    for (InMemoryShuffledOutput<K, V> o : memory) {
+      memoryBytes += o.memory().length;
+    }
+    // Keep at most reduce.input.buffer.percent on the heap for the reducer; spill the rest, smallest outputs first.
+    List<Segment<K, V>> vacate = new ArrayList<>();
+    while (memoryBytes > budget.maxRetainedForReduce() && !memory.isEmpty()) {
+      InMemoryShuffledOutput<K, V> o = memory.remove(0);
+      memoryBytes -= o.memory().length;
+      vacate.add(inMemorySegment(o));
+    }
+    if (!vacate.isEmpty()) {
+      runs.add(writer.spill(vacate, false, reduceId + "/final-spill"));
+      stats.memorySpill();
+    }
+
+    List<Segment<K, V>> segments = new ArrayList<>(memory.size() + runs.size());
+    for (InMemoryShuffledOutput<K, V> o : memory) {
+      segments.add(inMemorySegment(o));
+    }
+    for (SpilledSegment run : runs) {
+      segments.add(spilledSegment(run));
+    }
+    stats.finalMerge(runs.size(), segments.size());
+    LOG.info("{}: final merge of {} SpongeFile runs and {} in-memory runs ({} bytes) in one round", reduceId,
+        runs.size(), memory.size(), memoryBytes);
+    return Merger.merge(job, localFs, (Class<K>) job.getMapOutputKeyClass(),
+        (Class<V>) job.getMapOutputValueClass(), segments, Math.max(1, segments.size()), tmpDir,
+        (RawComparator<K>) job.getOutputKeyComparator(), reporter, false, null, null, mergePhase);
+  }
+
+  private void spillBatch(List<InMemoryShuffledOutput<K, V>> batch) {
+    List<Segment<K, V>> segments = new ArrayList<>(batch.size());
+    for (InMemoryShuffledOutput<K, V> o : batch) {
+      segments.add(inMemorySegment(o));
+    }
+    try {
+      SpilledSegment run = writer.spill(segments, true, reduceId + "/memory-spill-" + spillNumber.incrementAndGet());
+      stats.memorySpill();
+      closeSpilled(run);
+    } catch (IOException e) {
+      throw new UncheckedIOException("spilling " + batch.size() + " in-memory map outputs of " + reduceId
+          + " into a SpongeFile failed", e);
+    }
+  }
+
+  private Segment<K, V> inMemorySegment(InMemoryShuffledOutput<K, V> output) {
+    byte[] data = output.memory();
+    try {
+      InMemoryReader<K, V> reader = new InMemoryReader<>(null, output.getMapId(), data, 0, data.length, job) {
+        @Override
+        public void close() {
+          super.close();
+          unreserve(data.length); // the merge has drained this output: its memory may take new fetches
+        }
+      };
+      return new Segment<>(reader, true, output.isPrimaryMapOutput() ? mergedMapOutputs : null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Segment<K, V> spilledSegment(SpilledSegment run) throws IOException {
+    FSDataInputStream in = new FSDataInputStream(new SpongeSegmentStream(run.file()));
+    IFile.Reader<K, V> reader = new IFile.Reader<>(job, in, run.storedLength(), codec, spilledRecords);
+    return new Segment<>(reader, false, run.mapOutput() ? mergedMapOutputs : null);
+  }
+}

@@ -1,0 +1,26 @@
+package dev.levee.sponge.hadoop;
+
+/**
+ * Keys of the reduce-side integration. The sponge itself (pool, tiers, chunk size) is configured with the
+ * {@code levee.sponge.*} keys of {@link dev.levee.sponge.SpongeConfigKeys}, and the node's server is found with
+ * {@link dev.levee.sponge.server.SpongeServerConfig#PORT}, {@link dev.levee.sponge.server.SpongeServerConfig#ADVERTISED_HOST}
+ * and, for remote memory, {@link dev.levee.sponge.server.SpongeServerConfig#ZK_QUORUM}: the same values the
+ * NodeManagers' aux service reads, so one set of keys serves both sides.
+ */
+public final class SpongeShuffleKeys {
+  private SpongeShuffleKeys() {}
+
+  /** The value of {@code mapreduce.job.reduce.shuffle.consumer.plugin.class} that switches SpongeFiles on. */
+  public static final String PLUGIN_CLASS = SpongeShuffle.class.getName();
+
+  /**
+   * Use SpongeFiles only when the node's sponge server answers. The server is what reclaims the chunks of a task that
+   * dies, so running without it leaks memory on crashes; turn this off only for tools and tests that own the pool.
+   * Default {@value #REQUIRE_SERVER_DEFAULT}.
+   */
+  public static final String REQUIRE_SERVER = "levee.sponge.shuffle.require-server";
+  public static final boolean REQUIRE_SERVER_DEFAULT = true;
+
+  /** Name of the task counter group the plugin publishes into. */
+  public static final String COUNTER_GROUP = "Levee SpongeFiles";
+}

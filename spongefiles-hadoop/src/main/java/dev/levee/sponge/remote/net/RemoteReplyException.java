@@ -1,0 +1,17 @@
+package dev.levee.sponge.remote.net;
+
+import java.io.IOException;
+
+/** A sponge server answered with an error status (as opposed to being unreachable). */
+public final class RemoteReplyException extends IOException {
+  private final Status status;
+
+  public RemoteReplyException(Status status, String message) {
+    super(message);
+    this.status = status;
+  }
+
+  public Status status() {
+    return status;
+  }
+}

@@ -1,0 +1,168 @@
+package dev.levee.sponge.server;
+
+import dev.levee.sponge.local.ChunkOwner;
+import dev.levee.sponge.local.SharedMemoryPool;
+import dev.levee.sponge.remote.net.Capability;
+import dev.levee.sponge.remote.net.MalformedFrameException;
+import dev.levee.sponge.remote.net.Op;
+import dev.levee.sponge.remote.net.Payload;
+import dev.levee.sponge.remote.net.Status;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the sponge protocol does to the node's pool: every op on a decoded request payload, answered with a
+ * {@link Reply}. Thread-safe; called from every connection thread.
+ */
+final class ChunkService {
+  private static final Logger LOG = LoggerFactory.getLogger(ChunkService.class);
+
+  private final SharedMemoryPool pool;
+  private final ChunkGrants grants;
+  private final int quotaChunksPerApplication;
+  private final SpongeServerMetrics metrics;
+
+  ChunkService(SharedMemoryPool pool, ChunkGrants grants, int quotaChunksPerApplication, SpongeServerMetrics metrics) {
+    this.pool = pool;
+    this.grants = grants;
+    this.quotaChunksPerApplication = quotaChunksPerApplication;
+    this.metrics = metrics;
+  }
+
+  int chunkSize() {
+    return pool.chunkSize();
+  }
+
+  /**
+   * Serves one request. {@code readBuffer} is the connection's chunk-sized scratch buffer for READ replies (valid
+   * until the reply is written).
+   */
+  Reply serve(Op op, Payload p, ByteBuffer readBuffer) throws MalformedFrameException {
+    return switch (op) {
+      case ALLOCATE_WRITE -> allocateWrite(p);
+      case READ -> read(p, readBuffer);
+      case FREE -> free(p);
+      case FREE_SPACE -> freeSpace(p);
+      case IS_ALIVE -> isAlive(p);
+    };
+  }
+
+  private Reply allocateWrite(Payload p) throws MalformedFrameException {
+    String app = p.getString("application id");
+    long pid = p.getLong("owner pid");
+    String host = p.getString("owner node");
+    int length = p.getInt("data length");
+    if (length < 0 || length > pool.chunkSize()) {
+      return Reply.error(Status.BAD_REQUEST,
+          "data length " + length + " is outside 0.." + pool.chunkSize() + " (the chunk size)");
+    }
+    if (p.remaining() != length) {
+      return Reply.error(Status.BAD_REQUEST,
+          "data length says " + length + " bytes but the frame carries " + p.remaining());
+    }
+    if (app.isEmpty()) {
+      return Reply.error(Status.BAD_REQUEST, "application id must not be empty");
+    }
+    ChunkOwner owner;
+    try {
+      owner = new ChunkOwner(pid, host);
+    } catch (IllegalArgumentException e) {
+      return Reply.error(Status.BAD_REQUEST, "bad owner: " + e.getMessage());
+    }
+    if (!grants.reserve(app, quotaChunksPerApplication)) {
+      metrics.rejectionsQuota.increment();
+      return Reply.error(Status.NO_ROOM, "application " + app + " already holds its quota of "
+          + quotaChunksPerApplication + " chunks on this server");
+    }
+    OptionalInt chunk = pool.allocate(owner);
+    if (chunk.isEmpty()) {
+      grants.unreserve(app);
+      metrics.rejectionsPoolFull.increment();
+      return Reply.error(Status.NO_ROOM, "no free chunk in this server's pool");
+    }
+    int index = chunk.getAsInt();
+    try {
+      pool.write(index, p.rest());
+    } catch (RuntimeException e) {
+      pool.free(index, owner);
+      grants.unreserve(app);
+      throw e;
+    }
+    Capability cap = Capability.random();
+    grants.grant(new ChunkGrants.Grant(index, cap, app, owner, length, System.nanoTime()));
+    metrics.allocations.increment();
+    metrics.bytesIn.add(length);
+    ByteBuffer head = ByteBuffer.allocate(4 + Capability.BYTES).putInt(index).put(cap.bytes()).flip();
+    return Reply.ok(head);
+  }
+
+  private Reply read(Payload p, ByteBuffer readBuffer) throws MalformedFrameException {
+    int index = p.getInt("chunk index");
+    Capability cap = Capability.of(p.getBytes("capability", Capability.BYTES));
+    p.expectEnd("READ");
+    ChunkGrants.Grant g = grants.lookup(index, cap);
+    if (g == null) {
+      return denied(Op.READ, index);
+    }
+    readBuffer.clear();
+    pool.read(index, g.length(), readBuffer);
+    readBuffer.flip();
+    // A chunk freed or collected while we copied may already hold someone else's bytes: never send those.
+    if (!grants.isCurrent(g)) {
+      return denied(Op.READ, index);
+    }
+    metrics.bytesOut.add(g.length());
+    return Reply.ok(ByteBuffer.allocate(4).putInt(g.length()).flip(), readBuffer);
+  }
+
+  private Reply free(Payload p) throws MalformedFrameException {
+    int index = p.getInt("chunk index");
+    Capability cap = Capability.of(p.getBytes("capability", Capability.BYTES));
+    p.expectEnd("FREE");
+    ChunkGrants.Grant g = grants.revoke(index, cap);
+    if (g == null) {
+      return denied(Op.FREE, index);
+    }
+    release(g);
+    return Reply.okEmpty();
+  }
+
+  private Reply freeSpace(Payload p) throws MalformedFrameException {
+    p.expectEnd("FREE_SPACE");
+    ByteBuffer head = ByteBuffer.allocate(12).putInt(pool.freeChunks()).putInt(pool.chunkCount())
+        .putInt(pool.chunkSize()).flip();
+    return Reply.ok(head);
+  }
+
+  private Reply isAlive(Payload p) throws MalformedFrameException {
+    long pid = p.getLong("pid");
+    p.expectEnd("IS_ALIVE");
+    boolean alive = pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    return Reply.ok(ByteBuffer.allocate(1).put((byte) (alive ? 1 : 0)).flip());
+  }
+
+  /** Frees every chunk an application holds here; the NodeManager calls this when the application ends. */
+  int releaseApplication(String applicationId) {
+    List<ChunkGrants.Grant> revoked = grants.revokeApplication(applicationId);
+    revoked.forEach(this::release);
+    return revoked.size();
+  }
+
+  private void release(ChunkGrants.Grant g) {
+    try {
+      pool.free(g.chunk(), g.owner());
+    } catch (IllegalStateException e) {
+      // Collected by GC between revoke and free: the chunk is free (or someone else's) already.
+      LOG.debug("chunk {} was no longer {}'s when freed: {}", g.chunk(), g.owner(), e.getMessage());
+    }
+  }
+
+  private Reply denied(Op op, int index) {
+    metrics.capabilityDenials.increment();
+    return Reply.error(Status.NO_SUCH_CHUNK,
+        op + " refused: chunk " + index + " is not held here under that capability");
+  }
+}

@@ -1,0 +1,67 @@
+package dev.levee.sponge.server;
+
+import dev.levee.sponge.local.SharedMemoryPool;
+import java.io.Closeable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Periodic garbage collection of the node's pool: frees chunks whose owner died (tasks killed with kill -9 never
+ * delete their SpongeFiles), then forgets the grants of chunks that went back to the pool.
+ */
+final class OrphanCollector implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(OrphanCollector.class);
+
+  private final SharedMemoryPool pool;
+  private final ChunkGrants grants;
+  private final OwnerLiveness liveness;
+  private final SpongeServerMetrics metrics;
+  private final ScheduledExecutorService timer;
+
+  OrphanCollector(SharedMemoryPool pool, ChunkGrants grants, OwnerLiveness liveness, SpongeServerMetrics metrics) {
+    this.pool = pool;
+    this.grants = grants;
+    this.liveness = liveness;
+    this.metrics = metrics;
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sponge-gc");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start(long periodMillis) {
+    timer.scheduleWithFixedDelay(this::collectSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** One GC round; returns the chunks freed. */
+  int collect() {
+    int freed = pool.reclaim(liveness.newRound());
+    long snapshotAt = System.nanoTime();
+    int dropped = grants.retainOwned(pool.owners(), snapshotAt);
+    metrics.gcRuns.increment();
+    metrics.gcReclaimed.add(freed);
+    if (freed > 0) {
+      LOG.info("sponge GC freed {} chunks of dead owners in {} ({} remote grants dropped)", freed,
+          pool.directory(), dropped);
+    }
+    return freed;
+  }
+
+  private void collectSafely() {
+    try {
+      collect();
+    } catch (RuntimeException e) {
+      // Never let one bad round stop the schedule: the next one may succeed.
+      LOG.error("sponge GC round failed", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

@@ -1,0 +1,34 @@
+package dev.levee.sponge.server;
+
+import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.remote.net.NodeNames;
+import dev.levee.sponge.remote.net.ServerListCodec;
+import dev.levee.sponge.remote.net.SpongeZnodes;
+import java.io.Closeable;
+import java.io.IOException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
+import org.apache.zookeeper.CreateMode;
+
+/**
+ * This server's ephemeral znode under {@code root/servers}: the tracker polls whoever is registered. Curator's
+ * PersistentNode re-creates the znode after a session expiry, so a server that survives a ZooKeeper outage comes
+ * back into the list on its own.
+ */
+final class ServerRegistration implements Closeable {
+  private final PersistentNode node;
+
+  ServerRegistration(CuratorFramework zk, SpongeZnodes znodes, SpongeServerAddress self) {
+    this.node = new PersistentNode(zk, CreateMode.EPHEMERAL, false, znodes.server(NodeNames.of(self)),
+        ServerListCodec.encodeServer(self));
+  }
+
+  void start() {
+    node.start();
+  }
+
+  @Override
+  public void close() throws IOException {
+    node.close();
+  }
+}

@@ -1,0 +1,154 @@
+package dev.levee.sponge.server;
+
+import dev.levee.sponge.remote.net.FrameCodec;
+import dev.levee.sponge.remote.net.Payload;
+import dev.levee.sponge.remote.net.Status;
+import java.io.Closeable;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sponge server's TCP front end: an acceptor thread and at most {@code maxConnections} connection threads.
+ * Blocking I/O with one thread per connection is enough here: clients keep a few long-lived connections and move
+ * whole megabyte chunks, so threads are few and busy. A connection beyond the limit gets a BUSY reply and is closed.
+ */
+final class SpongeServer implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
+
+  private final ChunkService service;
+  private final SpongeServerMetrics metrics;
+  private final ServerSocket serverSocket;
+  private final ThreadPoolExecutor workers;
+  private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final int socketTimeoutMillis;
+  private final Thread acceptor;
+  private volatile boolean closed;
+
+  SpongeServer(String bindHost, int port, int maxConnections, int socketTimeoutMillis, ChunkService service,
+      SpongeServerMetrics metrics) throws IOException {
+    this.service = service;
+    this.metrics = metrics;
+    this.socketTimeoutMillis = socketTimeoutMillis;
+    this.serverSocket = new ServerSocket();
+    serverSocket.setReuseAddress(true);
+    try {
+      serverSocket.bind(new InetSocketAddress(InetAddress.getByName(bindHost), port), 128);
+    } catch (IOException e) {
+      serverSocket.close();
+      throw new IOException("sponge server cannot listen on " + bindHost + ":" + port + ": " + e.getMessage(), e);
+    }
+    AtomicInteger n = new AtomicInteger();
+    this.workers = new ThreadPoolExecutor(maxConnections, maxConnections, 30, TimeUnit.SECONDS,
+        new SynchronousQueue<>(), r -> daemon(r, "sponge-conn-" + serverSocket.getLocalPort() + "-"
+            + n.incrementAndGet()));
+    workers.allowCoreThreadTimeOut(true);
+    this.acceptor = daemon(this::acceptLoop, "sponge-acceptor-" + serverSocket.getLocalPort());
+  }
+
+  void start() {
+    acceptor.start();
+  }
+
+  int port() {
+    return serverSocket.getLocalPort();
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      Socket s;
+      try {
+        s = serverSocket.accept();
+      } catch (IOException e) {
+        if (!closed) {
+          // e.g. out of file descriptors: back off instead of spinning, and keep listening
+          LOG.error("sponge server accept failed; still listening", e);
+          pause(100);
+        }
+        continue;
+      }
+      try {
+        s.setSoTimeout(socketTimeoutMillis);
+        s.setTcpNoDelay(true);
+        open.add(s);
+        workers.execute(() -> {
+          try {
+            new ConnectionHandler(s, service, metrics).run();
+          } finally {
+            open.remove(s);
+          }
+        });
+      } catch (RejectedExecutionException e) {
+        refuseBusy(s);
+      } catch (IOException e) {
+        open.remove(s);
+        closeQuietly(s);
+      }
+    }
+  }
+
+  private void refuseBusy(Socket s) {
+    open.remove(s);
+    LOG.warn("sponge server at its limit of {} connections; refusing {}", workers.getMaximumPoolSize(),
+        s.getRemoteSocketAddress());
+    try (s) {
+      String m = "server busy: " + workers.getMaximumPoolSize() + " connections open";
+      ByteBuffer head = ByteBuffer.allocate(Payload.stringBytes(m));
+      Payload.putString(head, m);
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      FrameCodec.write(out, Status.BUSY.code(), 0, head.flip());
+      out.flush();
+    } catch (IOException ignored) {
+      // the refused client is gone already
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    closeQuietly(serverSocket);
+    open.forEach(SpongeServer::closeQuietly);
+    workers.shutdownNow();
+    try {
+      acceptor.join(5000);
+      workers.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  private static void closeQuietly(Closeable c) {
+    try {
+      c.close();
+    } catch (IOException ignored) {
+      // shutting down
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.levee.sponge.server;
+
+/** What a sponge server exposes over JMX, as {@code dev.levee.sponge:type=SpongeServer,port=<port>}. */
+public interface SpongeServerMetricsMBean {
+  int getChunkSize();
+
+  int getChunksTotal();
+
+  /** Chunks in use on this node, by local tasks and remote clients alike. */
+  int getChunksUsed();
+
+  int getChunksFree();
+
+  /** Chunks this server holds for remote clients. */
+  int getRemoteChunksHeld();
+
+  long getBytesIn();
+
+  long getBytesOut();
+
+  long getAllocations();
+
+  /** Allocations answered "no room" because the pool was full. */
+  long getRejectionsPoolFull();
+
+  /** Allocations answered "no room" because the application's quota on this server was used up. */
+  long getRejectionsQuota();
+
+  /** Requests refused for a missing or wrong capability. */
+  long getCapabilityDenials();
+
+  long getProtocolErrors();
+
+  long getGcReclaimedChunks();
+
+  long getGcRuns();
+
+  int getOpenConnections();
+}

@@ -1,0 +1,70 @@
+package dev.levee.sponge.tier;
+
+import dev.levee.sponge.Tier;
+import dev.levee.sponge.remote.RemoteChunk;
+import java.nio.file.Path;
+
+/** Where one chunk of a SpongeFile was put: the file's private "inode" entry for it. */
+public sealed interface StoredChunk {
+  Tier tier();
+
+  /** Bytes of file data in the chunk. */
+  int length();
+
+  /** A chunk of this node's sponge pool. */
+  record Local(int index, int length) implements StoredChunk {
+    @Override
+    public Tier tier() {
+      return Tier.LOCAL_MEMORY;
+    }
+
+    @Override
+    public String toString() {
+      return "local sponge chunk " + index + " (" + length + " B)";
+    }
+  }
+
+  /** A chunk in another node's sponge. */
+  record Remote(RemoteChunk handle) implements StoredChunk {
+    @Override
+    public Tier tier() {
+      return Tier.REMOTE_MEMORY;
+    }
+
+    @Override
+    public int length() {
+      return handle.length();
+    }
+
+    @Override
+    public String toString() {
+      return "remote chunk " + handle + " on " + handle.server() + " (" + length() + " B)";
+    }
+  }
+
+  /** A byte range of the file's single local spill file. */
+  record Disk(Path file, long offset, int length) implements StoredChunk {
+    @Override
+    public Tier tier() {
+      return Tier.LOCAL_DISK;
+    }
+
+    @Override
+    public String toString() {
+      return "disk " + file + " @" + offset + " (" + length + " B)";
+    }
+  }
+
+  /** A byte range of the file's single last-resort file on a Hadoop FileSystem. */
+  record Dfs(org.apache.hadoop.fs.Path file, long offset, int length) implements StoredChunk {
+    @Override
+    public Tier tier() {
+      return Tier.DFS;
+    }
+
+    @Override
+    public String toString() {
+      return "dfs " + file + " @" + offset + " (" + length + " B)";
+    }
+  }
+}

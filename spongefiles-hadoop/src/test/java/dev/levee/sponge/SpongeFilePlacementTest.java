@@ -1,0 +1,159 @@
+package dev.levee.sponge;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.sponge.local.SharedMemoryPool;
+import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.testing.PoolBackedRemoteMemory;
+import dev.levee.sponge.testing.SpongeTestRig;
+import dev.levee.sponge.tier.StoredChunk;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** Chunks go local sponge, then remote sponges, then local disk, then DFS, and really land there. */
+class SpongeFilePlacementTest {
+  private static final int CHUNK = 64 * 1024;
+
+  @Test
+  void fillsEachTierInOrderAndTheBytesLandWhereClaimed() throws Exception {
+    try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 3);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 2, CHUNK);
+      SpongeServerAddress b = remote.addServer("b", rig.shm.resolve("b"), 2, CHUNK);
+      try (SpongeFileSystem fs = rig.open(remote)) {
+        SharedMemoryPool pool = fs.localPool().orElseThrow();
+        byte[] data = SpongeTestRig.randomBytes(10 * CHUNK + 100, 1);
+        SpongeFile f = fs.create("placement");
+        SpongeTestRig.write(f, data);
+
+        List<StoredChunk> chunks = f.chunks();
+        List<Tier> tiers = chunks.stream().map(StoredChunk::tier).collect(Collectors.toList());
+        List<Tier> expected = new ArrayList<>();
+        expected.addAll(List.of(Tier.LOCAL_MEMORY, Tier.LOCAL_MEMORY, Tier.LOCAL_MEMORY));
+        expected.addAll(List.of(Tier.REMOTE_MEMORY, Tier.REMOTE_MEMORY, Tier.REMOTE_MEMORY, Tier.REMOTE_MEMORY));
+        expected.addAll(List.of(Tier.LOCAL_DISK, Tier.LOCAL_DISK, Tier.LOCAL_DISK, Tier.LOCAL_DISK));
+        assertEquals(expected, tiers);
+
+        // Local sponge: the pool's metadata names this process as owner of exactly those chunks.
+        Set<Integer> localIdx = chunks.stream().filter(c -> c instanceof StoredChunk.Local)
+            .map(c -> ((StoredChunk.Local) c).index()).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(Map.of(), withoutOwner(pool.owners(), fs.owner()));
+        assertEquals(localIdx, new TreeSet<>(pool.owners().keySet()));
+        assertEquals(0, pool.freeChunks());
+        // Remote: the first server is filled before the second (prefer servers already used).
+        List<SpongeServerAddress> servers = chunks.stream().filter(c -> c instanceof StoredChunk.Remote)
+            .map(c -> ((StoredChunk.Remote) c).handle().server()).collect(Collectors.toList());
+        assertEquals(List.of(a, a, b, b), servers);
+        assertEquals(0, remote.pool(a).freeChunks());
+        assertEquals(0, remote.pool(b).freeChunks());
+        // Disk: one file holding exactly the disk chunks, contiguous, with the right bytes.
+        List<Path> diskFiles;
+        try (Stream<Path> s = Files.list(rig.diskDir)) {
+          diskFiles = s.collect(Collectors.toList());
+        }
+        assertEquals(1, diskFiles.size());
+        assertEquals(3L * CHUNK + 100, Files.size(diskFiles.get(0)));
+        byte[] onDisk = Files.readAllBytes(diskFiles.get(0));
+        assertArrayEquals(java.util.Arrays.copyOfRange(data, 7 * CHUNK, data.length), onDisk);
+
+        assertEquals(3L * CHUNK, fs.metrics().bytesWritten(Tier.LOCAL_MEMORY));
+        assertEquals(4L * CHUNK, fs.metrics().bytesWritten(Tier.REMOTE_MEMORY));
+        assertEquals(3L * CHUNK + 100, fs.metrics().bytesWritten(Tier.LOCAL_DISK));
+        assertEquals(8, fs.metrics().fallbacks(Tier.LOCAL_MEMORY), "chunks 3..10 found the local sponge full");
+        assertEquals(4, fs.metrics().fallbacks(Tier.REMOTE_MEMORY), "chunks 7..10 found no remote room");
+
+        assertArrayEquals(data, SpongeTestRig.readAll(f));
+        assertEquals(3L * CHUNK + 100, fs.metrics().bytesRead(Tier.LOCAL_DISK));
+
+        f.delete();
+        assertEquals(pool.chunkCount(), pool.freeChunks());
+        assertEquals(2, remote.pool(a).freeChunks());
+        assertEquals(2, remote.pool(b).freeChunks());
+        assertFalse(Files.exists(diskFiles.get(0)));
+        assertEquals(3, fs.metrics().chunksFreed(Tier.LOCAL_MEMORY));
+        assertEquals(4, fs.metrics().chunksFreed(Tier.REMOTE_MEMORY));
+        assertEquals(4, fs.metrics().chunksFreed(Tier.LOCAL_DISK));
+      }
+    }
+  }
+
+  @Test
+  void fallsBackToDfsWhenTheDiskFailsAndAppendsToOneDfsFile() throws Exception {
+    try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1)) {
+      // A regular file where the disk dir should be: creating the spill file fails like a dead disk.
+      Files.createDirectories(rig.work);
+      Files.writeString(rig.diskDir, "not a directory");
+      try (SpongeFileSystem fs = rig.open(null)) {
+        byte[] data = SpongeTestRig.randomBytes(5 * CHUNK + 3, 2);
+        SpongeFile f = fs.create("dfs");
+        SpongeTestRig.write(f, data);
+        assertEquals(List.of(Tier.LOCAL_MEMORY, Tier.DFS, Tier.DFS, Tier.DFS, Tier.DFS, Tier.DFS),
+            f.chunks().stream().map(StoredChunk::tier).collect(Collectors.toList()));
+        assertEquals(1, fs.metrics().errors(Tier.LOCAL_DISK), "the disk is tried once, then avoided");
+        List<Path> dfsFiles;
+        try (Stream<Path> s = Files.list(rig.dfsDir)) {
+          dfsFiles = s.filter(p -> !p.getFileName().toString().startsWith(".")).collect(Collectors.toList());
+        }
+        assertEquals(1, dfsFiles.size(), "all DFS chunks go to one file: " + dfsFiles);
+        assertEquals(4L * CHUNK + 3, Files.size(dfsFiles.get(0)));
+        assertArrayEquals(data, SpongeTestRig.readAll(f));
+        f.delete();
+        assertFalse(Files.exists(dfsFiles.get(0)));
+        assertEquals(5, fs.metrics().chunksFreed(Tier.DFS));
+      }
+    }
+  }
+
+  @Test
+  void staleServersAreSkippedAndNotRetriedWhileUsedOnesArePreferred() throws Exception {
+    try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      rig.conf.set(SpongeConfigKeys.LOCAL_ENABLED, "false");
+      SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 1, CHUNK);
+      SpongeServerAddress b = remote.addServer("b", rig.shm.resolve("b"), 2, CHUNK);
+      SpongeServerAddress c = remote.addServer("c", rig.shm.resolve("c"), 4, CHUNK);
+      int hog = remote.pool(a).allocate(new dev.levee.sponge.local.ChunkOwner(1, "someone-else")).orElseThrow();
+      remote.advertise(List.of(a, b, c));
+      try (SpongeFileSystem fs = rig.open(remote)) {
+        SpongeFile f = fs.create("stale");
+        byte[] data = SpongeTestRig.randomBytes(5 * CHUNK, 3);
+        try (var out = f.output()) {
+          out.write(data, 0, CHUNK);
+          out.write(data, CHUNK, CHUNK);
+          // Wait for both background stores, then free a chunk on a: the file found a full and must not go back to
+          // it (a stale entry stays stale for this file), while it keeps using b, which it already uses.
+          long deadline = System.nanoTime() + 10_000_000_000L;
+          while (f.chunks().size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+          }
+          assertEquals(2, f.chunks().size());
+          remote.pool(a).free(hog, new dev.levee.sponge.local.ChunkOwner(1, "someone-else"));
+          out.write(data, 2 * CHUNK, 3 * CHUNK);
+        }
+        List<SpongeServerAddress> used = f.chunks().stream()
+            .map(ch -> ((StoredChunk.Remote) ch).handle().server()).collect(Collectors.toList());
+        assertEquals(List.of(b, b, c, c, c), used);
+        assertEquals(2, fs.metrics().staleRemoteServers(), "a refused once (never asked again), then b once full");
+        assertArrayEquals(data, SpongeTestRig.readAll(f));
+      }
+    }
+  }
+
+  private static Map<Integer, dev.levee.sponge.local.ChunkOwner> withoutOwner(
+      Map<Integer, dev.levee.sponge.local.ChunkOwner> owners, dev.levee.sponge.local.ChunkOwner me) {
+    Map<Integer, dev.levee.sponge.local.ChunkOwner> others = new java.util.HashMap<>(owners);
+    others.values().removeIf(me::equals);
+    return others;
+  }
+}

@@ -1,0 +1,160 @@
+package dev.levee.sponge.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.server.SpongeNode;
+import dev.levee.sponge.server.SpongeServerConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.io.compress.DefaultCodec;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.RunningJob;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real MapReduce jobs on the LocalJobRunner, each run twice on the same input, with the stock shuffle and with
+ * {@link SpongeShuffle} against a real sponge server (in this JVM, on loopback) and its shared-memory pool; the
+ * reducer's output must be byte-for-byte the same.
+ */
+class SpongeShuffleLocalJobTest {
+  private static final int CHUNK = 64 * 1024;
+  private static final int POOL_CHUNKS = 1024; // 64 MiB: holds every spill of these jobs
+
+  private static Path work;
+  private static Path input;
+  private static SpongeNode node;
+
+  @BeforeAll
+  static void startSponge() throws IOException {
+    if (!org.apache.log4j.Logger.getRootLogger().getAllAppenders().hasMoreElements()) {
+      org.apache.log4j.BasicConfigurator.configure();
+      org.apache.log4j.Logger.getRootLogger().setLevel(org.apache.log4j.Level.WARN);
+      org.apache.log4j.Logger.getLogger("dev.levee").setLevel(org.apache.log4j.Level.INFO);
+    }
+    work = Path.of("target", "sponge-shuffle-test", UUID.randomUUID().toString()).toAbsolutePath();
+    input = work.resolve("input");
+    ShuffleJobs.writeInput(input);
+    Configuration server = spongeConf(new Configuration(false));
+    server.set(SpongeServerConfig.BIND_HOST, "127.0.0.1");
+    server.set(SpongeServerConfig.PORT, "0");
+    node = SpongeNode.start(SpongeServerConfig.from(server));
+  }
+
+  @AfterAll
+  static void stopSponge() {
+    if (node != null) {
+      node.close();
+    }
+    FileUtil.fullyDelete(work.toFile());
+  }
+
+  /** The keys a node's sponge server and its tasks share. */
+  private static Configuration spongeConf(Configuration c) {
+    c.set(SpongeConfigKeys.LOCAL_POOL_DIR, work.resolve("pool").toString());
+    c.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString((long) POOL_CHUNKS * CHUNK));
+    c.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
+    c.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
+    c.set(SpongeConfigKeys.DFS_ENABLED, "false");
+    c.set(SpongeServerConfig.ADVERTISED_HOST, "127.0.0.1");
+    return c;
+  }
+
+  private static JobConf spongeJob(JobConf job, int serverPort) {
+    spongeConf(job);
+    job.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffleKeys.PLUGIN_CLASS);
+    job.setInt(SpongeServerConfig.PORT, serverPort);
+    return job;
+  }
+
+  private static Counters.Group sponge(RunningJob job) throws IOException {
+    return job.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP);
+  }
+
+  /** Runs stock, then SpongeFiles; asserts equal output and a real spill into the local sponge. */
+  private static Counters.Group compare(String name, boolean combiner, boolean compress) throws IOException {
+    JobConf stock = ShuffleJobs.job(work, input, work.resolve(name + "-stock"), combiner);
+    JobConf withSponge = spongeJob(ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner),
+        node.address().port());
+    if (compress) {
+      for (JobConf j : new JobConf[] {stock, withSponge}) {
+        j.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
+        j.setClass(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DefaultCodec.class,
+            org.apache.hadoop.io.compress.CompressionCodec.class);
+      }
+    }
+    RunningJob stockRun = ShuffleJobs.run(stock);
+    RunningJob spongeRun = ShuffleJobs.run(withSponge);
+
+    byte[] expected = ShuffleJobs.output(work.resolve(name + "-stock"));
+    assertTrue(expected.length > 10_000, "stock output suspiciously small: " + expected.length);
+    assertArrayEquals(expected, ShuffleJobs.output(work.resolve(name + "-sponge")),
+        name + ": SpongeFiles output differs from stock");
+    assertEquals(0, stockRun.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP).size(),
+        "the stock run must not touch SpongeFiles");
+
+    Counters.Group g = sponge(spongeRun);
+    assertEquals(0, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER), name + ": unexpected fallback");
+    assertTrue(g.getCounter("local_memory.bytes_written") > 0, name + ": nothing reached the local sponge");
+    assertEquals(g.getCounter("local_memory.bytes_written"), g.getCounter("local_memory.bytes_read"),
+        name + ": every spilled byte is read back once");
+    assertEquals(g.getCounter("local_memory.chunks_written"), g.getCounter("local_memory.chunks_freed"),
+        name + ": every chunk is freed");
+    assertEquals(g.getCounter("files_created"), g.getCounter("files_deleted"), name + ": files left behind");
+    assertTrue(g.getCounter("shuffle.memory_spills") > 0, name + ": the in-memory buffer never spilled");
+    assertEquals(1, g.getCounter("merge.rounds"), name + ": the final merge must take one round");
+    // The map-side combiner shrinks each map output to at most one record per key, so fewer runs reach the reducer.
+    assertTrue(g.getCounter("merge.final_runs") > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
+        name + ": more runs than io.sort.factor expected, so stock would merge in several rounds");
+    assertEquals(POOL_CHUNKS, node.metrics().getChunksFree(), name + ": sponge pool not fully free after the job");
+    return g;
+  }
+
+  @Test
+  void spillsIntoTheLocalSpongeAndMatchesStock() throws IOException {
+    Counters.Group g = compare("plain", false, false);
+    assertTrue(g.getCounter("shuffle.map_outputs_to_sponge") > 0,
+        "map outputs larger than the single-shuffle limit must go straight into SpongeFiles");
+  }
+
+  @Test
+  void combinerOnInMemoryMergeMatchesStock() throws IOException {
+    compare("combiner", true, false);
+  }
+
+  @Test
+  void compressedMapOutputsMatchStock() throws IOException {
+    Counters.Group g = compare("compressed", false, true);
+    assertTrue(g.getCounter("shuffle.map_outputs_to_sponge") > 0, "compressed outputs must reach SpongeFiles too");
+  }
+
+  @Test
+  void fallsBackToStockWhenNoSpongeServerAnswers() throws IOException {
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    JobConf stock = ShuffleJobs.job(work, input, work.resolve("fallback-stock"), false);
+    JobConf withSponge = spongeJob(ShuffleJobs.job(work, input, work.resolve("fallback-sponge"), false), deadPort);
+    ShuffleJobs.run(stock);
+    RunningJob run = ShuffleJobs.run(withSponge);
+    assertArrayEquals(ShuffleJobs.output(work.resolve("fallback-stock")),
+        ShuffleJobs.output(work.resolve("fallback-sponge")));
+    Counters.Group g = sponge(run);
+    assertEquals(1, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER));
+    assertEquals(0, g.getCounter("local_memory.bytes_written"));
+    assertTrue(Files.exists(work.resolve("fallback-sponge").resolve("_SUCCESS")));
+  }
+}
