@@ -1,0 +1,51 @@
+package dev.levee.bench.hadoop.sponge;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** The spill media of Table 1, in the paper's column order, with the paper's measured ms per 1 MB chunk. */
+enum Medium {
+  LOCAL_SHM("local-shm", "local shared memory (pool)", 1, Yardstick.MEMCPY),
+  LOCAL_SPONGEFILE("local-spongefile", "local shared memory (SpongeFile)", Double.NaN, Yardstick.MEMCPY),
+  LOCAL_SERVER("local-server", "local sponge server (socket)", 7, Yardstick.TCP),
+  REMOTE_SERVER("remote-server", "remote sponge server (loopback)", 9, Yardstick.TCP),
+  DISK("disk", "disk", 25, Yardstick.DISK),
+  DISK_BACKGROUND_IO("disk-bg-io", "disk + background IO", 174, Yardstick.DISK),
+  DISK_BACKGROUND_IO_MEMORY("disk-bg-io-mem", "disk + background IO + memory pressure", 499, Yardstick.DISK);
+
+  /** What a medium's bandwidth is compared with. */
+  enum Yardstick { MEMCPY, TCP, DISK }
+
+  final String variant;
+  final String label;
+  final double paperMillis;
+  final Yardstick yardstick;
+
+  Medium(String variant, String label, double paperMillis, Yardstick yardstick) {
+    this.variant = variant;
+    this.label = label;
+    this.paperMillis = paperMillis;
+    this.yardstick = yardstick;
+  }
+
+  boolean usesDisk() {
+    return yardstick == Yardstick.DISK;
+  }
+
+  boolean hasBackgroundIo() {
+    return this == DISK_BACKGROUND_IO || this == DISK_BACKGROUND_IO_MEMORY;
+  }
+
+  static List<String> variants() {
+    return Arrays.stream(values()).map(m -> m.variant).toList();
+  }
+
+  static Medium ofVariant(String variant) {
+    for (Medium m : values()) {
+      if (m.variant.equals(variant)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("no medium " + variant);
+  }
+}

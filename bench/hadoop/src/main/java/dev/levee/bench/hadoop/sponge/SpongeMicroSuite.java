@@ -1,0 +1,289 @@
+package dev.levee.bench.hadoop.sponge;
+
+import dev.levee.bench.Suite;
+import dev.levee.bench.SuiteContext;
+import dev.levee.bench.cli.OptionSpec;
+import dev.levee.bench.progress.ProgressReporter;
+import dev.levee.bench.results.RepoLayout;
+import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.SpongeFileSystem;
+import dev.levee.sponge.local.ChunkOwner;
+import dev.levee.sponge.local.SharedMemoryPool;
+import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.remote.net.ClientIdentity;
+import dev.levee.sponge.remote.net.ClientSettings;
+import dev.levee.sponge.remote.net.NodeNames;
+import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.remote.net.StaticServerList;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * {@code sponge-micro}: the paper's Table 1. Spills one 1 MiB buffer N times to each medium (local shared memory,
+ * the local sponge server's socket, a remote sponge server in another process over loopback, disk at random offsets,
+ * disk under background I/O, optionally plus memory pressure), reads every chunk back, and reports ms per chunk and
+ * MB/s next to the machine's measured physical limits.
+ *
+ * <p>The two sponge servers are separate JVMs running the standalone daemon, each with its own pool, so "local" and
+ * "remote" are two nodes that happen to share a host; node A's pool is also the local pool the bench maps directly.
+ */
+public final class SpongeMicroSuite implements Suite {
+  static final String LOOPBACK = "127.0.0.1";
+  private static final String APPLICATION = "application_0_0001";
+
+  @Override
+  public String name() {
+    return "sponge-micro";
+  }
+
+  @Override
+  public String summary() {
+    return "SpongeFiles Table 1: spill a 1 MiB buffer N times to shared memory, sponge servers and disk";
+  }
+
+  @Override
+  public List<OptionSpec> options() {
+    return MicroSettings.options();
+  }
+
+  @Override
+  public void run(SuiteContext context) throws Exception {
+    MicroSettings s = MicroSettings.from(context.options());
+    PrintStream err = context.err();
+    // Refuse a memory-backed "disk" before starting anything.
+    if (s.media().stream().anyMatch(Medium::usesDisk)) {
+      MountTable.Mount m = MountTable.current().requireDisk(MicroSettings.DISK_DIR, s.diskDir());
+      err.printf("sponge-micro: disk chunks go to %s (%s on %s, mounted at %s)%n", s.diskDir(), m.type(), m.device(),
+          m.mountPoint());
+    }
+    Path limitsDir = s.limitsDir().isEmpty() ? RepoLayout.defaultResultsDir() : Path.of(s.limitsDir());
+    PhysicalLimits limits = PhysicalLimits.load(limitsDir);
+    if (limits.isEmpty()) {
+      err.println("sponge-micro: no physical-limits results in " + limitsDir + "; run 'BenchMain physical-limits' to"
+          + " get fractions of memcpy / loopback TCP / disk");
+    }
+    List<Row> rows = new ArrayList<>();
+    long pid = ProcessHandle.current().pid();
+    try (Cleanup cleanup = new Cleanup(err)) {
+      Path shmBase = Path.of("/dev/shm", "levee-sponge-micro-" + pid);
+      Path diskBase = s.diskDir().resolve("levee-sponge-micro-" + pid);
+      cleanup.addStep(() -> deleteRecursively(shmBase));
+      cleanup.addStep(() -> deleteRecursively(diskBase));
+      Files.createDirectories(shmBase);
+      Nodes nodes = new Nodes(s, shmBase, diskBase, cleanup, err);
+      for (int rep = 0; rep < s.repetitions(); rep++) {
+        for (Medium medium : s.media()) {
+          Row row = runMedium(medium, s, nodes, diskBase, cleanup, context, limits, rep);
+          rows.add(row);
+          context.record(medium.variant, s.params(), row.metrics(), rep);
+        }
+      }
+    }
+    new ResultTable(rows, s).print(context.out());
+  }
+
+  private Row runMedium(Medium medium, MicroSettings s, Nodes nodes, Path diskBase, Cleanup cleanup,
+      SuiteContext context, PhysicalLimits limits, int rep) throws Exception {
+    BackgroundDiskLoad background = null;
+    MemoryPressure pressure = null;
+    ChunkSink sink = null;
+    try {
+      if (medium == Medium.DISK_BACKGROUND_IO_MEMORY) {
+        context.err().printf("sponge-micro: pinning %d MiB of memory%n", s.memoryPressureBytes() >> 20);
+        pressure = MemoryPressure.pin(MicroSettings.MEMORY_PRESSURE, nodes.shmBase.resolve("pressure"),
+            s.memoryPressureBytes());
+      }
+      if (medium.hasBackgroundIo()) {
+        background = BackgroundDiskLoad.start(diskBase.resolve("background"), s.backgroundStreams(),
+            s.backgroundFileBytes());
+        Thread.sleep(1_000); // let the streams reach the disk before the first timed write
+      }
+      sink = nodes.sink(medium, rep);
+      BackgroundDiskLoad bg = background;
+      SpillRun.Result r;
+      try (ProgressReporter progress = context.progress("sponge-micro " + medium.variant, s.chunks(), "chunks")) {
+        r = SpillRun.run(sink, s.chunks(), s.chunkSize(), progress, () -> {
+          if (bg != null) {
+            bg.checkAlive();
+          }
+        });
+      }
+      double backgroundMbPerS = background == null ? Double.NaN : background.mbPerSecond();
+      return new Row(medium, r, limitFor(medium, limits), backgroundMbPerS,
+          sink instanceof RandomOffsetDiskSink d ? d.readsDirect() : null, pressure == null ? 0 : pressure.bytes());
+    } finally {
+      try (AutoCloseable a = sink; AutoCloseable b = background; AutoCloseable c = pressure) {
+        // closed in reverse: pressure, background, sink
+      }
+    }
+  }
+
+  static PhysicalLimits.Limit limitFor(Medium medium, PhysicalLimits limits) {
+    return switch (medium.yardstick) {
+      case MEMCPY -> limits.best("memcpy", "memcpy-heap", "memcpy-direct");
+      case TCP -> limits.best("loopback TCP", "tcp-loopback");
+      case DISK -> limits.best("disk write+fsync", "disk-write-fsync");
+    };
+  }
+
+  /** The pools, servers and client of the run, started when a medium first needs them and stopped by cleanup. */
+  private static final class Nodes {
+    private final MicroSettings s;
+    private final Path shmBase;
+    private final Path diskBase;
+    private final Cleanup cleanup;
+    private final PrintStream err;
+    private final Path localPoolDir;
+    private final long poolBytes;
+    private SharedMemoryPool localPool;
+    private SpongeServerProcess localServer;
+    private SpongeServerProcess remoteServer;
+    private SpongeClient client;
+
+    Nodes(MicroSettings s, Path shmBase, Path diskBase, Cleanup cleanup, PrintStream err) {
+      this.s = s;
+      this.shmBase = shmBase;
+      this.diskBase = diskBase;
+      this.cleanup = cleanup;
+      this.err = err;
+      this.localPoolDir = shmBase.resolve("node-a");
+      this.poolBytes = (long) s.batch() * s.chunkSize();
+    }
+
+    ChunkSink sink(Medium medium, int rep) throws IOException {
+      return switch (medium) {
+        case LOCAL_SHM -> new SharedMemorySink(localPool(), ChunkOwner.currentProcess(LOOPBACK), s.batch());
+        case LOCAL_SPONGEFILE -> new SpongeFileSink(localOnlyFileSystem(), s.batch());
+        case LOCAL_SERVER -> new RemoteSpongeSink(client(), localServer().address(), s.batch(), s.chunkSize());
+        case REMOTE_SERVER -> new RemoteSpongeSink(client(), remoteServer().address(), s.batch(), s.chunkSize());
+        case DISK, DISK_BACKGROUND_IO, DISK_BACKGROUND_IO_MEMORY -> new RandomOffsetDiskSink(
+            diskBase.resolve(medium.variant + "-" + rep + ".dat"), s.chunkSize(), s.diskFileBytes(), s.batch(),
+            31L * rep + medium.ordinal());
+      };
+    }
+
+    private SharedMemoryPool localPool() throws IOException {
+      if (localPool == null) {
+        localPool = cleanup.add(SharedMemoryPool.open(localPoolDir, poolBytes, s.chunkSize()));
+      }
+      return localPool;
+    }
+
+    private SpongeFileSystem localOnlyFileSystem() throws IOException {
+      Configuration conf = new Configuration(false);
+      conf.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(s.chunkSize()));
+      conf.set(SpongeConfigKeys.LOCAL_POOL_DIR, localPoolDir.toString());
+      conf.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString(poolBytes));
+      conf.set(SpongeConfigKeys.OWNER_HOST, LOOPBACK);
+      conf.setBoolean(SpongeConfigKeys.REMOTE_ENABLED, false);
+      conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
+      conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
+      return SpongeFileSystem.open(conf, null);
+    }
+
+    private SpongeServerProcess localServer() throws IOException {
+      if (localServer == null) {
+        localServer = startServer("node-a", localPoolDir);
+      }
+      return localServer;
+    }
+
+    private SpongeServerProcess remoteServer() throws IOException {
+      if (remoteServer == null) {
+        remoteServer = startServer("node-b", shmBase.resolve("node-b"));
+      }
+      return remoteServer;
+    }
+
+    private SpongeServerProcess startServer(String name, Path poolDir) throws IOException {
+      Path log = shmBase.resolve(name + ".log");
+      SpongeServerProcess p = cleanup.add(SpongeServerProcess.start(name, poolDir, poolBytes, s.chunkSize(), log, 120));
+      err.println("sponge-micro: started " + p);
+      return p;
+    }
+
+    /**
+     * The client stands for a task on node A: its chunks on node B name node A as the owner's node, so B's garbage
+     * collector can ask A whether the task is alive.
+     */
+    private SpongeClient client() throws IOException {
+      if (client == null) {
+        SpongeServerAddress a = localServer().address();
+        client = cleanup.add(new SpongeClient(ClientIdentity.ofCurrentProcess(APPLICATION, NodeNames.of(a), null),
+            new StaticServerList(List.of()), new ClientSettings(5_000, 60_000, s.chunkSize(), 2)));
+      }
+      return client;
+    }
+  }
+
+  /** One medium's figures. */
+  record Row(Medium medium, SpillRun.Result result, PhysicalLimits.Limit limit, double backgroundMbPerS,
+      Boolean diskReadsDirect, long pinnedBytes) {
+
+    double writeMbPerS() {
+      return result.writes().mbPerSecond(result.bytes());
+    }
+
+    double readMbPerS() {
+      return result.reads().mbPerSecond(result.bytes());
+    }
+
+    Double fractionOfLimit() {
+      return limit == null ? null : writeMbPerS() / limit.mbPerS();
+    }
+
+    Map<String, Double> metrics() {
+      Map<String, Double> m = new LinkedHashMap<>();
+      ChunkLatencies w = result.writes();
+      ChunkLatencies r = result.reads();
+      m.put("write_ms_median", w.medianMillis());
+      m.put("write_ms_p99", w.percentileMillis(0.99));
+      m.put("write_ms_mean", w.meanMillis());
+      m.put("write_mb_per_s", writeMbPerS());
+      m.put("write_seconds", w.wallNanos() / 1e9);
+      m.put("read_ms_median", r.medianMillis());
+      m.put("read_ms_p99", r.percentileMillis(0.99));
+      m.put("read_mb_per_s", readMbPerS());
+      m.put("read_seconds", r.wallNanos() / 1e9);
+      if (limit != null) {
+        m.put("limit_mb_per_s", limit.mbPerS());
+        m.put("write_fraction_of_limit", fractionOfLimit());
+      }
+      if (!Double.isNaN(backgroundMbPerS)) {
+        m.put("background_mb_per_s", backgroundMbPerS);
+      }
+      if (diskReadsDirect != null) {
+        m.put("disk_read_o_direct", diskReadsDirect ? 1.0 : 0.0);
+      }
+      if (pinnedBytes > 0) {
+        m.put("pinned_bytes", (double) pinnedBytes);
+      }
+      return m;
+    }
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  static String fmt(double v) {
+    return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  }
+}

@@ -1,0 +1,161 @@
+package dev.levee.bench.hadoop.sponge;
+
+import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.remote.net.NodeNames;
+import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.server.SpongeServerDaemon;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A sponge server as its own JVM ({@link SpongeServerDaemon}, the standalone deployment), on loopback with its own
+ * pool: one "node" of the benchmark. Stopped with SIGTERM (the daemon frees its pool cleanly), SIGKILL if it lingers.
+ */
+final class SpongeServerProcess implements AutoCloseable {
+  private static final String READY = "sponge-server listening ";
+
+  private final String name;
+  private final Process process;
+  private final SpongeServerAddress address;
+
+  private SpongeServerProcess(String name, Process process, SpongeServerAddress address) {
+    this.name = name;
+    this.process = process;
+    this.address = address;
+  }
+
+  /**
+   * Starts a daemon serving {@code poolBytes} of {@code chunkSize} chunks from {@code poolDir} and waits until it
+   * listens.
+   *
+   * @param stderr where the daemon's stderr (its log) goes
+   */
+  static SpongeServerProcess start(String name, Path poolDir, long poolBytes, int chunkSize, Path stderr,
+      long startTimeoutSeconds) throws IOException {
+    int chunks = (int) (poolBytes / chunkSize);
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx256m");
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(SpongeServerDaemon.class.getName());
+    cmd.add("-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + poolDir);
+    cmd.add("-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=" + poolBytes);
+    cmd.add("-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + chunkSize);
+    cmd.add("-D" + SpongeConfigKeys.OWNER_HOST + "=" + SpongeMicroSuite.LOOPBACK);
+    cmd.add("-D" + SpongeServerConfig.BIND_HOST + "=" + SpongeMicroSuite.LOOPBACK);
+    cmd.add("-D" + SpongeServerConfig.ADVERTISED_HOST + "=" + SpongeMicroSuite.LOOPBACK);
+    cmd.add("-D" + SpongeServerConfig.PORT + "=0");
+    // The whole pool is the benchmark's: no quota below a batch.
+    cmd.add("-D" + SpongeServerConfig.QUOTA_CHUNKS_PER_APP + "=" + chunks);
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
+    Process p = pb.start();
+    try {
+      String ready = awaitReady(p, startTimeoutSeconds);
+      String node = ready.substring(READY.length()).split(" ")[0];
+      return new SpongeServerProcess(name, p, NodeNames.serverOf(node, SpongeServerConfig.PORT_DEFAULT));
+    } catch (IOException | RuntimeException e) {
+      stop(p);
+      throw new IOException("sponge server '" + name + "' did not start: " + e.getMessage() + "; its log ends:\n"
+          + tail(stderr, 20), e);
+    }
+  }
+
+  SpongeServerAddress address() {
+    return address;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  @Override
+  public void close() {
+    stop(process);
+  }
+
+  @Override
+  public String toString() {
+    return "sponge server '" + name + "' pid " + process.pid() + " at " + address;
+  }
+
+  private static String awaitReady(Process p, long timeoutSeconds) throws IOException {
+    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
+      try {
+        for (String line; (line = out.readLine()) != null; ) {
+          if (line.startsWith(READY)) {
+            return line;
+          }
+        }
+        return null;
+      } catch (IOException e) {
+        return null;
+      }
+    });
+    String line;
+    try {
+      line = ready.get(timeoutSeconds, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException("no '" + READY.trim() + "' line within " + timeoutSeconds + " s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting for the server");
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause());
+    }
+    if (line == null) {
+      throw new IOException("it exited (status " + (p.isAlive() ? "?" : p.exitValue()) + ") before listening");
+    }
+    // Keep draining stdout so a chatty daemon never blocks on a full pipe.
+    Thread drain = new Thread(() -> {
+      try {
+        while (out.readLine() != null) {
+          // discard
+        }
+      } catch (IOException ignored) {
+        // the process ended
+      }
+    }, "sponge-server-stdout");
+    drain.setDaemon(true);
+    drain.start();
+    return line;
+  }
+
+  private static String tail(Path log, int lines) {
+    try {
+      List<String> all = java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(cannot read " + log + ": " + e + ")";
+    }
+  }
+
+  private static void stop(Process p) {
+    if (!p.isAlive()) {
+      return;
+    }
+    p.destroy();
+    try {
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

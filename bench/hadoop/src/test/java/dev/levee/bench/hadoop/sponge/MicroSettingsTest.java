@@ -1,0 +1,73 @@
+package dev.levee.bench.hadoop.sponge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.bench.cli.BadArgumentException;
+import dev.levee.bench.cli.ParsedOptions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MicroSettingsTest {
+  private static MicroSettings parse(String... args) {
+    return MicroSettings.from(ParsedOptions.parse(MicroSettings.options(), List.of(args)));
+  }
+
+  private static String error(String... args) {
+    return assertThrows(BadArgumentException.class, () -> parse(args)).getMessage();
+  }
+
+  @Test
+  void defaultsAreThePapersWorkload() {
+    MicroSettings s = parse();
+    assertEquals(10_000, s.chunks());
+    assertEquals(1 << 20, s.chunkSize());
+    assertEquals(256, s.batch());
+    assertEquals(List.of(Medium.LOCAL_SHM, Medium.LOCAL_SPONGEFILE, Medium.LOCAL_SERVER, Medium.REMOTE_SERVER,
+        Medium.DISK, Medium.DISK_BACKGROUND_IO), s.media());
+  }
+
+  @Test
+  void quickPresetYieldsToExplicitOptions() {
+    MicroSettings q = parse("--quick");
+    assertEquals(400, q.chunks());
+    assertEquals(100, q.batch());
+    assertEquals(512L << 20, q.diskFileBytes());
+    MicroSettings given = parse("--quick", "--chunks", "1000");
+    assertEquals(1000, given.chunks());
+    assertEquals(100, given.batch());
+  }
+
+  @Test
+  void batchNeverExceedsTheChunks() {
+    assertEquals(5, parse("--chunks", "5").batch());
+  }
+
+  @Test
+  void memoryPressureMediumNeedsMemory() {
+    assertTrue(error("--variants", "disk-bg-io-mem").contains("--memory-pressure is 0"));
+    assertEquals(List.of(Medium.DISK_BACKGROUND_IO_MEMORY),
+        parse("--variants", "disk-bg-io-mem", "--memory-pressure", "1g").media());
+    assertEquals(7, parse("--memory-pressure", "1g").media().size());
+  }
+
+  @Test
+  void badValuesNameTheOption() {
+    assertTrue(error("--chunks", "0").startsWith("--chunks: must be >= 1"));
+    assertTrue(error("--chunk-size", "5000").startsWith("--chunk-size: must be a multiple of 4k"));
+    assertTrue(error("--chunk-size", "128m").startsWith("--chunk-size"));
+    assertTrue(error("--variants", "disk,floppy").contains("unknown medium 'floppy'"));
+    String small = error("--disk-file-size", "10m");
+    assertTrue(small.contains("--disk-file-size 10m holds 10 chunks") && small.contains("--batch 256"), small);
+    assertTrue(error("--quick", "--batch", "x").startsWith("--batch: expected an integer"));
+  }
+
+  @Test
+  void memoryPressureLeavesAReserve() {
+    MemoryPressure.checkAffordable("memory-pressure", 1L << 30, 8L << 30);
+    String m = assertThrows(BadArgumentException.class,
+        () -> MemoryPressure.checkAffordable("memory-pressure", 7L << 30, 8L << 30)).getMessage();
+    assertTrue(m.contains("--memory-pressure") && m.contains("at most 6144 MiB"), m);
+  }
+}
