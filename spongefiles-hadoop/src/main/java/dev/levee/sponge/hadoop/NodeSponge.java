@@ -13,12 +13,15 @@ import dev.levee.sponge.remote.net.ServerListSource;
 import dev.levee.sponge.remote.net.SpongeClient;
 import dev.levee.sponge.remote.net.SpongeZnodes;
 import dev.levee.sponge.remote.net.StaticServerList;
+import dev.levee.sponge.server.SpongeNodeDescriptor;
 import dev.levee.sponge.server.SpongeServerConfig;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -27,14 +30,20 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Finds this node's sponge from a task's job configuration: probes the node's sponge server, attaches the shared
- * pool, and connects the remote-memory client to the tracker's server list. Every reason not to use SpongeFiles
+ * Finds this node's sponge: from the {@link SpongeNodeDescriptor} the NodeManager's aux service published in the
+ * NodeManager local dir above the task's own local dirs, or, where there is none (the standalone daemon, local job
+ * runs), from the {@code levee.sponge.*} keys of the job configuration. Then it probes the node's sponge server,
+ * attaches the shared pool, and connects the remote-memory client to the tracker's server list. Every reason not to use SpongeFiles
  * ends up as {@link Attachment#unavailable}, so the caller can fall back to stock spilling; only invalid
  * configuration values throw, because silently ignoring a typo would hide it.
  */
 final class NodeSponge {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeSponge.class);
+
   private NodeSponge() {}
 
   /** Either an open sponge file system or the reason there is none. */
@@ -54,6 +63,17 @@ final class NodeSponge {
           + "=true: SpongeFiles do not encrypt chunks, so encrypted shuffles stay on stock spilling");
     }
     Configuration conf = withTaskDiskDirs(job, reduceId);
+    Optional<Path> descriptorFile = descriptorFor(job);
+    if (descriptorFile.isPresent()) {
+      try {
+        SpongeNodeDescriptor node = SpongeNodeDescriptor.readFrom(descriptorFile.get());
+        conf = node.applyTo(conf);
+        LOG.info("{}: using the sponge node described in {}: server {}:{}, pool {}", reduceId,
+            descriptorFile.get(), node.advertisedHost(), node.port(), node.poolDir());
+      } catch (IOException e) {
+        return Attachment.unavailable("cannot read this node's sponge descriptor: " + e.getMessage());
+      }
+    }
     SpongeConfig sponge = SpongeConfig.from(conf);
     SpongeServerConfig server = SpongeServerConfig.from(conf);
     boolean requireServer = strictBoolean(conf, SpongeShuffleKeys.REQUIRE_SERVER,
@@ -63,7 +83,9 @@ final class NodeSponge {
     if (server.port() > 0) {
       local = new SpongeServerAddress(server.advertisedHost(), server.port(), server.rack());
     } else if (requireServer) {
-      return Attachment.unavailable(SpongeServerConfig.PORT + "=0 names no sponge server for tasks to use");
+      return Attachment.unavailable(SpongeServerConfig.PORT + "=0 names no sponge server for tasks to use"
+          + (descriptorFile.isEmpty() ? ", and no sponge node descriptor (" + SpongeNodeDescriptor.RELATIVE_PATH
+              + ") was found in the NodeManager local dir above the task's local dirs" : ""));
     }
     String ownerNode = local != null ? NodeNames.of(local) : sponge.ownerHost();
     ClientIdentity identity = ClientIdentity.ofCurrentProcess(applicationId(reduceId), ownerNode, server.rack());
@@ -118,6 +140,24 @@ final class NodeSponge {
     } catch (IOException | RuntimeException e) {
       return "no sponge server reachable at " + local + ": " + e.getMessage();
     }
+  }
+
+  /**
+   * The descriptor of the NodeManager this task runs under, found in the NodeManager local dir above any of the
+   * task's local dirs; empty outside YARN or when the node runs no sponge aux service.
+   */
+  static Optional<Path> descriptorFor(Configuration job) {
+    for (String d : job.getTrimmedStrings(MRConfig.LOCAL_DIR)) {
+      String p = d.startsWith("file://") ? d.substring("file://".length()) : d;
+      if (!Path.of(p).isAbsolute()) {
+        continue;
+      }
+      Optional<Path> file = SpongeNodeDescriptor.nodeManagerLocalDirOf(Path.of(p)).map(SpongeNodeDescriptor::in);
+      if (file.isPresent() && Files.isReadable(file.get())) {
+        return file;
+      }
+    }
+    return Optional.empty();
   }
 
   /**

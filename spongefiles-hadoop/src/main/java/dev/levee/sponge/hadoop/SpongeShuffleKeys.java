@@ -2,7 +2,9 @@ package dev.levee.sponge.hadoop;
 
 /**
  * Keys of the reduce-side integration. The sponge itself (pool, tiers, chunk size) is configured with the
- * {@code levee.sponge.*} keys of {@link dev.levee.sponge.SpongeConfigKeys}, and the node's server is found with
+ * {@code levee.sponge.*} keys of {@link dev.levee.sponge.SpongeConfigKeys}. On YARN a task takes its node's pool, server
+ * and ZooKeeper from the {@link dev.levee.sponge.server.SpongeNodeDescriptor} the aux service publishes; without one
+ * (the standalone daemon) the node's server is found with
  * {@link dev.levee.sponge.server.SpongeServerConfig#PORT}, {@link dev.levee.sponge.server.SpongeServerConfig#ADVERTISED_HOST}
  * and, for remote memory, {@link dev.levee.sponge.server.SpongeServerConfig#ZK_QUORUM}: the same values the
  * NodeManagers' aux service reads, so one set of keys serves both sides.

@@ -1,7 +1,18 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.SpongeConfigKeys;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
@@ -18,12 +29,20 @@ import org.slf4j.LoggerFactory;
  *
  * plus the {@code levee.sponge.*} keys of {@link SpongeServerConfig}. When an application finishes, the chunks it
  * holds on this node are freed at once rather than at the next GC.
+ *
+ * <p>One yarn-site.xml configures every NodeManager, and several NodeManagers may share a host (mini clusters, dense
+ * test rigs), so the service makes the configured values per NodeManager: its pool lives in a subdirectory of
+ * {@code levee.sponge.local.pool.dir} named after the NodeManager's local dirs (stable across NodeManager
+ * restarts, distinct between NodeManagers on one host), and it publishes a {@link SpongeNodeDescriptor} with the
+ * pool, the real server port and the node name into each NodeManager local dir, where the node's tasks look first.
  */
 public class SpongeAuxService extends AuxiliaryService {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeAuxService.class);
   public static final String SERVICE_NAME = "levee_sponge";
 
   private SpongeServerConfig config;
+  private List<Path> nodeManagerLocalDirs = List.of();
+  private final List<Path> descriptors = new ArrayList<>();
   private SpongeNode node;
 
   public SpongeAuxService() {
@@ -33,18 +52,31 @@ public class SpongeAuxService extends AuxiliaryService {
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
     // Validate every key here so a bad yarn-site.xml stops the NodeManager with a clear message at start.
-    config = SpongeServerConfig.from(conf);
+    SpongeServerConfig configured = SpongeServerConfig.from(conf);
+    nodeManagerLocalDirs = localDirs(conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS));
+    if (nodeManagerLocalDirs.isEmpty()) {
+      LOG.warn("{} is not set: tasks find this sponge through the levee.sponge.* keys of their job only",
+          YarnConfiguration.NM_LOCAL_DIRS);
+      config = configured;
+    } else {
+      Configuration scoped = new Configuration(conf);
+      scoped.set(SpongeConfigKeys.LOCAL_POOL_DIR,
+          configured.poolDir().resolve(poolNameFor(nodeManagerLocalDirs)).toString());
+      config = SpongeServerConfig.from(scoped);
+    }
     super.serviceInit(conf);
   }
 
   @Override
   protected void serviceStart() throws Exception {
     node = SpongeNode.start(config);
+    publishDescriptor();
     super.serviceStart();
   }
 
   @Override
   protected void serviceStop() throws Exception {
+    withdrawDescriptor();
     if (node != null) {
       node.close();
       node = null;
@@ -65,7 +97,10 @@ public class SpongeAuxService extends AuxiliaryService {
     }
   }
 
-  /** The port, as 4 big-endian bytes: tasks can find this node's server through the container's service data. */
+  /**
+   * The port, as 4 big-endian bytes, for ApplicationMasters (they receive it when they start a container); tasks
+   * find the node's server through the {@link SpongeNodeDescriptor} instead.
+   */
   @Override
   public ByteBuffer getMetaData() {
     SpongeNode n = node;
@@ -75,5 +110,66 @@ public class SpongeAuxService extends AuxiliaryService {
   /** The running node, or null before start and after stop. */
   public SpongeNode node() {
     return node;
+  }
+
+  /** The descriptor files this service published (one per usable NodeManager local dir). */
+  public List<Path> descriptorFiles() {
+    return List.copyOf(descriptors);
+  }
+
+  private void publishDescriptor() throws IOException {
+    SpongeNodeDescriptor descriptor = SpongeNodeDescriptor.of(config, node.address().port());
+    IOException firstFailure = null;
+    for (Path dir : nodeManagerLocalDirs) {
+      Path file = SpongeNodeDescriptor.in(dir);
+      try {
+        descriptor.writeTo(file);
+        descriptors.add(file);
+      } catch (IOException e) {
+        // A failed disk: the NodeManager will not put containers there either.
+        LOG.warn("cannot publish the sponge node descriptor in {}: {}", dir, e.toString());
+        firstFailure = firstFailure == null ? e : firstFailure;
+      }
+    }
+    if (descriptors.isEmpty() && firstFailure != null) {
+      node.close();
+      node = null;
+      throw new IOException("cannot publish the sponge node descriptor in any of " + nodeManagerLocalDirs
+          + " (" + YarnConfiguration.NM_LOCAL_DIRS + "), so no task could find this node's sponge", firstFailure);
+    }
+    LOG.info("sponge node {} with pool {} published to {}", node.nodeName(), config.poolDir(), descriptors);
+  }
+
+  private void withdrawDescriptor() {
+    for (Path file : descriptors) {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        LOG.warn("cannot remove the sponge node descriptor {}: {}", file, e.toString());
+      }
+    }
+    descriptors.clear();
+  }
+
+  private static List<Path> localDirs(String[] configured) {
+    List<Path> dirs = new ArrayList<>();
+    for (String d : configured) {
+      String p = d.startsWith("file://") ? d.substring("file://".length()) : d.startsWith("file:") ? d.substring(5) : d;
+      if (!p.isEmpty()) {
+        dirs.add(Path.of(p).toAbsolutePath().normalize());
+      }
+    }
+    return dirs;
+  }
+
+  /** {@code nm-} and a digest of the local dirs: what tells NodeManagers on one host apart, and survives restarts. */
+  static String poolNameFor(List<Path> nodeManagerLocalDirs) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      byte[] digest = sha.digest(nodeManagerLocalDirs.toString().getBytes(StandardCharsets.UTF_8));
+      return "nm-" + HexFormat.of().formatHex(digest, 0, 6);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
   }
 }

@@ -1,0 +1,167 @@
+package dev.levee.sponge.server;
+
+import dev.levee.sponge.SpongeConfigKeys;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * What a task needs to use its node's sponge: the pool's location and geometry, the node's server and the
+ * ZooKeeper root its tracker publishes to. The NodeManager aux service writes it into each of the NodeManager's
+ * local dirs; a task finds it from its own local dirs, which YARN creates under those. This is how a task reaches
+ * <em>its</em> NodeManager's sponge when one yarn-site.xml configures every node, and when several NodeManagers
+ * share a host (each then runs its own pool and port).
+ *
+ * <p>File format: Java properties, keyed by the same {@code levee.sponge.*} names the values come from.
+ */
+public record SpongeNodeDescriptor(
+    Path poolDir,
+    long poolSizeBytes,
+    int chunkSize,
+    String ownerHost,
+    String advertisedHost,
+    int port,
+    String rack,
+    String zkQuorum,
+    String zkRoot) {
+
+  /** Where the descriptor sits inside a NodeManager local dir. */
+  public static final String RELATIVE_PATH = "levee-sponge/node.properties";
+  private static final String FORMAT_KEY = "levee.sponge.node.descriptor.version";
+  private static final String FORMAT_VERSION = "1";
+
+  public static SpongeNodeDescriptor of(SpongeServerConfig config, int port) {
+    return new SpongeNodeDescriptor(config.poolDir(), config.poolCapacityBytes(), config.chunkSize(),
+        config.ownerHost(), config.advertisedHost(), port, config.rack(), config.zkQuorum(), config.zkRoot());
+  }
+
+  /** The descriptor file in one NodeManager local dir. */
+  public static Path in(Path nodeManagerLocalDir) {
+    return nodeManagerLocalDir.resolve(RELATIVE_PATH);
+  }
+
+  /**
+   * The NodeManager local dir a container's application dir lives in. YARN lays application dirs out as
+   * {@code <nm-local-dir>/usercache/<user>/appcache/<application>} (these are a container's {@code LOCAL_DIRS},
+   * which MapReduce tasks get as {@code mapreduce.cluster.local.dir}); any other path has no NodeManager dir.
+   */
+  public static Optional<Path> nodeManagerLocalDirOf(Path applicationDir) {
+    Path app = applicationDir.toAbsolutePath().normalize();
+    Path appcache = app.getParent();
+    Path user = appcache == null ? null : appcache.getParent();
+    Path usercache = user == null ? null : user.getParent();
+    if (usercache == null || usercache.getParent() == null
+        || !appcache.getFileName().toString().equals("appcache")
+        || !usercache.getFileName().toString().equals("usercache")) {
+      return Optional.empty();
+    }
+    return Optional.of(usercache.getParent());
+  }
+
+  /** Writes atomically (temp file, then rename), so a task never reads half a descriptor. */
+  public void writeTo(Path file) throws IOException {
+    Files.createDirectories(file.getParent());
+    Path tmp = Files.createTempFile(file.getParent(), ".node", ".tmp");
+    try {
+      // Temp files start owner-only; tasks of every user on the node must read this one.
+      if (Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+      }
+      try (OutputStream out = Files.newOutputStream(tmp)) {
+        toProperties().store(out, "SpongeFiles node descriptor, written by the NodeManager's sponge aux service");
+      }
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * Reads a descriptor written by {@link #writeTo}.
+   *
+   * @throws IOException when the file cannot be read or a value is missing or malformed (the message names the file
+   *     and the key)
+   */
+  public static SpongeNodeDescriptor readFrom(Path file) throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      p.load(in);
+    }
+    String version = p.getProperty(FORMAT_KEY);
+    if (!FORMAT_VERSION.equals(version)) {
+      throw new IOException("sponge node descriptor " + file + " has " + FORMAT_KEY + "=" + version
+          + "; this client reads version " + FORMAT_VERSION);
+    }
+    try {
+      String rack = p.getProperty(SpongeServerConfig.RACK, "");
+      return new SpongeNodeDescriptor(
+          Path.of(required(p, SpongeConfigKeys.LOCAL_POOL_DIR)),
+          Long.parseLong(required(p, SpongeConfigKeys.LOCAL_POOL_SIZE)),
+          Integer.parseInt(required(p, SpongeConfigKeys.CHUNK_SIZE)),
+          required(p, SpongeConfigKeys.OWNER_HOST),
+          required(p, SpongeServerConfig.ADVERTISED_HOST),
+          Integer.parseInt(required(p, SpongeServerConfig.PORT)),
+          rack.isEmpty() ? null : rack,
+          p.getProperty(SpongeServerConfig.ZK_QUORUM, ""),
+          required(p, SpongeServerConfig.ZK_ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("sponge node descriptor " + file + " is malformed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@code base} with this node's values in place of the job's: the pool, the server and the tracker's ZooKeeper
+   * are the node's, whatever the job configuration says.
+   */
+  public Configuration applyTo(Configuration base) {
+    Configuration c = new Configuration(base);
+    String source = "sponge node descriptor";
+    toProperties().forEach((k, v) -> {
+      if (!k.equals(FORMAT_KEY)) {
+        c.set((String) k, (String) v, source);
+      }
+    });
+    if (rack == null) {
+      c.unset(SpongeServerConfig.RACK);
+    }
+    return c;
+  }
+
+  private Properties toProperties() {
+    Properties p = new Properties();
+    p.setProperty(FORMAT_KEY, FORMAT_VERSION);
+    p.setProperty(SpongeConfigKeys.LOCAL_POOL_DIR, poolDir.toString());
+    p.setProperty(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString(poolSizeBytes));
+    p.setProperty(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(chunkSize));
+    p.setProperty(SpongeConfigKeys.OWNER_HOST, ownerHost);
+    p.setProperty(SpongeServerConfig.ADVERTISED_HOST, advertisedHost);
+    p.setProperty(SpongeServerConfig.PORT, Integer.toString(port));
+    if (rack != null) {
+      p.setProperty(SpongeServerConfig.RACK, rack);
+    }
+    p.setProperty(SpongeServerConfig.ZK_QUORUM, zkQuorum);
+    p.setProperty(SpongeServerConfig.ZK_ROOT, zkRoot);
+    return p;
+  }
+
+  private static String required(Properties p, String key) {
+    String v = p.getProperty(key);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException(key + " is missing");
+    }
+    return v.trim();
+  }
+}
