@@ -9,6 +9,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -16,7 +17,12 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 /** One timed run of {@link MedianJob}: wall clock, the answer, and the reduce side's spill counters. */
 public record MedianRun(double seconds, long median, Map<String, Double> metrics) {
 
-  public static MedianRun run(Configuration conf, Path input, Path output, long count) throws Exception {
+  /**
+   * Runs the job and waits for it; {@code pluginCounterGroup} (nullable) names a counter group to copy into the
+   * metrics as {@code plugin.<counter>}.
+   */
+  public static MedianRun run(Configuration conf, Path input, Path output, long count, String pluginCounterGroup)
+      throws Exception {
     FileSystem fs = output.getFileSystem(conf);
     fs.delete(output, true);
     Job job = MedianJob.create(conf, input, output, count);
@@ -35,6 +41,12 @@ public record MedianRun(double seconds, long median, Map<String, Double> metrics
     metrics.put("local_fs_bytes_read",
         (double) job.getCounters().findCounter("file", FileSystemCounter.BYTES_READ).getValue());
     metrics.put("gc_ms", (double) job.getCounters().findCounter(TaskCounter.GC_TIME_MILLIS).getValue());
+    // A plugin's own counter group (e.g. SpongeFiles' bytes per tier and merge rounds), when it ran.
+    if (pluginCounterGroup != null) {
+      for (Counter counter : job.getCounters().getGroup(pluginCounterGroup)) {
+        metrics.put("plugin." + counter.getName(), (double) counter.getValue());
+      }
+    }
     return new MedianRun(seconds, readMedian(fs, new Path(output, "part-r-00000")), metrics);
   }
 
