@@ -189,7 +189,8 @@ public final class SpongeConfig {
     return n;
   }
 
-  private static boolean bool(Configuration conf, String key, boolean dflt) {
+  /** A boolean key that must say true or false: Hadoop's getBoolean would take a typo as the default. */
+  public static boolean bool(Configuration conf, String key, boolean dflt) {
     String v = conf.getTrimmed(key, Boolean.toString(dflt));
     switch (v.toLowerCase(Locale.ROOT)) {
       case "true":

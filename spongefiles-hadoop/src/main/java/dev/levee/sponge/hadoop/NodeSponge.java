@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -76,7 +75,7 @@ final class NodeSponge {
     }
     SpongeConfig sponge = SpongeConfig.from(conf);
     SpongeServerConfig server = SpongeServerConfig.from(conf);
-    boolean requireServer = strictBoolean(conf, SpongeShuffleKeys.REQUIRE_SERVER,
+    boolean requireServer = SpongeConfig.bool(conf, SpongeShuffleKeys.REQUIRE_SERVER,
         SpongeShuffleKeys.REQUIRE_SERVER_DEFAULT);
 
     SpongeServerAddress local = null;
@@ -188,18 +187,6 @@ final class NodeSponge {
   static String applicationId(TaskAttemptID reduceId) {
     String job = reduceId.getJobID().toString();
     return job.startsWith("job_") ? "application_" + job.substring("job_".length()) : job;
-  }
-
-  static boolean strictBoolean(Configuration conf, String key, boolean dflt) {
-    String v = conf.getTrimmed(key, Boolean.toString(dflt));
-    switch (v.toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw new IllegalArgumentException("invalid " + key + "='" + v + "': expected true or false");
-    }
   }
 
   static void closeAll(List<AutoCloseable> resources) {

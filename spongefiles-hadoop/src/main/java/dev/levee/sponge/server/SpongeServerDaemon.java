@@ -8,7 +8,7 @@ import org.apache.hadoop.conf.Configuration;
  *
  * <pre>
  *   java -cp levee-spongefiles.jar:$(hadoop classpath) dev.levee.sponge.server.SpongeServerDaemon \
- *       -Dlevee.sponge.zookeeper.quorum=zk1:2181 -Dlevee.sponge.pool.capacity=8g
+ *       -Dlevee.sponge.zookeeper.quorum=zk1:2181 -Dlevee.sponge.local.pool.size=8g
  * </pre>
  *
  * Reads {@code core-site.xml} from the classpath, then {@code -Dkey=value} arguments. Prints one line
