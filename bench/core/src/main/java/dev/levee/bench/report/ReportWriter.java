@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
-/** Turns result lines into {@code REPORT.md} plus one PNG chart per suite and metric, in one directory. */
+/**
+ * Turns result lines into {@code REPORT.md} plus PNG charts, in one directory: one chart per suite and metric that
+ * at least two result groups share (a bar chart of one bar compares nothing; such metrics stay in the tables).
+ */
 public final class ReportWriter {
   public static final String REPORT_FILE = "REPORT.md";
 
@@ -26,8 +29,10 @@ public final class ReportWriter {
     }
     for (Map.Entry<String, List<Measurement>> e : MarkdownReport.bySuite(measurements).entrySet()) {
       List<ResultGroup> groups = ResultGroup.group(e.getValue());
-      TreeSet<String> metrics = new TreeSet<>();
-      groups.forEach(g -> metrics.addAll(g.values().keySet()));
+      Map<String, Integer> groupsPerMetric = new TreeMap<>();
+      groups.forEach(g -> g.values().keySet().forEach(m -> groupsPerMetric.merge(m, 1, Integer::sum)));
+      List<String> metrics = groupsPerMetric.entrySet().stream().filter(m -> m.getValue() > 1).map(Map.Entry::getKey)
+          .toList();
       List<String> charts = new ArrayList<>();
       for (String metric : metrics) {
         charts.add(ChartWriter.write(e.getKey(), metric, groups, outDir).getFileName().toString());
