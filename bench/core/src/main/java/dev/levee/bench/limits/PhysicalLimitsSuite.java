@@ -101,8 +101,17 @@ public final class PhysicalLimitsSuite implements Suite {
 
   private Row runProbe(SuiteContext ctx, BandwidthProbe probe, int repetitions) throws Exception {
     List<Double> mbps = new ArrayList<>();
-    try (probe; ProgressReporter progress = ctx.progress(probe.variant(), repetitions, "reps")) {
+    try (probe) {
+      // A probe may only learn its variant in setUp (the disk read finds out whether O_DIRECT works).
       probe.setUp();
+      runRepetitions(ctx, probe, repetitions, mbps);
+    }
+    return new Row(probe.variant(), probe.method(), Summary.of(mbps));
+  }
+
+  private static void runRepetitions(SuiteContext ctx, BandwidthProbe probe, int repetitions, List<Double> mbps)
+      throws Exception {
+    try (ProgressReporter progress = ctx.progress(probe.variant(), repetitions, "reps")) {
       if (probe.wantsWarmUp()) {
         probe.measure();
       }
@@ -114,7 +123,6 @@ public final class PhysicalLimitsSuite implements Suite {
         progress.advance(1);
       }
     }
-    return new Row(probe.variant(), probe.method(), Summary.of(mbps));
   }
 
   private static Set<String> probeSet(String list) {
