@@ -5,29 +5,19 @@ import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
 import dev.levee.bench.demo.DemoTable;
-import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
-import dev.levee.bench.hadoop.median.MedianJob;
 import dev.levee.bench.hadoop.median.MedianRun;
-import dev.levee.bench.progress.ProgressReporter;
+import dev.levee.bench.hadoop.median.MedianVariants;
+import dev.levee.bench.hadoop.median.NumbersInput;
+import dev.levee.bench.hadoop.median.SpongeCluster;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
-import dev.levee.it.hadoop.MiniClusterSettings;
-import dev.levee.it.hadoop.MiniMapReduceCluster;
-import dev.levee.it.zk.ZooKeeperServers;
-import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.sponge.hadoop.SpongeShuffleKeys;
-import dev.levee.sponge.server.SpongeAuxService;
-import dev.levee.sponge.server.SpongeServerConfig;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 
 /**
  * The Hadoop half of {@code ./levee demo}: starts HDFS + YARN with three NodeManagers in this JVM and runs the
@@ -37,6 +27,8 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  */
 public final class HadoopDemoSuite implements Suite {
   private static final String SPONGE = "spongefiles-hadoop";
+  /** MiniMapReduceCluster's default: the demo's twelve maps fit at once. */
+  private static final int NODE_MANAGER_MEMORY_MB = 2048;
 
   @Override
   public String name() {
@@ -73,28 +65,21 @@ public final class HadoopDemoSuite implements Suite {
 
     java.nio.file.Path base = RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath()).resolve(".levee/demo");
     Files.createDirectories(base);
-    java.nio.file.Path pools = java.nio.file.Path.of("/dev/shm", "levee-demo-" + ProcessHandle.current().pid());
     context.err().println("demo-hadoop: starting ZooKeeper, HDFS + YARN (3 NodeManagers, each with a "
         + poolMb + " MB sponge) under " + base);
-    try (TestingServer zooKeeper = ZooKeeperServers.standalone(base.resolve("zookeeper"));
-        MiniMapReduceCluster cluster = spongeCluster(base, pools, poolMb, zooKeeper.getConnectString())) {
+    try (SpongeCluster cluster = SpongeCluster.start(base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB)) {
       Configuration conf = cluster.clientConf();
       Path input = new Path("/demo/numbers");
-      generateNumbers(conf, input, numbers, maps, context);
+      NumbersInput.generate(conf, input, numbers, maps, context);
 
-      Configuration stock = new Configuration(conf);
-      stock.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx" + reduceHeapMb + "m " + MiniClusterSettings.TASK_JVM_FLAGS);
-      // Stock's 70% lets five fetchers' in-flight copies plus the merge overrun a heap this small (OutOfMemoryError
-      // in the fetcher, seen here at 32 MB); an operator with small reducers lowers it, so both variants run with 50%.
-      stock.setFloat(MRJobConfig.SHUFFLE_INPUT_BUFFER_PERCENT, 0.5f);
+      Configuration stock = MedianVariants.stock(conf, reduceHeapMb);
       Map<String, Object> params = new LinkedHashMap<>();
       params.put(DemoTable.RUN_ID, runId);
       params.put(DemoTable.MODULE, SPONGE);
       params.put(DemoTable.WORKLOAD, String.format("median of %,d numbers, 1 reducer, %d maps, reducer heap %d MB",
           numbers, maps, reduceHeapMb));
       params.put("sponge_pool_mb_per_node", poolMb);
-      Configuration sponge = new Configuration(stock);
-      sponge.set("mapreduce.job.reduce.shuffle.consumer.plugin.class", SpongeShuffleKeys.PLUGIN_CLASS);
+      Configuration sponge = MedianVariants.spongeFiles(stock);
       // Alternate which variant goes first, so neither always runs on a colder or warmer machine.
       for (int rep = 0; rep < repetitions; rep++) {
         boolean stockFirst = rep % 2 == 0;
@@ -106,8 +91,6 @@ public final class HadoopDemoSuite implements Suite {
               + " differs from stock's " + (stockFirst ? first : second).median() + " on the same input");
         }
       }
-    } finally {
-      FileUtil.fullyDelete(pools.toFile());
     }
   }
 
@@ -124,31 +107,5 @@ public final class HadoopDemoSuite implements Suite {
     }
     context.record(variant, p, run.metrics(), rep);
     return run;
-  }
-
-  /** The sponge aux service declared once for every NodeManager, exactly as in yarn-site.xml. */
-  private static MiniMapReduceCluster spongeCluster(java.nio.file.Path base, java.nio.file.Path pools, int poolMb,
-      String zooKeeper) throws Exception {
-    return MiniMapReduceCluster.builder()
-        .nodeManagers(3)
-        .baseDir(base)
-        .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
-        .set(SpongeConfigKeys.LOCAL_POOL_DIR, pools.toString())
-        .set(SpongeConfigKeys.LOCAL_POOL_SIZE, poolMb + "m")
-        .set(SpongeServerConfig.PORT, "0")
-        .set(SpongeServerConfig.ZK_QUORUM, zooKeeper)
-        .start()
-        .closeOnShutdown();
-  }
-
-  private static void generateNumbers(Configuration conf, Path dir, long numbers, int files, SuiteContext context)
-      throws Exception {
-    // Uniform 10-digit numbers: every one distinct in practice, so the reducer's sort really works.
-    Map<String, String> options = Map.of("keys", "10000000000", "value-size", "fixed:0");
-    DatasetWriter.Plan plan = new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, numbers, files, 2, true);
-    try (ProgressReporter progress = context.progress("generate numbers", numbers, "records")) {
-      new DatasetWriter(conf).write("uniform", 42, Datasets.builtIn().configure("uniform", 42, options), options,
-          plan, progress);
-    }
   }
 }

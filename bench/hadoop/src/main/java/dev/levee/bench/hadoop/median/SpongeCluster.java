@@ -1,0 +1,100 @@
+package dev.levee.bench.hadoop.median;
+
+import dev.levee.it.hadoop.MiniMapReduceCluster;
+import dev.levee.it.zk.ZooKeeperServers;
+import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.server.SpongeAuxService;
+import dev.levee.sponge.server.SpongeServerConfig;
+import java.nio.file.Path;
+import org.apache.curator.test.TestingServer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.util.ShutdownHookManager;
+
+/**
+ * HDFS + YARN in this JVM with the sponge aux service declared once for every NodeManager, exactly as in
+ * yarn-site.xml, plus the ZooKeeper server the sponge servers' memory tracker needs. Each NodeManager's sponge is a
+ * pool file under {@code /dev/shm}, deleted on close with everything else.
+ */
+public final class SpongeCluster implements AutoCloseable {
+  private final TestingServer zooKeeper;
+  private final MiniMapReduceCluster cluster;
+  private final Path pools;
+  private final Runnable deletePoolsOnExit;
+
+  private SpongeCluster(TestingServer zooKeeper, MiniMapReduceCluster cluster, Path pools, Runnable deletePoolsOnExit) {
+    this.zooKeeper = zooKeeper;
+    this.cluster = cluster;
+    this.pools = pools;
+    this.deletePoolsOnExit = deletePoolsOnExit;
+  }
+
+  /**
+   * Starts ZooKeeper, then the cluster under {@code base}.
+   *
+   * @param poolTag names the pool directory {@code /dev/shm/levee-<tag>-<pid>}
+   * @param poolMb each NodeManager's sponge
+   * @param nodeManagerMemoryMb memory each NodeManager offers to containers
+   */
+  public static SpongeCluster start(Path base, String poolTag, int nodeManagers, int poolMb, int nodeManagerMemoryMb)
+      throws Exception {
+    Path pools = Path.of("/dev/shm", "levee-" + poolTag + "-" + ProcessHandle.current().pid());
+    // The pools are memory: a bench stopped with Ctrl-C must not leave them behind (after the cluster has stopped).
+    Runnable deletePools = () -> FileUtil.fullyDelete(pools.toFile());
+    ShutdownHookManager.get().addShutdownHook(deletePools, FileSystem.SHUTDOWN_HOOK_PRIORITY + 5);
+    TestingServer zooKeeper = ZooKeeperServers.standalone(base.resolve("zookeeper"));
+    try {
+      MiniMapReduceCluster cluster = MiniMapReduceCluster.builder()
+          .nodeManagers(nodeManagers)
+          .nodeManagerMemoryMb(nodeManagerMemoryMb)
+          .baseDir(base)
+          .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
+          .set(SpongeConfigKeys.LOCAL_POOL_DIR, pools.toString())
+          .set(SpongeConfigKeys.LOCAL_POOL_SIZE, poolMb + "m")
+          .set(SpongeServerConfig.PORT, "0")
+          .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
+          .start()
+          .closeOnShutdown();
+      return new SpongeCluster(zooKeeper, cluster, pools, deletePools);
+    } catch (Exception | Error e) {
+      closeQuietly(zooKeeper, e);
+      FileUtil.fullyDelete(pools.toFile());
+      ShutdownHookManager.get().removeShutdownHook(deletePools);
+      throw e;
+    }
+  }
+
+  public MiniMapReduceCluster cluster() {
+    return cluster;
+  }
+
+  /** A fresh copy of the job client's configuration. */
+  public Configuration clientConf() {
+    return cluster.clientConf();
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      cluster.close();
+    } finally {
+      try {
+        zooKeeper.close();
+      } finally {
+        FileUtil.fullyDelete(pools.toFile());
+        if (!ShutdownHookManager.get().isShutdownInProgress()) {
+          ShutdownHookManager.get().removeShutdownHook(deletePoolsOnExit);
+        }
+      }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c, Throwable primary) {
+    try {
+      c.close();
+    } catch (Exception suppressed) {
+      primary.addSuppressed(suppressed);
+    }
+  }
+}

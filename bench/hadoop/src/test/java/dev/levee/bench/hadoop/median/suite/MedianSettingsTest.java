@@ -1,0 +1,102 @@
+package dev.levee.bench.hadoop.median.suite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.bench.cli.BadArgumentException;
+import dev.levee.bench.cli.ParsedOptions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MedianSettingsTest {
+  private static MedianSettings parse(String... args) {
+    return MedianSettings.from(ParsedOptions.parse(MedianSettings.options(), List.of(args)));
+  }
+
+  private static String error(String... args) {
+    return assertThrows(BadArgumentException.class, () -> parse(args)).getMessage();
+  }
+
+  @Test
+  void defaultsKeepThePapersTenToOneRatioAndMoreMapsThanTheSortFactor() {
+    MedianSettings s = parse();
+    double ratio = s.reducerInputBytes() / (s.reduceHeapMb() * 1e6);
+    assertTrue(ratio >= 9 && ratio <= 11, "reducer input / heap = " + ratio);
+    assertTrue(s.maps() >= 2 * s.ioSortFactor() - 1, s.maps() + " maps vs factor " + s.ioSortFactor());
+    assertEquals(Condition.DEFAULT, s.conditions());
+    assertEquals(1, s.repetitions());
+    assertTrue(s.coRunner());
+    assertFalse(s.quick());
+  }
+
+  @Test
+  void defaultMapOutputsAreTooBigForAnInMemoryShuffleSoStockWritesEachToDisk() {
+    MedianSettings s = parse();
+    double mapOutput = s.reducerInputBytes() / (double) s.maps();
+    // Stock: a single shuffle may take 25% of the shuffle buffer, itself half the heap.
+    double maxSingleShuffle = s.reduceHeapMb() * (double) (1 << 20) * 0.5 * 0.25;
+    assertTrue(mapOutput > maxSingleShuffle, mapOutput + " <= " + maxSingleShuffle);
+  }
+
+  @Test
+  void autoPoolHoldsFortyPercentOfTheInputPerNodeSoThreeNodesHoldItAll() {
+    MedianSettings s = parse("--numbers", "10m");
+    assertEquals((int) Math.ceil(100_000_000 * 0.4 / (1 << 20)), s.poolMbPerNode());
+    assertTrue(3L * s.poolMbPerNode() * (1 << 20) > s.reducerInputBytes());
+    assertEquals(64, parse("--sponge-pool-mb", "64").poolMbPerNode());
+  }
+
+  @Test
+  void quickPresetAppliesOnlyToOptionsNotGiven() {
+    MedianSettings q = parse("--quick");
+    assertTrue(q.quick());
+    assertEquals(4_000_000, q.numbers());
+    assertEquals(12, q.maps());
+    assertEquals(24, q.reduceHeapMb());
+    assertEquals(100_000, q.coRunnerRecords());
+    MedianSettings given = parse("--quick", "--numbers", "5m");
+    assertEquals(5_000_000, given.numbers());
+    assertEquals(12, given.maps());
+  }
+
+  @Test
+  void conditionsAreParsedInOrderWithoutDuplicates() {
+    assertEquals(List.of(Condition.NO_SPILL, Condition.NONE),
+        parse("--conditions", "no-spill, none,no-spill").conditions());
+    assertEquals(List.of(Condition.DISK_CONTENTION_AND_MEMORY_PRESSURE),
+        parse("--conditions", "disk-contention+memory-pressure").conditions());
+  }
+
+  @Test
+  void badValuesNameTheOptionTheValueAndWhatIsAllowed() {
+    String maps = error("--maps", "8");
+    assertTrue(maps.contains("--maps 8") && maps.contains("--io-sort-factor 10"), maps);
+    String cond = error("--conditions", "none,swap");
+    assertTrue(cond.contains("'swap'") && cond.contains("disk-contention"), cond);
+    assertTrue(error("--conditions", " , ").contains("at least one"));
+    String pool = error("--sponge-pool-mb", "lots");
+    assertTrue(pool.contains("--sponge-pool-mb") && pool.contains("'lots'") && pool.contains("auto"), pool);
+    String leave = error("--squeeze-leave", "512m");
+    assertTrue(leave.contains("--squeeze-leave") && leave.contains("512m"), leave);
+    String coRunner = error("--co-runner", "yes");
+    assertTrue(coRunner.contains("on or off") && coRunner.contains("'yes'"), coRunner);
+    assertTrue(error("--reduce-heap-mb", "8").contains("--reduce-heap-mb"));
+    assertTrue(error("--numbers", "ten").contains("--numbers"));
+    assertTrue(error("--job-timeout", "5").contains("--job-timeout"));
+    assertTrue(error("--numbers", "5000", "--maps", "20000").contains("--maps"));
+    String few = error("--numbers", "1000", "--maps", "2000");
+    assertTrue(few.contains("--maps") || few.contains("--numbers"), few);
+  }
+
+  @Test
+  void paramsAreTheSameForBothVariantsAndNameTheCondition() {
+    MedianSettings s = parse();
+    var p = s.params(Condition.DISK_CONTENTION, s.reduceHeapMb());
+    assertEquals("disk-contention", p.get("condition"));
+    assertEquals(2, p.get("disk_readers"));
+    assertFalse(p.containsKey("squeeze_leave_bytes"));
+    assertEquals("none", s.params(Condition.NO_SPILL, 500).get("co_runner"));
+  }
+}
