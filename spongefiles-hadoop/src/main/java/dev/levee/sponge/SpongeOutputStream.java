@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
@@ -21,9 +22,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * The write side of a {@link SpongeFile}. Each chunk's buffer is chosen when its first byte arrives: if the local
  * sponge has a free chunk, that chunk itself is the buffer (the task's bytes are copied once, straight into shared
  * memory); otherwise a one-chunk staging buffer is filled and, when full, handed to a per-file lane on the I/O
- * executor, which places it in the remote, disk or DFS tier while the task produces the next chunk. The lane is
- * serial, which keeps disk appends in order and lets the remote tier prefer servers already used. At most
- * {@code maxInFlight} chunks are queued or being written; the next hand-off waits for one to finish (back-pressure).
+ * executor, which places it in the remote, disk or DFS tier while the task produces the next chunk. The lane issues
+ * chunks one at a time, in order, which keeps disk appends in order and lets the remote tier prefer servers already
+ * used; a remote chunk leaves the lane once its bytes are sent, so several chunks can be on the wire to a server at
+ * once (pipelined on one connection). At most {@code maxInFlight} chunks are queued, being written or awaiting
+ * their server's answer; the next hand-off waits for one to finish (back-pressure).
  * A failed background write is reported by the next {@code write} or by {@code close}.
  */
 final class SpongeOutputStream extends OutputStream {
@@ -36,6 +39,7 @@ final class SpongeOutputStream extends OutputStream {
   private final BlockingQueue<ByteBuffer> spare;
   /** Permits = chunks that may be queued or being written; taken before a hand-off, returned when it is done. */
   private final Semaphore inFlight;
+  private final int maxInFlight;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   /** The chunk being filled, or null between chunks. */
   private ByteBuffer fill;
@@ -58,6 +62,7 @@ final class SpongeOutputStream extends OutputStream {
     this.buffers = buffers;
     this.spare = new ArrayBlockingQueue<>(maxInFlight);
     this.inFlight = new Semaphore(maxInFlight);
+    this.maxInFlight = maxInFlight;
   }
 
   @Override
@@ -186,22 +191,36 @@ final class SpongeOutputStream extends OutputStream {
     // With a permit held at most maxInFlight - 1 chunks are out, so buffers never exceed maxInFlight + 1.
     ByteBuffer recycled = spare.poll();
     staging = recycled != null ? recycled.clear() : null;
+    // The lane issues chunks one at a time and in order; a remote chunk leaves it once its bytes are sent, so the
+    // next chunk can follow on the same connection before the first is answered. The permit and the buffer are
+    // given back when the chunk is placed, not when the lane moves on.
     lane = lane.handleAsync((ignored, laneError) -> {
+      CompletableFuture<StoredChunk> placed;
       try {
-        if (failure.get() == null) {
-          file.fillSlot(seq, placer.place(data, seq));
-        }
+        placed = failure.get() == null ? placer.placeAsync(data, seq, executor)
+            : CompletableFuture.completedFuture(null);
       } catch (Throwable t) {
-        failure.compareAndSet(null, t);
-      } finally {
-        spare.add(data);
-        inFlight.release();
+        placed = CompletableFuture.failedFuture(t);
       }
+      placed.whenComplete((chunk, error) -> {
+        try {
+          if (error != null) {
+            failure.compareAndSet(null, error instanceof CompletionException && error.getCause() != null
+                ? error.getCause() : error);
+          } else if (chunk != null) {
+            file.fillSlot(seq, chunk);
+          }
+        } finally {
+          spare.add(data);
+          inFlight.release();
+        }
+      });
       return null;
     }, executor);
     rethrowFailure();
   }
 
+  /** Waits until every chunk handed off is placed (or failed): the lane has issued them all, and all permits are back. */
   private void awaitLane() {
     boolean interrupted = false;
     while (true) {
@@ -214,6 +233,9 @@ final class SpongeOutputStream extends OutputStream {
         break; // failures are recorded in `failure` by the lane itself
       }
     }
+    // Chunks still on the wire hold permits (and buffers, and maybe a remote chunk to free): wait for them too.
+    inFlight.acquireUninterruptibly(maxInFlight);
+    inFlight.release(maxInFlight);
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

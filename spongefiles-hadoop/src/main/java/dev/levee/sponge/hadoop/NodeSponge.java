@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -42,6 +44,7 @@ import org.slf4j.LoggerFactory;
  */
 final class NodeSponge {
   private static final Logger LOG = LoggerFactory.getLogger(NodeSponge.class);
+  private static final Set<Path> STALE_WARNED = ConcurrentHashMap.newKeySet();
 
   private NodeSponge() {}
 
@@ -63,12 +66,20 @@ final class NodeSponge {
     }
     Configuration conf = withTaskDiskDirs(job, reduceId);
     Optional<Path> descriptorFile = descriptorFor(job);
+    String stale = null;
     if (descriptorFile.isPresent()) {
       try {
         SpongeNodeDescriptor node = SpongeNodeDescriptor.readFrom(descriptorFile.get());
-        conf = node.applyTo(conf);
-        LOG.info("{}: using the sponge node described in {}: server {}:{}, pool {}", reduceId,
-            descriptorFile.get(), node.advertisedHost(), node.port(), node.poolDir());
+        Optional<String> staleReason = node.staleReason(SpongeServerConfig.from(conf).clientConnectTimeoutMillis());
+        if (staleReason.isPresent()) {
+          // Left behind by a NodeManager that died without withdrawing it: this node has no sponge server now.
+          stale = "the sponge node descriptor " + descriptorFile.get() + " is stale: " + staleReason.get();
+          warnStaleOnce(descriptorFile.get(), reduceId + ": " + stale + "; ignoring it");
+        } else {
+          conf = node.applyTo(conf);
+          LOG.info("{}: using the sponge node described in {}: server {}:{}, pool {}", reduceId,
+              descriptorFile.get(), node.advertisedHost(), node.port(), node.poolDir());
+        }
       } catch (IOException e) {
         return Attachment.unavailable("cannot read this node's sponge descriptor: " + e.getMessage());
       }
@@ -83,8 +94,9 @@ final class NodeSponge {
       local = new SpongeServerAddress(server.advertisedHost(), server.port(), server.rack());
     } else if (requireServer) {
       return Attachment.unavailable(SpongeServerConfig.PORT + "=0 names no sponge server for tasks to use"
-          + (descriptorFile.isEmpty() ? ", and no sponge node descriptor (" + SpongeNodeDescriptor.RELATIVE_PATH
-              + ") was found in the NodeManager local dir above the task's local dirs" : ""));
+          + (stale != null ? ", and " + stale
+              : descriptorFile.isEmpty() ? ", and no sponge node descriptor (" + SpongeNodeDescriptor.RELATIVE_PATH
+                  + ") was found in the NodeManager local dir above the task's local dirs" : ""));
     }
     String ownerNode = local != null ? NodeNames.of(local) : sponge.ownerHost();
     ClientIdentity identity = ClientIdentity.ofCurrentProcess(applicationId(reduceId), ownerNode, server.rack());
@@ -111,7 +123,7 @@ final class NodeSponge {
         String problem = probe(client, local, sponge);
         if (problem != null) {
           closeAll(opened);
-          return Attachment.unavailable(problem);
+          return Attachment.unavailable(stale == null ? problem : problem + "; " + stale);
         }
       }
       RemoteMemory remote = new ClosingRemoteMemory(client, opened);
@@ -125,6 +137,19 @@ final class NodeSponge {
       closeAll(opened);
       throw e;
     }
+  }
+
+  /**
+   * Warns about a stale descriptor once per file and JVM: every reduce (and every retry) of a reused JVM would
+   * otherwise repeat it. Returns whether it warned.
+   */
+  static boolean warnStaleOnce(Path descriptor, String message) {
+    if (STALE_WARNED.add(descriptor)) {
+      LOG.warn(message);
+      return true;
+    }
+    LOG.debug(message);
+    return false;
   }
 
   /** Null when the node's server answers with the geometry this task expects, else what is wrong. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The cluster's spare sponge memory as one SpongeFile sees it: the seam between the file (which decides
@@ -29,6 +30,20 @@ public interface RemoteMemory extends Closeable {
    * @throws IOException when the server cannot be reached or answers with an error
    */
   Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data) throws IOException;
+
+  /**
+   * {@link #store} without waiting for the server: several stores may be in flight at once (pipelined on one
+   * connection), so that a file's chunk k+1 travels while the server files chunk k. The bytes of {@code data} have
+   * been sent, or copied, when this returns; its position does not move. The future completes as {@link #store}
+   * returns or throws. This default stores synchronously.
+   */
+  default CompletableFuture<Optional<RemoteChunk>> storeAsync(SpongeServerAddress server, ByteBuffer data) {
+    try {
+      return CompletableFuture.completedFuture(store(server, data.duplicate()));
+    } catch (IOException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /**
    * Reads the whole chunk into {@code dst} (position advances by {@link RemoteChunk#length()}).

@@ -7,6 +7,8 @@ import dev.levee.sponge.remote.net.MalformedFrameException;
 import dev.levee.sponge.remote.net.Op;
 import dev.levee.sponge.remote.net.Payload;
 import dev.levee.sponge.remote.net.Status;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalInt;
@@ -37,12 +39,18 @@ final class ChunkService {
   }
 
   /**
-   * Serves one request. {@code readBuffer} is the connection's chunk-sized scratch buffer for READ replies (valid
-   * until the reply is written).
+   * Serves one request whose payload is all in memory. {@code readBuffer} is the connection's chunk-sized scratch
+   * buffer for READ replies (valid until the reply is written).
    */
   Reply serve(Op op, Payload p, ByteBuffer readBuffer) throws MalformedFrameException {
     return switch (op) {
-      case ALLOCATE_WRITE -> allocateWrite(p);
+      case ALLOCATE_WRITE -> {
+        try {
+          yield allocateWrite(p, ChunkBody.restOf(p));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e); // an in-memory body cannot fail to read
+        }
+      }
       case READ -> read(p, readBuffer);
       case FREE -> free(p);
       case FREE_SPACE -> freeSpace(p);
@@ -50,7 +58,14 @@ final class ChunkService {
     };
   }
 
-  private Reply allocateWrite(Payload p) throws MalformedFrameException {
+  /**
+   * Allocates a chunk and fills it from {@code body}: the fields come from {@code p}, the chunk bytes are read
+   * straight into the pool chunk (no staging copy), and only after the request passed every check and the chunk
+   * exists. A refused request leaves {@code body} unread (its caller drains it).
+   *
+   * @throws IOException when reading the body fails; the chunk and the quota reservation are given back first
+   */
+  Reply allocateWrite(Payload p, ChunkBody body) throws MalformedFrameException, IOException {
     String app = p.getString("application id");
     long pid = p.getLong("owner pid");
     String host = p.getString("owner node");
@@ -59,9 +74,9 @@ final class ChunkService {
       return Reply.error(Status.BAD_REQUEST,
           "data length " + length + " is outside 0.." + pool.chunkSize() + " (the chunk size)");
     }
-    if (p.remaining() != length) {
+    if (body.remaining() != length) {
       return Reply.error(Status.BAD_REQUEST,
-          "data length says " + length + " bytes but the frame carries " + p.remaining());
+          "data length says " + length + " bytes but the frame carries " + body.remaining());
     }
     if (app.isEmpty()) {
       return Reply.error(Status.BAD_REQUEST, "application id must not be empty");
@@ -85,8 +100,8 @@ final class ChunkService {
     }
     int index = chunk.getAsInt();
     try {
-      pool.write(index, p.rest());
-    } catch (RuntimeException e) {
+      body.readInto(pool.chunkBuffer(index).limit(length));
+    } catch (IOException | RuntimeException e) {
       pool.free(index, owner);
       grants.unreserve(app);
       throw e;

@@ -4,6 +4,9 @@ import dev.levee.sponge.SpongeConfigKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +24,11 @@ import org.apache.hadoop.conf.Configuration;
  * <em>its</em> NodeManager's sponge when one yarn-site.xml configures every node, and when several NodeManagers
  * share a host (each then runs its own pool and port).
  *
- * <p>File format: Java properties, keyed by the same {@code levee.sponge.*} names the values come from.
+ * <p>File format: Java properties, keyed by the same {@code levee.sponge.*} names the values come from, plus the pid
+ * of the process serving the node (the NodeManager; 0 when unknown, as in descriptors written before it was added).
+ *
+ * <p>A NodeManager killed with SIGKILL never withdraws its descriptor, so a task may find one whose server is gone:
+ * {@link #staleReason} tells.
  */
 public record SpongeNodeDescriptor(
     Path poolDir,
@@ -32,16 +39,49 @@ public record SpongeNodeDescriptor(
     int port,
     String rack,
     String zkQuorum,
-    String zkRoot) {
+    String zkRoot,
+    long serverPid) {
 
   /** Where the descriptor sits inside a NodeManager local dir. */
   public static final String RELATIVE_PATH = "levee-sponge/node.properties";
   private static final String FORMAT_KEY = "levee.sponge.node.descriptor.version";
   private static final String FORMAT_VERSION = "1";
+  /** Optional (older descriptors lack it), so the format version stays 1. */
+  static final String SERVER_PID_KEY = "levee.sponge.node.server.pid";
 
+  /** A descriptor whose serving process is unknown. */
+  public SpongeNodeDescriptor(Path poolDir, long poolSizeBytes, int chunkSize, String ownerHost, String advertisedHost,
+      int port, String rack, String zkQuorum, String zkRoot) {
+    this(poolDir, poolSizeBytes, chunkSize, ownerHost, advertisedHost, port, rack, zkQuorum, zkRoot, 0);
+  }
+
+  /** The descriptor of the server this process runs (the aux service runs inside the NodeManager). */
   public static SpongeNodeDescriptor of(SpongeServerConfig config, int port) {
     return new SpongeNodeDescriptor(config.poolDir(), config.poolCapacityBytes(), config.chunkSize(),
-        config.ownerHost(), config.advertisedHost(), port, config.rack(), config.zkQuorum(), config.zkRoot());
+        config.ownerHost(), config.advertisedHost(), port, config.rack(), config.zkQuorum(), config.zkRoot(),
+        ProcessHandle.current().pid());
+  }
+
+  /**
+   * Why this descriptor no longer describes a running server, or empty when it may well: stale means nothing
+   * accepts connections on its host and port (a NodeManager killed with SIGKILL leaves its descriptor behind). A
+   * dead server pid alone proves nothing (the task may run in another pid namespace), so it only explains the
+   * refusal; a connection that is slow or times out is left to the caller's own probe.
+   */
+  public Optional<String> staleReason(int connectTimeoutMillis) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(advertisedHost, port), connectTimeoutMillis);
+      return Optional.empty();
+    } catch (ConnectException e) {
+      String who = serverPid <= 0 ? ""
+          : ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false)
+              ? "; its server process " + serverPid + " is still running"
+              : "; its server process " + serverPid + " is gone";
+      return Optional.of("nothing accepts connections at " + advertisedHost + ":" + port + " (" + e.getMessage()
+          + ")" + who);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
   }
 
   /** The descriptor file in one NodeManager local dir. */
@@ -116,7 +156,8 @@ public record SpongeNodeDescriptor(
           Integer.parseInt(required(p, SpongeServerConfig.PORT)),
           rack.isEmpty() ? null : rack,
           p.getProperty(SpongeServerConfig.ZK_QUORUM, ""),
-          required(p, SpongeServerConfig.ZK_ROOT));
+          required(p, SpongeServerConfig.ZK_ROOT),
+          Long.parseLong(p.getProperty(SERVER_PID_KEY, "0").trim()));
     } catch (IllegalArgumentException e) {
       throw new IOException("sponge node descriptor " + file + " is malformed: " + e.getMessage(), e);
     }
@@ -130,7 +171,7 @@ public record SpongeNodeDescriptor(
     Configuration c = new Configuration(base);
     String source = "sponge node descriptor";
     toProperties().forEach((k, v) -> {
-      if (!k.equals(FORMAT_KEY)) {
+      if (!k.equals(FORMAT_KEY) && !k.equals(SERVER_PID_KEY)) {
         c.set((String) k, (String) v, source);
       }
     });
@@ -154,6 +195,9 @@ public record SpongeNodeDescriptor(
     }
     p.setProperty(SpongeServerConfig.ZK_QUORUM, zkQuorum);
     p.setProperty(SpongeServerConfig.ZK_ROOT, zkRoot);
+    if (serverPid > 0) {
+      p.setProperty(SERVER_PID_KEY, Long.toString(serverPid));
+    }
     return p;
   }
 

@@ -1,5 +1,6 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.remote.net.ChannelFrames;
 import dev.levee.sponge.remote.net.FrameCodec;
 import dev.levee.sponge.remote.net.Payload;
 import dev.levee.sponge.remote.net.Status;
@@ -8,9 +9,10 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,9 +33,9 @@ final class SpongeServer implements Closeable {
 
   private final ChunkService service;
   private final SpongeServerMetrics metrics;
-  private final ServerSocket serverSocket;
+  private final ServerSocketChannel serverSocket;
   private final ThreadPoolExecutor workers;
-  private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
   private final int socketTimeoutMillis;
   private final Thread acceptor;
   private volatile boolean closed;
@@ -43,20 +45,22 @@ final class SpongeServer implements Closeable {
     this.service = service;
     this.metrics = metrics;
     this.socketTimeoutMillis = socketTimeoutMillis;
-    this.serverSocket = new ServerSocket();
-    serverSocket.setReuseAddress(true);
+    this.serverSocket = ServerSocketChannel.open();
     try {
+      serverSocket.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+      // Set on the listener so that accepted sockets start with it (and the window scale it needs).
+      serverSocket.setOption(StandardSocketOptions.SO_RCVBUF, ChannelFrames.socketBufferBytes(service.chunkSize()));
       serverSocket.bind(new InetSocketAddress(InetAddress.getByName(bindHost), port), 128);
     } catch (IOException e) {
       serverSocket.close();
       throw new IOException("sponge server cannot listen on " + bindHost + ":" + port + ": " + e.getMessage(), e);
     }
+    int localPort = port();
     AtomicInteger n = new AtomicInteger();
     this.workers = new ThreadPoolExecutor(maxConnections, maxConnections, 30, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), r -> daemon(r, "sponge-conn-" + serverSocket.getLocalPort() + "-"
-            + n.incrementAndGet()));
+        new SynchronousQueue<>(), r -> daemon(r, "sponge-conn-" + localPort + "-" + n.incrementAndGet()));
     workers.allowCoreThreadTimeOut(true);
-    this.acceptor = daemon(this::acceptLoop, "sponge-acceptor-" + serverSocket.getLocalPort());
+    this.acceptor = daemon(this::acceptLoop, "sponge-acceptor-" + localPort);
   }
 
   void start() {
@@ -64,12 +68,12 @@ final class SpongeServer implements Closeable {
   }
 
   int port() {
-    return serverSocket.getLocalPort();
+    return serverSocket.socket().getLocalPort();
   }
 
   private void acceptLoop() {
     while (!closed) {
-      Socket s;
+      SocketChannel s;
       try {
         s = serverSocket.accept();
       } catch (IOException e) {
@@ -81,12 +85,13 @@ final class SpongeServer implements Closeable {
         continue;
       }
       try {
-        s.setSoTimeout(socketTimeoutMillis);
-        s.setTcpNoDelay(true);
+        // Replies are small and end a request: never hold them back for Nagle.
+        s.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        s.setOption(StandardSocketOptions.SO_SNDBUF, ChannelFrames.socketBufferBytes(service.chunkSize()));
         open.add(s);
         workers.execute(() -> {
           try {
-            new ConnectionHandler(s, service, metrics).run();
+            new ConnectionHandler(s, socketTimeoutMillis, service, metrics).run();
           } finally {
             open.remove(s);
           }
@@ -100,15 +105,15 @@ final class SpongeServer implements Closeable {
     }
   }
 
-  private void refuseBusy(Socket s) {
+  private void refuseBusy(SocketChannel s) {
     open.remove(s);
     LOG.warn("sponge server at its limit of {} connections; refusing {}", workers.getMaximumPoolSize(),
-        s.getRemoteSocketAddress());
+        s.socket().getRemoteSocketAddress());
     try (s) {
       String m = "server busy: " + workers.getMaximumPoolSize() + " connections open";
       ByteBuffer head = ByteBuffer.allocate(Payload.stringBytes(m));
       Payload.putString(head, m);
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      DataOutputStream out = new DataOutputStream(s.socket().getOutputStream());
       FrameCodec.write(out, Status.BUSY.code(), 0, head.flip());
       out.flush();
     } catch (IOException ignored) {

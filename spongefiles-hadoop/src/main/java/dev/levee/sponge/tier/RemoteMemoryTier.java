@@ -13,6 +13,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,6 +96,71 @@ public final class RemoteMemoryTier implements ChunkTier {
       throw failures;
     }
     return Optional.empty();
+  }
+
+  /**
+   * The pipelined {@link #store}: the chunk is sent to the first server in {@link #order()} and this returns; a
+   * refusal or failure moves on to the next server (on {@code retries}) exactly as {@link #store} does, so several
+   * chunks of the file can be on the wire to the same server at once.
+   */
+  @Override
+  public CompletableFuture<Optional<StoredChunk>> storeAsync(ByteBuffer data, Executor retries) {
+    return attempt(data, retries, new Attempts());
+  }
+
+  /** What the servers tried so far for one chunk said. */
+  private static final class Attempts {
+    IOException failures;
+    boolean anyFull;
+  }
+
+  private CompletableFuture<Optional<StoredChunk>> attempt(ByteBuffer data, Executor retries, Attempts so) {
+    SpongeServerAddress server;
+    synchronized (this) {
+      List<SpongeServerAddress> order = order();
+      server = order.isEmpty() ? null : order.get(0);
+    }
+    if (server == null) {
+      if (so.failures != null && !so.anyFull) {
+        return CompletableFuture.failedFuture(so.failures);
+      }
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    CompletableFuture<Optional<RemoteChunk>> sent;
+    try {
+      sent = remote.storeAsync(server, data.duplicate());
+    } catch (RuntimeException e) {
+      sent = CompletableFuture.failedFuture(e);
+    }
+    return sent.handle((chunk, error) -> {
+      synchronized (this) {
+        if (error == null && chunk.isPresent()) {
+          used.add(server);
+          held.add(chunk.get());
+          return Optional.of((StoredChunk) new StoredChunk.Remote(chunk.get()));
+        }
+        if (error == null) {
+          metrics.staleRemoteServer();
+          so.anyFull = true;
+        } else {
+          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+          if (!(cause instanceof IOException)) {
+            throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
+          }
+          metrics.remoteServerError();
+          LOG.warn("sponge server {} failed to store a chunk; not using it for this file again", server, cause);
+          if (so.failures == null) {
+            so.failures = new IOException("sponge server " + server + " failed: " + cause.getMessage(), cause);
+          } else {
+            so.failures.addSuppressed(cause);
+          }
+        }
+        used.remove(server);
+        exhausted.add(server);
+        return null; // try the next server
+      }
+    }).thenCompose(stored -> stored != null ? CompletableFuture.completedFuture(stored)
+        : CompletableFuture.supplyAsync(() -> attempt(data, retries, so), retries).thenCompose(f -> f));
   }
 
   @Override

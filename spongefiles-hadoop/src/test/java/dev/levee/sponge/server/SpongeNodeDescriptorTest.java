@@ -12,6 +12,8 @@ import dev.levee.sponge.remote.SpongeServerAddress;
 import dev.levee.sponge.remote.net.SpongeClient;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -109,6 +111,44 @@ class SpongeNodeDescriptorTest {
     IOException e = assertThrows(IOException.class, () -> SpongeNodeDescriptor.readFrom(file));
     assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("levee.sponge.local.pool.size"),
         e.getMessage());
+  }
+
+  @Test
+  void aDescriptorLeftBehindByAServerThatDiedIsStale() throws Exception {
+    SpongeAuxService aux = nodeManagerService(TestNodes.conf(shm, 8), "nm-a");
+    Path leftBehind = localDirs.resolve("left-behind.properties");
+    SpongeNodeDescriptor live;
+    try {
+      live = SpongeNodeDescriptor.readFrom(SpongeNodeDescriptor.in(localDirs.resolve("nm-a")));
+      assertEquals(ProcessHandle.current().pid(), live.serverPid(), "the serving process is recorded");
+      assertEquals(Optional.empty(), live.staleReason(2000), "a serving node is not stale");
+      // What a NodeManager killed with SIGKILL leaves behind: its descriptor, never withdrawn.
+      Files.copy(SpongeNodeDescriptor.in(localDirs.resolve("nm-a")), leftBehind);
+    } finally {
+      aux.stop();
+    }
+    String reason = SpongeNodeDescriptor.readFrom(leftBehind).staleReason(2000).orElseThrow();
+    assertTrue(reason.contains("127.0.0.1:" + live.port()) && reason.contains("is still running"), reason);
+
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    SpongeNodeDescriptor deadServer = withPortAndPid(live, live.port(), gone.pid());
+    String why = deadServer.staleReason(2000).orElseThrow();
+    assertTrue(why.contains("server process " + gone.pid() + " is gone"), why);
+    try (ServerSocket listening = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      // A pid this task cannot see (another pid namespace) proves nothing while the port is served.
+      assertEquals(Optional.empty(), withPortAndPid(live, listening.getLocalPort(), gone.pid()).staleReason(2000));
+    }
+    // Descriptors written before the pid was recorded still read, with the pid unknown.
+    Path old = localDirs.resolve("old.properties");
+    withPortAndPid(live, live.port(), 0).writeTo(old);
+    assertFalse(Files.readString(old).contains("server.pid"));
+    assertEquals(0, SpongeNodeDescriptor.readFrom(old).serverPid());
+  }
+
+  private static SpongeNodeDescriptor withPortAndPid(SpongeNodeDescriptor d, int port, long pid) {
+    return new SpongeNodeDescriptor(d.poolDir(), d.poolSizeBytes(), d.chunkSize(), d.ownerHost(), d.advertisedHost(),
+        port, d.rack(), d.zkQuorum(), d.zkRoot(), pid);
   }
 
   private SpongeAuxService nodeManagerService(Configuration yarnSite, String nmName) {

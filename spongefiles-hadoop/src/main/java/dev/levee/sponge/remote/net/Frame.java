@@ -7,7 +7,8 @@ import java.nio.ByteBuffer;
  *
  * <p>Wire format (big-endian): {@code int32 length | u8 version | u8 code | int64 requestId | payload}, where
  * {@code length} counts every byte after itself. Requests carry an {@link Op} code, replies a {@link Status} code
- * and echo the request id.
+ * and echo the request id. A client may pipeline requests on a connection (send the next before the previous reply);
+ * the server serves a connection's requests in order, so replies come back in request order.
  */
 public record Frame(byte version, byte code, long requestId, ByteBuffer payload) {
   public static final byte VERSION = 1;

@@ -1,39 +1,41 @@
 package dev.levee.sponge.remote.net;
 
 import dev.levee.sponge.remote.SpongeServerAddress;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 
-/** One blocking TCP connection to one sponge server; one call at a time. */
+/**
+ * One TCP connection to one sponge server. Requests may be pipelined: {@link #send} writes a request and returns
+ * without its reply, and {@link #receive} takes the replies in the order the requests were sent (the server serves
+ * a connection's requests in order). Sending is for one thread at a time, and so is receiving, but a sender and a
+ * receiver may run at once. Any IOException leaves the connection unusable.
+ */
 final class ServerConnection implements Closeable {
-  private static final int BUFFER_BYTES = 64 * 1024;
-
   private final SpongeServerAddress server;
-  private final Socket socket;
-  private final DataInputStream in;
-  private final DataOutputStream out;
+  private final TimedChannel channel;
   private final int maxFrameBytes;
+  private final ByteBuffer fixedOut = ByteBuffer.allocate(ChannelFrames.FIXED_BYTES);
+  private final ByteBuffer fixedIn = ByteBuffer.allocate(ChannelFrames.FIXED_BYTES);
   private long nextRequestId = 1;
   private long idleSinceNanos;
 
   ServerConnection(SpongeServerAddress server, ClientSettings settings) throws IOException {
     this.server = server;
-    this.socket = new Socket();
+    SocketChannel ch = SocketChannel.open();
     try {
-      socket.setTcpNoDelay(true);
-      socket.setSoTimeout(settings.readTimeoutMillis());
-      socket.connect(new InetSocketAddress(server.host(), server.port()), settings.connectTimeoutMillis());
-      this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), BUFFER_BYTES));
-      this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), BUFFER_BYTES));
-    } catch (IOException e) {
-      socket.close();
+      // A request ends with the last bytes of a chunk and waits for a small reply: never hold either back.
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      int buffer = ChannelFrames.socketBufferBytes(settings.maxChunkBytes());
+      ch.setOption(StandardSocketOptions.SO_SNDBUF, buffer);
+      ch.setOption(StandardSocketOptions.SO_RCVBUF, buffer); // before connecting: it sets the window scale
+      ch.socket().connect(new InetSocketAddress(server.host(), server.port()), settings.connectTimeoutMillis());
+      this.channel = new TimedChannel(ch, settings.readTimeoutMillis());
+    } catch (IOException | RuntimeException e) {
+      ch.close();
       throw e;
     }
     this.maxFrameBytes = Frame.maxFrameBytes(settings.maxChunkBytes());
@@ -43,32 +45,79 @@ final class ServerConnection implements Closeable {
     return server;
   }
 
-  /** Sends one request and waits for its reply; any IOException leaves the connection unusable. */
+  /** Sends one request and waits for its reply. */
   Frame call(Op op, ByteBuffer head, ByteBuffer body) throws IOException {
+    return receive(send(op, head, body), op);
+  }
+
+  /**
+   * Writes one request ({@code head} then {@code body}, which may be null; neither is moved) without waiting for
+   * its reply; returns its request id.
+   */
+  long send(Op op, ByteBuffer head, ByteBuffer body) throws IOException {
     long id = nextRequestId++;
-    if (body == null) {
-      FrameCodec.write(out, op.code(), id, head);
-    } else {
-      FrameCodec.write(out, op.code(), id, head, body);
+    ChannelFrames.write(channel, fixedOut, op.code(), id, head, body);
+    return id;
+  }
+
+  /** Reads the next reply, which must answer request {@code id}. */
+  Frame receive(long id, Op op) throws IOException {
+    ChannelFrames.Head head = receiveHead(id, op);
+    ByteBuffer payload = ByteBuffer.allocate(head.payloadBytes());
+    channel.readFully(payload, false);
+    return new Frame(head.version(), head.code(), head.requestId(), payload.flip());
+  }
+
+  /**
+   * Reads the reply to READ request {@code id}: on success its chunk bytes go straight into {@code dst} (which
+   * must have room for {@code expectedLength}) and null is returned; any other reply is returned whole.
+   */
+  Frame receiveChunk(long id, ByteBuffer dst, int expectedLength) throws IOException {
+    ChannelFrames.Head head = receiveHead(id, Op.READ);
+    if (head.code() != Status.OK.code() || head.payloadBytes() != 4 + expectedLength) {
+      if (head.code() == Status.OK.code()) {
+        throw new IOException("sponge server " + server + " sent a READ reply of " + (head.payloadBytes() - 4)
+            + " chunk bytes, expected " + expectedLength);
+      }
+      ByteBuffer payload = ByteBuffer.allocate(head.payloadBytes());
+      channel.readFully(payload, false);
+      return new Frame(head.version(), head.code(), head.requestId(), payload.flip());
     }
-    out.flush();
-    Frame reply = FrameCodec.read(in, maxFrameBytes);
-    if (reply == null) {
+    ByteBuffer length = ByteBuffer.allocate(4);
+    channel.readFully(length, false);
+    if (length.getInt(0) != expectedLength) {
+      throw new IOException("sponge server " + server + " declared a chunk of " + length.getInt(0) + " bytes, expected "
+          + expectedLength);
+    }
+    ByteBuffer into = dst.slice(dst.position(), expectedLength);
+    channel.readFully(into, false);
+    dst.position(dst.position() + expectedLength);
+    return null;
+  }
+
+  private ChannelFrames.Head receiveHead(long id, Op op) throws IOException {
+    ChannelFrames.Head head;
+    try {
+      head = ChannelFrames.readHead(channel, fixedIn, maxFrameBytes);
+    } catch (MalformedFrameException e) {
+      throw new IOException("sponge server " + server + " sent an unusable reply to " + op + ": " + e.getMessage(), e);
+    }
+    if (head == null) {
       throw new IOException("sponge server " + server + " closed the connection before answering " + op);
     }
-    if (reply.version() != Frame.VERSION) {
-      throw new IOException("sponge server " + server + " answered with protocol version " + reply.version()
+    if (head.version() != Frame.VERSION) {
+      throw new IOException("sponge server " + server + " answered with protocol version " + head.version()
           + ", this client speaks " + Frame.VERSION);
     }
-    if (reply.requestId() == 0 && reply.code() != Status.OK.code()) {
+    if (head.requestId() == 0 && head.code() != Status.OK.code()) {
       // Errors raised before the server could read a request id (BUSY, an unusable frame) carry id 0.
-      return reply;
+      return head;
     }
-    if (reply.requestId() != id) {
-      throw new IOException("sponge server " + server + " answered request " + reply.requestId()
+    if (head.requestId() != id) {
+      throw new IOException("sponge server " + server + " answered request " + head.requestId()
           + " while request " + id + " was outstanding");
     }
-    return reply;
+    return head;
   }
 
   void markIdle() {
@@ -81,10 +130,6 @@ final class ServerConnection implements Closeable {
 
   @Override
   public void close() {
-    try {
-      socket.close();
-    } catch (IOException ignored) {
-      // closing a socket we are abandoning; nothing left to do
-    }
+    channel.close();
   }
 }

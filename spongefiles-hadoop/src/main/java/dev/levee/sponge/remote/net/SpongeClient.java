@@ -9,17 +9,23 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link RemoteMemory} over the sponge TCP protocol. Thread-safe: each call borrows a pooled connection to its
- * server, so the SpongeFile's async writer and its prefetcher can talk to the same server at once.
+ * {@link RemoteMemory} over the sponge TCP protocol. Thread-safe: each synchronous call borrows a pooled connection
+ * to its server, so the SpongeFile's async writer and its prefetcher can talk to the same server at once; pipelined
+ * stores ({@link #storeAsync}) share one connection per server, several chunks in flight on it. Chunk bytes move
+ * between the socket and the caller's buffer with no copy in user space when the buffer is direct (a SpongeFile's
+ * staging and prefetch buffers are).
  *
  * <p>Also the probe the servers themselves use: {@link #freeSpace} for the memory tracker and {@link #isAlive} for
  * remote-owner garbage collection.
@@ -31,6 +37,8 @@ public final class SpongeClient implements RemoteMemory {
   private final ServerListSource serverList;
   private final ClientSettings settings;
   private final Map<SpongeServerAddress, Deque<ServerConnection>> idle = new ConcurrentHashMap<>();
+  /** One pipelined store connection per server; guarded by itself. */
+  private final Map<SpongeServerAddress, StorePipeline> pipelines = new HashMap<>();
   private volatile boolean closed;
 
   public SpongeClient(ClientIdentity identity, ServerListSource serverList, ClientSettings settings) {
@@ -66,6 +74,40 @@ public final class SpongeClient implements RemoteMemory {
   @Override
   public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data) throws IOException {
     int length = data.remaining();
+    Frame reply = call(server, Op.ALLOCATE_WRITE, allocateWriteFields(length), data);
+    Optional<RemoteChunk> chunk = storeReply(server, length, reply);
+    data.position(data.limit());
+    return chunk;
+  }
+
+  /**
+   * Sends the store on this client's pipeline to {@code server} (one connection per server, shared by every file of
+   * this client) and returns at once; {@code data} has been written to the socket when this returns and its
+   * position does not move. A request that fails because the connection broke fails with an IOException naming the
+   * server and the request; the next store opens a new connection.
+   */
+  @Override
+  public CompletableFuture<Optional<RemoteChunk>> storeAsync(SpongeServerAddress server, ByteBuffer data) {
+    int length = data.remaining();
+    ByteBuffer head;
+    StorePipeline pipeline;
+    try {
+      head = allocateWriteFields(length);
+      pipeline = pipeline(server);
+    } catch (IOException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    String what = Op.ALLOCATE_WRITE + " of a " + length + "-byte chunk";
+    return pipeline.send(head, data, what).thenApply(reply -> {
+      try {
+        return storeReply(server, length, reply);
+      } catch (IOException e) {
+        throw new CompletionException(e);
+      }
+    });
+  }
+
+  private ByteBuffer allocateWriteFields(int length) {
     if (length > settings.maxChunkBytes()) {
       throw new IllegalArgumentException(
           "chunk of " + length + " bytes exceeds the chunk size " + settings.maxChunkBytes());
@@ -76,8 +118,11 @@ public final class SpongeClient implements RemoteMemory {
     head.putLong(identity.pid());
     Payload.putString(head, identity.ownerNode());
     head.putInt(length);
-    head.flip();
-    Frame reply = call(server, Op.ALLOCATE_WRITE, head, data);
+    return head.flip();
+  }
+
+  private static Optional<RemoteChunk> storeReply(SpongeServerAddress server, int length, Frame reply)
+      throws IOException {
     Status status = Status.fromCode(reply.code());
     if (status == Status.NO_ROOM) {
       LOG.debug("sponge server {} has no room: {}", server, message(reply));
@@ -86,8 +131,30 @@ public final class SpongeClient implements RemoteMemory {
     Payload p = expectOk(server, Op.ALLOCATE_WRITE, reply);
     int index = p.getInt("chunk index");
     Capability cap = Capability.of(p.getBytes("capability", Capability.BYTES));
-    data.position(data.limit());
     return Optional.of(new RemoteChunkHandle(server, index, cap, length));
+  }
+
+  private StorePipeline pipeline(SpongeServerAddress server) throws IOException {
+    synchronized (pipelines) {
+      if (closed) {
+        throw new IOException("sponge client is closed");
+      }
+      StorePipeline p = pipelines.get(server);
+      if (p != null && p.usable()) {
+        return p;
+      }
+      if (p != null) {
+        p.close();
+      }
+      try {
+        p = new StorePipeline(server, settings);
+      } catch (IOException e) {
+        pipelines.remove(server);
+        throw new IOException("cannot connect to sponge server " + server + ": " + e, e);
+      }
+      pipelines.put(server, p);
+      return p;
+    }
   }
 
   @Override
@@ -98,15 +165,13 @@ public final class SpongeClient implements RemoteMemory {
           "buffer has " + dst.remaining() + " bytes left, " + h + " needs " + h.length());
     }
     try {
-      Frame reply = call(h.server(), Op.READ, chunkRef(h), null);
-      Payload p = expectOk(h.server(), Op.READ, reply);
-      int length = p.getInt("length");
-      ByteBuffer bytes = p.rest();
-      if (length != h.length() || bytes.remaining() != length) {
-        throw new IOException("server returned " + bytes.remaining() + " bytes (declared " + length + "), expected "
-            + h.length());
+      ByteBuffer ref = chunkRef(h);
+      // The chunk bytes go from the socket straight into dst; only an error reply comes back as a frame.
+      Frame error = exchange(h.server(), Op.READ, c -> c.receiveChunk(c.send(Op.READ, ref, null), dst, h.length()));
+      if (error != null) {
+        expectOk(h.server(), Op.READ, error);
+        throw new IOException("sponge server " + h.server() + " answered READ with OK but no chunk");
       }
-      dst.put(bytes);
     } catch (IOException e) {
       throw new IOException("cannot read " + h + ": " + e.getMessage(), e);
     }
@@ -146,7 +211,11 @@ public final class SpongeClient implements RemoteMemory {
 
   @Override
   public void close() {
-    closed = true;
+    synchronized (pipelines) {
+      closed = true;
+      pipelines.values().forEach(StorePipeline::close);
+      pipelines.clear();
+    }
     for (Deque<ServerConnection> q : idle.values()) {
       synchronized (q) {
         q.forEach(ServerConnection::close);
@@ -156,17 +225,26 @@ public final class SpongeClient implements RemoteMemory {
   }
 
   private Frame call(SpongeServerAddress server, Op op, ByteBuffer head, ByteBuffer body) throws IOException {
+    return exchange(server, op, c -> c.call(op, head, body));
+  }
+
+  /** One request/reply on a pooled connection to {@code server}. */
+  private interface Exchange<T> {
+    T on(ServerConnection c) throws IOException;
+  }
+
+  private <T> T exchange(SpongeServerAddress server, Op op, Exchange<T> x) throws IOException {
     if (closed) {
       throw new IOException("sponge client is closed");
     }
     ServerConnection pooled = takeIdle(server);
     if (pooled != null) {
       try {
-        return callOn(pooled, op, head, body);
+        return exchangeOn(pooled, x);
       } catch (IOException e) {
         // A pooled connection the server has since closed (idle timeout, restart) fails before the server reads
         // the request, so one retry on a fresh connection is safe; a dead server fails that too.
-        LOG.debug("pooled connection to {} failed ({}); retrying on a new one", server, e.toString());
+        LOG.debug("pooled connection to {} failed on {} ({}); retrying on a new one", server, op, e.toString());
       }
     }
     ServerConnection fresh;
@@ -175,19 +253,19 @@ public final class SpongeClient implements RemoteMemory {
     } catch (IOException e) {
       throw new IOException("cannot connect to sponge server " + server + ": " + e, e);
     }
-    return callOn(fresh, op, head, body);
+    return exchangeOn(fresh, x);
   }
 
-  private Frame callOn(ServerConnection c, Op op, ByteBuffer head, ByteBuffer body) throws IOException {
-    Frame reply;
+  private <T> T exchangeOn(ServerConnection c, Exchange<T> x) throws IOException {
+    T result;
     try {
-      reply = c.call(op, head, body);
+      result = x.on(c);
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
     }
     giveBack(c);
-    return reply;
+    return result;
   }
 
   private ServerConnection takeIdle(SpongeServerAddress server) {

@@ -3,6 +3,8 @@ package dev.levee.bench.hadoop.sponge;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.sponge.SpongeConfig;
+import dev.levee.sponge.SpongeConfigKeys;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,6 +27,7 @@ record MicroSettings(
     long backgroundFileBytes,
     long memoryPressureBytes,
     List<Medium> media,
+    int inFlight,
     int repetitions,
     String limitsDir,
     boolean quick) {
@@ -38,6 +41,7 @@ record MicroSettings(
   static final String BACKGROUND_FILE_SIZE = "background-file-size";
   static final String MEMORY_PRESSURE = "memory-pressure";
   static final String VARIANTS = "variants";
+  static final String IN_FLIGHT = "in-flight";
   static final String REPETITIONS = "repetitions";
   static final String LIMITS = "limits";
   static final String QUICK = "quick";
@@ -64,6 +68,9 @@ record MicroSettings(
             "memory pinned (tmpfs) for the disk-bg-io-mem medium; 0 skips that medium", "0"),
         OptionSpec.optional(VARIANTS, "LIST", "comma-separated media: " + String.join(",", Medium.variants()),
             "all"),
+        OptionSpec.optional(IN_FLIGHT, "N", "chunks the remote-spongefile medium keeps in flight per file ("
+            + SpongeConfigKeys.WRITE_MAX_IN_FLIGHT + ", 1.." + SpongeConfig.MAX_IN_FLIGHT + ")",
+            Integer.toString(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT_DEFAULT)),
         OptionSpec.optional(REPETITIONS, "N", "runs of every medium", "1"),
         OptionSpec.optional(LIMITS, "DIR", "results dir holding physical-limits.jsonl (default <repo>/bench/results)",
             ""),
@@ -96,7 +103,7 @@ record MicroSettings(
     long pressure = o.bytesAtLeast(MEMORY_PRESSURE, 0);
     List<Medium> media = media(o.string(VARIANTS), pressure);
     return new MicroSettings(chunks, (int) chunkSize, batch, Path.of(dir), diskFile, streams, bgFile, pressure, media,
-        o.intIn(REPETITIONS, 1, 100), o.string(LIMITS), quick);
+        o.intIn(IN_FLIGHT, 1, SpongeConfig.MAX_IN_FLIGHT), o.intIn(REPETITIONS, 1, 100), o.string(LIMITS), quick);
   }
 
   /** "all" is every medium, except the memory-pressure one when no pressure is asked for. */
@@ -137,6 +144,7 @@ record MicroSettings(
     p.put("background_streams", backgroundStreams);
     p.put("background_file_bytes", backgroundFileBytes);
     p.put("memory_pressure_bytes", memoryPressureBytes);
+    p.put("spongefile_in_flight_chunks", inFlight);
     return p;
   }
 

@@ -9,7 +9,8 @@ import java.nio.ByteBuffer;
 /**
  * Chunks stored on one sponge server over TCP with {@link SpongeClient} (allocate+write in one request, read, free):
  * Table 1's "local sponge server" when the server runs on this node, "remote memory" when it stands for another.
- * Calls are synchronous here, so each chunk's time is one full round trip; SpongeFiles overlap them in production.
+ * Calls are synchronous here, so each chunk's time is one full round trip, the latency of a single chunk; a SpongeFile
+ * pipelines its chunks instead (the remote-spongefile medium measures that).
  */
 final class RemoteSpongeSink implements ChunkSink {
   private final SpongeClient client;

@@ -39,20 +39,32 @@ final class ResultTable {
     }
     out.println("ms = median (and p99) per chunk; MB/s = bytes / wall time of the phase; 'of it' = write MB/s as a"
         + " fraction of the latest physical-limits median");
+    if (rows.stream().anyMatch(r -> r.medium() == Medium.REMOTE_SPONGEFILE)) {
+      out.printf(Locale.ROOT, "remote sponge server: one synchronous request per chunk, so its ms is a chunk's full"
+          + " round trip (latency) and its MB/s one chunk at a time;%nremote SpongeFile: the task's view with %d"
+          + " chunks in flight per file (pipelined on one connection): its write ms is the time the task waited per"
+          + " chunk (not a round trip), its MB/s the throughput a spilling task gets, read ms/MB/s with prefetch%n",
+          s.inFlight());
+    }
     goals(out);
   }
 
   private void goals(PrintStream out) {
     SpongeMicroSuite.Row shm = best(Medium.LOCAL_SHM);
     SpongeMicroSuite.Row remote = best(Medium.REMOTE_SERVER);
+    SpongeMicroSuite.Row remoteFile = best(Medium.REMOTE_SPONGEFILE);
     SpongeMicroSuite.Row disk = best(Medium.DISK_BACKGROUND_IO);
     if (shm != null && shm.fractionOfLimit() != null) {
       out.printf(Locale.ROOT, "goal: local sponge >= 1/2 memcpy: %.3f -> %s%n", shm.fractionOfLimit(),
           shm.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
     }
     if (remote != null && remote.fractionOfLimit() != null) {
-      out.printf(Locale.ROOT, "goal: remote sponge >= 1/2 loopback TCP: %.3f -> %s%n", remote.fractionOfLimit(),
-          remote.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
+      out.printf(Locale.ROOT, "goal: remote sponge >= 1/2 loopback TCP (one chunk at a time): %.3f -> %s%n",
+          remote.fractionOfLimit(), remote.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
+    }
+    if (remoteFile != null && remoteFile.fractionOfLimit() != null) {
+      out.printf(Locale.ROOT, "goal: remote sponge >= 1/2 loopback TCP (SpongeFile, pipelined): %.3f -> %s%n",
+          remoteFile.fractionOfLimit(), remoteFile.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
     }
     if (shm != null && disk != null) {
       double ratio = disk.result().writes().medianMillis() / shm.result().writes().medianMillis();

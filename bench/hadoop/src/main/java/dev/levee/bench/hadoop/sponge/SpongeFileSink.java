@@ -9,11 +9,16 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 
 /**
- * The local sponge through the SpongeFile API with only the local-memory tier enabled: what the reduce-side merge
- * pays per chunk on top of the raw pool (buffering, placement, metrics). One SpongeFile per batch.
+ * Chunks through the SpongeFile API with a single tier enabled, one SpongeFile per batch: with the local-memory tier,
+ * what the reduce-side merge pays per chunk on top of the raw pool (buffering, placement, metrics); with the
+ * remote-memory tier, what a spilling task sees when its chunks go to another node: the task copies each chunk into
+ * a staging buffer and moves on while earlier chunks are on the wire (pipelined, up to the file's in-flight limit),
+ * so a write's time is what the task waits, not a chunk's round trip. Sealing the file waits for the last replies and
+ * is timed with the write phase.
  */
 final class SpongeFileSink implements ChunkSink {
   private final SpongeFileSystem fs;
+  private final Tier tier;
   private final int batch;
   private final byte[] readBytes;
   private SpongeFile file;
@@ -22,8 +27,10 @@ final class SpongeFileSink implements ChunkSink {
   private int nextReadSlot;
   private long batches;
 
-  SpongeFileSink(SpongeFileSystem fs, int batch) {
+  /** @param tier the one tier {@code fs} has enabled: every byte must land there, or the run fails */
+  SpongeFileSink(SpongeFileSystem fs, Tier tier, int batch) {
     this.fs = fs;
+    this.tier = tier;
     this.batch = batch;
     this.readBytes = new byte[fs.config().chunkSize()];
   }
@@ -46,9 +53,9 @@ final class SpongeFileSink implements ChunkSink {
   @Override
   public void endWrites() throws IOException {
     out.close();
-    long elsewhere = file.length() - file.bytesByTier().getOrDefault(Tier.LOCAL_MEMORY, 0L);
+    long elsewhere = file.length() - file.bytesByTier().getOrDefault(tier, 0L);
     if (elsewhere != 0) {
-      throw new IOException(file.name() + " placed " + elsewhere + " bytes outside the local sponge: "
+      throw new IOException(file.name() + " placed " + elsewhere + " bytes outside " + tier + ": "
           + file.bytesByTier());
     }
     in = file.input();

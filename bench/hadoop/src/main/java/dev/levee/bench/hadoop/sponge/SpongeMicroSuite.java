@@ -7,12 +7,14 @@ import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.sponge.SpongeFileSystem;
+import dev.levee.sponge.Tier;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
 import dev.levee.sponge.remote.SpongeServerAddress;
 import dev.levee.sponge.remote.net.ClientIdentity;
 import dev.levee.sponge.remote.net.ClientSettings;
 import dev.levee.sponge.remote.net.NodeNames;
+import dev.levee.sponge.remote.net.ServerListEntry;
 import dev.levee.sponge.remote.net.SpongeClient;
 import dev.levee.sponge.remote.net.StaticServerList;
 import java.io.IOException;
@@ -163,9 +165,10 @@ public final class SpongeMicroSuite implements Suite {
     ChunkSink sink(Medium medium, int rep) throws IOException {
       return switch (medium) {
         case LOCAL_SHM -> new SharedMemorySink(localPool(), ChunkOwner.currentProcess(LOOPBACK), s.batch());
-        case LOCAL_SPONGEFILE -> new SpongeFileSink(localOnlyFileSystem(), s.batch());
+        case LOCAL_SPONGEFILE -> new SpongeFileSink(localOnlyFileSystem(), Tier.LOCAL_MEMORY, s.batch());
         case LOCAL_SERVER -> new RemoteSpongeSink(client(), localServer().address(), s.batch(), s.chunkSize());
         case REMOTE_SERVER -> new RemoteSpongeSink(client(), remoteServer().address(), s.batch(), s.chunkSize());
+        case REMOTE_SPONGEFILE -> new SpongeFileSink(remoteOnlyFileSystem(), Tier.REMOTE_MEMORY, s.batch());
         case DISK, DISK_BACKGROUND_IO, DISK_BACKGROUND_IO_MEMORY -> new RandomOffsetDiskSink(
             diskBase.resolve(medium.variant + "-" + rep + ".dat"), s.chunkSize(), s.diskFileBytes(), s.batch(),
             31L * rep + medium.ordinal());
@@ -189,6 +192,33 @@ public final class SpongeMicroSuite implements Suite {
       conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
       conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
       return SpongeFileSystem.open(conf, null);
+    }
+
+    /**
+     * A task on node A whose only tier is remote memory, with node B as the one server on its list (A, its own node,
+     * is dropped from the list by the client as in production). Its own client: the file system closes it.
+     */
+    private SpongeFileSystem remoteOnlyFileSystem() throws IOException {
+      SpongeServerAddress b = remoteServer().address();
+      Configuration conf = new Configuration(false);
+      conf.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(s.chunkSize()));
+      conf.set(SpongeConfigKeys.OWNER_HOST, LOOPBACK);
+      conf.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
+      conf.setBoolean(SpongeConfigKeys.REMOTE_ENABLED, true);
+      conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
+      conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
+      conf.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, s.inFlight());
+      int chunks = (int) (poolBytes / s.chunkSize());
+      SpongeClient taskClient = new SpongeClient(
+          ClientIdentity.ofCurrentProcess(APPLICATION, NodeNames.of(localServer().address()), null),
+          new StaticServerList(List.of(new ServerListEntry(b, chunks, chunks))),
+          new ClientSettings(5_000, 60_000, s.chunkSize(), 2));
+      try {
+        return SpongeFileSystem.open(conf, taskClient);
+      } catch (IOException | RuntimeException e) {
+        taskClient.close();
+        throw e;
+      }
     }
 
     private SpongeServerProcess localServer() throws IOException {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.sponge.SpongeConfigKeys;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,8 @@ class MicroSettingsTest {
     assertEquals(1 << 20, s.chunkSize());
     assertEquals(256, s.batch());
     assertEquals(List.of(Medium.LOCAL_SHM, Medium.LOCAL_SPONGEFILE, Medium.LOCAL_SERVER, Medium.REMOTE_SERVER,
-        Medium.DISK, Medium.DISK_BACKGROUND_IO), s.media());
+        Medium.REMOTE_SPONGEFILE, Medium.DISK, Medium.DISK_BACKGROUND_IO), s.media());
+    assertEquals(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT_DEFAULT, s.inFlight(), "a SpongeFile's own default");
   }
 
   @Test
@@ -49,7 +51,7 @@ class MicroSettingsTest {
     assertTrue(error("--variants", "disk-bg-io-mem").contains("--memory-pressure is 0"));
     assertEquals(List.of(Medium.DISK_BACKGROUND_IO_MEMORY),
         parse("--variants", "disk-bg-io-mem", "--memory-pressure", "1g").media());
-    assertEquals(7, parse("--memory-pressure", "1g").media().size());
+    assertEquals(8, parse("--memory-pressure", "1g").media().size());
   }
 
   @Test
@@ -61,6 +63,8 @@ class MicroSettingsTest {
     String small = error("--disk-file-size", "10m");
     assertTrue(small.contains("--disk-file-size 10m holds 10 chunks") && small.contains("--batch 256"), small);
     assertTrue(error("--quick", "--batch", "x").startsWith("--batch: expected an integer"));
+    assertTrue(error("--in-flight", "0").startsWith("--in-flight"));
+    assertTrue(error("--in-flight", "65").startsWith("--in-flight"));
   }
 
   @Test

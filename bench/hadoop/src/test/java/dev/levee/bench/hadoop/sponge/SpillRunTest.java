@@ -6,14 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.progress.ProgressReporter;
+import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.SpongeFileSystem;
+import dev.levee.sponge.Tier;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
+import dev.levee.sponge.remote.net.ClientIdentity;
+import dev.levee.sponge.remote.net.ClientSettings;
+import dev.levee.sponge.remote.net.ServerListEntry;
+import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.remote.net.StaticServerList;
+import dev.levee.sponge.server.SpongeNode;
+import dev.levee.sponge.server.SpongeServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,5 +100,44 @@ class SpillRunTest {
   void diskFileMustHoldABatch(@TempDir Path dir) {
     assertThrows(IllegalArgumentException.class,
         () -> new RandomOffsetDiskSink(dir.resolve("f"), CHUNK, 4L * CHUNK, 8, 1));
+  }
+
+  @Test
+  void remoteSpongeFileChunksLandOnTheServerAndAreFreedPerBatch() throws Exception {
+    Path poolDir = Path.of("/dev/shm", "levee-bench-remote-test-" + ProcessHandle.current().pid());
+    Configuration server = new Configuration(false);
+    server.set(SpongeConfigKeys.LOCAL_POOL_DIR, poolDir.toString());
+    server.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString(4L * CHUNK));
+    server.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
+    server.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
+    server.set(SpongeServerConfig.BIND_HOST, "127.0.0.1");
+    server.set(SpongeServerConfig.ADVERTISED_HOST, "127.0.0.1");
+    server.set(SpongeServerConfig.PORT, "0");
+    try (SpongeNode node = SpongeNode.start(SpongeServerConfig.from(server))) {
+      Configuration task = new Configuration(false);
+      task.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
+      task.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
+      task.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
+      task.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
+      task.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
+      task.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, 3);
+      SpongeClient client = new SpongeClient(ClientIdentity.ofCurrentProcess("application_0_0001", "127.0.0.1:1", null),
+          new StaticServerList(List.of(new ServerListEntry(node.address(), 4, 4))),
+          new ClientSettings(5_000, 10_000, CHUNK, 2));
+      int[] batches = {0};
+      try (SpongeFileSink sink = new SpongeFileSink(SpongeFileSystem.open(task, client), Tier.REMOTE_MEMORY, 4)) {
+        SpillRun.Result r = SpillRun.run(sink, 10, CHUNK, quiet(), () -> {
+          batches[0]++;
+          assertEquals(0, node.metrics().getRemoteChunksHeld(), "the batch's file was deleted on the server too");
+        });
+        assertEquals(10, r.writes().count());
+        assertEquals(10, r.reads().count());
+      }
+      assertEquals(3, batches[0]);
+      assertEquals(10L * CHUNK, node.metrics().getBytesIn(), "every chunk went to the server");
+      assertEquals(10L * CHUNK, node.metrics().getBytesOut(), "and was read back from it");
+    } finally {
+      SpongeMicroSuite.deleteRecursively(poolDir);
+    }
   }
 }
