@@ -6,13 +6,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What one reduce task's merge did, for the task counters. A merge round is one pass that reads spilled runs back:
- * stock Hadoop needs several once there are more runs than {@code mapreduce.task.io.sort.factor}; SpongeFiles need one.
+ * stock Hadoop needs several once there are more runs than {@code mapreduce.task.io.sort.factor}; SpongeFiles need one,
+ * unless the runs' read buffers do not fit the task's direct memory ({@link MergeBufferBudget}).
  */
 final class MergeStatistics {
   private final AtomicLong mapOutputsToSponge = new AtomicLong();
   private final AtomicLong memorySpills = new AtomicLong();
   private final AtomicLong mergeRounds = new AtomicLong();
   private final AtomicLong finalMergeRuns = new AtomicLong();
+  private final AtomicLong intermediateRounds = new AtomicLong();
 
   /** A map output too big for memory went straight into a SpongeFile. */
   void mapOutputToSponge() {
@@ -22,6 +24,12 @@ final class MergeStatistics {
   /** In-memory map outputs were merged into a SpongeFile to free the shuffle buffer. */
   void memorySpill() {
     memorySpills.incrementAndGet();
+  }
+
+  /** Buffered runs were merged into one before the final merge because their read buffers would not fit. */
+  void intermediateMerge() {
+    intermediateRounds.incrementAndGet();
+    mergeRounds.incrementAndGet();
   }
 
   /** The final merge read {@code spilledRuns} SpongeFiles (and the retained in-memory runs) in one pass. */
@@ -38,6 +46,7 @@ final class MergeStatistics {
     m.put("shuffle.memory_spills", memorySpills.get());
     m.put("merge.rounds", mergeRounds.get());
     m.put("merge.final_runs", finalMergeRuns.get());
+    m.put("merge.intermediate_rounds", intermediateRounds.get());
     return m;
   }
 }

@@ -1,10 +1,13 @@
 package dev.levee.sponge.hadoop;
 
 import dev.levee.sponge.SpongeFileSystem;
+import dev.levee.sponge.Tier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,6 +65,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   private final SpillWriter<K, V> writer;
   private final InMemorySpiller<InMemoryShuffledOutput<K, V>> spiller;
   private final MergeStatistics stats;
+  private final MergeBufferBudget readBuffers;
   private final AtomicInteger spillNumber = new AtomicInteger();
 
   private final Set<InMemoryShuffledOutput<K, V>> inMemory = new TreeSet<>(new MapOutput.MapOutputComparator<>());
@@ -84,6 +88,9 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     this.localFs = local instanceof LocalFileSystem lfs ? lfs.getRaw() : local;
     this.tmpDir = new Path(reduceId.toString());
     this.stats = stats;
+    this.readBuffers = new MergeBufferBudget(sponge.config().chunkSize(), sponge.config().prefetch(),
+        sponge.config().maxInFlightWrites(), MergeBufferBudget.bytesFromFraction(job.getFloat(
+            SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION, SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION_DEFAULT)));
     this.writer = new SpillWriter<>(job, localFs, sponge, codec, reporter, tmpDir, context.getCombinerClass(),
         context.getCombineCollector(), spilledRecords, context.getReduceCombineInputCounter());
     this.spiller = new InMemorySpiller<>("SpongeFiles in-memory spiller for " + reduceId, this::spillBatch,
@@ -159,6 +166,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       stats.memorySpill();
     }
 
+    runs = fitReadBuffers(runs);
     List<Segment<K, V>> segments = new ArrayList<>(memory.size() + runs.size());
     for (InMemoryShuffledOutput<K, V> o : memory) {
       segments.add(inMemorySegment(o));
@@ -167,11 +175,46 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       segments.add(spilledSegment(run));
     }
     stats.finalMerge(runs.size(), segments.size());
-    LOG.info("{}: final merge of {} SpongeFile runs and {} in-memory runs ({} bytes) in one round", reduceId,
-        runs.size(), memory.size(), memoryBytes);
+    LOG.info("{}: final merge of {} SpongeFile runs and {} in-memory runs ({} bytes)", reduceId, runs.size(),
+        memory.size(), memoryBytes);
     return Merger.merge(job, localFs, (Class<K>) job.getMapOutputKeyClass(),
         (Class<V>) job.getMapOutputValueClass(), segments, Math.max(1, segments.size()), tmpDir,
         (RawComparator<K>) job.getOutputKeyComparator(), reporter, false, null, null, mergePhase);
+  }
+
+  /** Merges the smallest buffered runs until the final merge's read buffers fit {@link #readBuffers}. */
+  private List<SpilledSegment> fitReadBuffers(List<SpilledSegment> runs) throws IOException {
+    List<SpilledSegment> pending = new ArrayList<>(runs);
+    int round = 0;
+    for (Optional<List<SpilledSegment>> batch = next(pending); batch.isPresent(); batch = next(pending)) {
+      List<SpilledSegment> merging = new ArrayList<>(batch.get());
+      List<Segment<K, V>> segments = new ArrayList<>(merging.size());
+      for (SpilledSegment run : merging) {
+        segments.add(spilledSegment(run));
+      }
+      round++;
+      LOG.info("{}: intermediate merge {} of {} SpongeFile runs: the final merge's read buffers would exceed {} bytes "
+          + "of direct memory", reduceId, round, merging.size(), readBuffers.budgetBytes());
+      SpilledSegment merged = writer.spill(segments, false, reduceId + "/intermediate-merge-" + round);
+      stats.intermediateMerge();
+      pending.removeAll(merging);
+      pending.add(merged);
+    }
+    return pending;
+  }
+
+  private Optional<List<SpilledSegment>> next(List<SpilledSegment> runs) {
+    return readBuffers.nextIntermediateMerge(runs, SpongeMergeManager::nonLocalBytes, SpilledSegment::storedLength);
+  }
+
+  private static long nonLocalBytes(SpilledSegment run) {
+    long nonLocal = 0;
+    for (Map.Entry<Tier, Long> e : run.file().bytesByTier().entrySet()) {
+      if (e.getKey() != Tier.LOCAL_MEMORY) {
+        nonLocal += e.getValue();
+      }
+    }
+    return nonLocal;
   }
 
   private void spillBatch(List<InMemoryShuffledOutput<K, V>> batch) {

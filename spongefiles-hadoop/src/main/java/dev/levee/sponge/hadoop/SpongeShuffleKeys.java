@@ -23,6 +23,14 @@ public final class SpongeShuffleKeys {
   public static final String REQUIRE_SERVER = "levee.sponge.shuffle.require-server";
   public static final boolean REQUIRE_SERVER_DEFAULT = true;
 
+  /**
+   * Share of the reduce task JVM's direct memory (-XX:MaxDirectMemorySize, by default -Xmx) the final merge may fill
+   * with chunk buffers for runs outside the local sponge. More buffered runs than fit are first merged in
+   * intermediate rounds. A fraction in (0, 1]; default {@value #MERGE_DIRECT_MEMORY_FRACTION_DEFAULT}.
+   */
+  public static final String MERGE_DIRECT_MEMORY_FRACTION = "levee.sponge.shuffle.merge.direct-memory.fraction";
+  public static final float MERGE_DIRECT_MEMORY_FRACTION_DEFAULT = 0.5f;
+
   /** Name of the task counter group the plugin publishes into. */
   public static final String COUNTER_GROUP = "Levee SpongeFiles";
 }

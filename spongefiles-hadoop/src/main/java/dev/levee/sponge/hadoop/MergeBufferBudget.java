@@ -1,0 +1,89 @@
+package dev.levee.sponge.hadoop;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToLongFunction;
+
+/**
+ * The direct memory a merge of SpongeFile runs may hold. A reader needs no buffer for chunks in the local sponge
+ * (they are copied out of the shared mapping) but one chunk-sized direct buffer for any other chunk, two with
+ * prefetch. A one-round merge opens every run at once, and a small reducer JVM may not have that much direct memory:
+ * HotSpot caps it at -Xmx unless -XX:MaxDirectMemorySize says otherwise, and a JVM short of it runs full GCs back to
+ * back before it fails. The paper's reducers had gigabytes and never met the limit; a 24 MB reducer with 24 runs
+ * partly on remote sponges does. So the final merge reads as many buffered runs as this budget allows, and smaller
+ * buffered runs are first merged into one: still no seek-driven rounds, only the ones memory requires.
+ */
+final class MergeBufferBudget {
+  private final int chunkSize;
+  private final int buffersPerReader;
+  private final int writerBuffers;
+  private final long budgetBytes;
+
+  MergeBufferBudget(int chunkSize, boolean prefetch, int maxInFlightWrites, long budgetBytes) {
+    if (chunkSize <= 0 || maxInFlightWrites < 0 || budgetBytes < 0) {
+      throw new IllegalArgumentException("chunk size " + chunkSize + ", in-flight writes " + maxInFlightWrites
+          + ", budget " + budgetBytes + " bytes: none may be negative, the chunk size must be positive");
+    }
+    this.chunkSize = chunkSize;
+    this.buffersPerReader = prefetch ? 2 : 1;
+    this.writerBuffers = 1 + maxInFlightWrites;
+    this.budgetBytes = budgetBytes;
+  }
+
+  /** The budget as a fraction ({@link SpongeShuffleKeys#MERGE_DIRECT_MEMORY_FRACTION}) of this JVM's direct memory. */
+  static long bytesFromFraction(float fraction) {
+    if (!(fraction > 0f && fraction <= 1f)) {
+      throw new IllegalArgumentException(SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION + "=" + fraction
+          + ": must be a fraction in (0, 1] of the task JVM's direct memory");
+    }
+    return (long) (fraction * maxDirectMemory());
+  }
+
+  long budgetBytes() {
+    return budgetBytes;
+  }
+
+  /** Chunk buffers a reader of a run with {@code nonLocalBytes} outside the local sponge holds at once. */
+  int buffersFor(long nonLocalBytes) {
+    return nonLocalBytes > 0 ? buffersPerReader : 0;
+  }
+
+  /**
+   * The smallest buffered runs to merge into one before the final merge, or empty when every run fits the budget
+   * (or too few buffered runs remain for a merge to help). Each call shrinks the run count, so repeating it after
+   * each merge ends.
+   */
+  <R> Optional<List<R>> nextIntermediateMerge(List<R> runs, ToLongFunction<R> nonLocalBytes, ToLongFunction<R> size) {
+    long needed = 0;
+    for (R r : runs) {
+      needed += (long) buffersFor(nonLocalBytes.applyAsLong(r)) * chunkSize;
+    }
+    if (needed <= budgetBytes) {
+      return Optional.empty();
+    }
+    List<R> buffered = runs.stream().filter(r -> nonLocalBytes.applyAsLong(r) > 0)
+        .sorted(Comparator.comparingLong(size)).toList();
+    if (buffered.size() < 2) {
+      return Optional.empty();
+    }
+    long readerRoom = budgetBytes / chunkSize - writerBuffers;
+    int width = (int) Math.max(2, Math.min(buffered.size(), readerRoom / buffersPerReader));
+    return Optional.of(buffered.subList(0, width));
+  }
+
+  static long maxDirectMemory() {
+    try {
+      HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      long configured = Long.parseLong(hotSpot.getVMOption("MaxDirectMemorySize").getValue());
+      if (configured > 0) {
+        return configured;
+      }
+    } catch (RuntimeException e) {
+      // Not HotSpot, or the option is unknown: HotSpot's default below is the safe guess.
+    }
+    return Runtime.getRuntime().maxMemory();
+  }
+}
