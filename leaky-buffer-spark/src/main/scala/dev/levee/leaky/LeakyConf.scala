@@ -16,7 +16,8 @@ final case class LeakyConf(
     maxRunSegment: Int,
     layout: LeakyConf.Layout,
     initialMemoryThreshold: Long,
-    spillFileBuffer: Int)
+    spillFileBuffer: Int,
+    maxHeapFraction: Double)
 
 object LeakyConf {
   sealed abstract class Layout(val name: String)
@@ -42,6 +43,9 @@ object LeakyConf {
   val InitialThreshold = Prefix + "spill.initialMemoryThreshold"
   /** Buffer size of spill file streams. */
   val SpillFileBuffer = Prefix + "spill.fileBufferSize"
+  /** Share of the JVM heap that all leaky tables of an executor may hold together, whatever
+   *  Spark's memory manager grants (see dev.levee.leaky.memory.HeapBudget). */
+  val MaxHeapFraction = Prefix + "memory.maxHeapFraction"
 
   val DefaultDelegate = "org.apache.spark.shuffle.sort.SortShuffleManager"
   val Defaults: Map[String, String] = Map(
@@ -51,7 +55,8 @@ object LeakyConf {
     MaxRunSegment -> "64k",
     LayoutKey -> "auto",
     InitialThreshold -> "5m",
-    SpillFileBuffer -> "32k")
+    SpillFileBuffer -> "32k",
+    MaxHeapFraction -> "0.3")
 
   private val MinPage = 4L * 1024
   private val MaxPage = 1L << 30
@@ -85,7 +90,10 @@ object LeakyConf {
       throw bad(LayoutKey, layoutRaw, layouts.map(_.name).mkString(" | ")))
     val threshold = bytes(InitialThreshold, 0, Long.MaxValue)
     val buffer = bytes(SpillFileBuffer, 1024, 64L << 20).toInt
-    LeakyConf(enabled, delegate, page, seg, layout, threshold, buffer)
+    val heapRaw = str(MaxHeapFraction)
+    val heapFraction = heapRaw.toDoubleOption.filter(f => f > 0 && f <= 1).getOrElse(
+      throw bad(MaxHeapFraction, heapRaw, "a fraction of the heap in (0, 1], such as 0.3"))
+    LeakyConf(enabled, delegate, page, seg, layout, threshold, buffer, heapFraction)
   }
 
   private def bad(key: String, value: String, allowed: String) =

@@ -14,6 +14,7 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(c.layout == LeakyConf.AutoLayout)
     assert(c.initialMemoryThreshold == 5L << 20)
     assert(c.spillFileBuffer == 32 << 10)
+    assert(c.maxHeapFraction == 0.3)
   }
 
   test("short delegate names map to SortShuffleManager; sizes parse") {
@@ -38,6 +39,10 @@ class LeakyConfSuite extends AnyFunSuite {
     val m5 = rejected(LeakyConf.Enabled, "yes")
     assert(m5.contains("true or false"))
     assert(rejected(LeakyConf.Delegate, " ").contains(LeakyConf.Delegate))
+    for (bad <- Seq("0", "1.5", "half")) {
+      val m = rejected(LeakyConf.MaxHeapFraction, bad)
+      assert(m.contains(LeakyConf.MaxHeapFraction) && m.contains(s"'$bad'") && m.contains("(0, 1]"))
+    }
   }
 
   test("the shuffle manager rejects a missing or self-referencing delegate by name") {

@@ -1,22 +1,20 @@
 package dev.levee.leaky.aggregate
 
-import java.nio.ByteBuffer
-
 import scala.collection.mutable.ArrayBuffer
 
 import dev.levee.leaky.table.GroupBuilder
-import org.apache.spark.serializer.SerializerInstance
+import dev.levee.leaky.value.ValueDecoder
 
 /** Folds a key's values into a combiner as they are deserialized, one at a time. */
 final class CombiningBuilder[V, C](
-    serializer: SerializerInstance,
+    values: ValueDecoder,
     createCombiner: V => C,
     mergeValue: (C, V) => C) extends GroupBuilder[C] {
   private var combiner: C = _
   private var empty = true
 
   override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = {
-    val v = serializer.deserialize[Any](ByteBuffer.wrap(bytes, offset, length)).asInstanceOf[V]
+    val v = values.decode(bytes, offset, length).asInstanceOf[V]
     if (empty) { combiner = createCombiner(v); empty = false }
     else combiner = mergeValue(combiner, v)
   }
@@ -28,12 +26,12 @@ final class CombiningBuilder[V, C](
 }
 
 /** Collects a key's values per input side, as CoGroupedRDD emits them. */
-final class CogroupBuilder(serializer: SerializerInstance, sides: Int)
+final class CogroupBuilder(values: ValueDecoder, sides: Int)
     extends GroupBuilder[Array[Iterable[Any]]] {
   private val perSide = Array.fill(sides)(new ArrayBuffer[Any](2))
 
   override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit =
-    perSide(tag) += serializer.deserialize[Any](ByteBuffer.wrap(bytes, offset, length))
+    perSide(tag) += values.decode(bytes, offset, length)
 
   override def result(): Array[Iterable[Any]] = perSide.map(b => b: Iterable[Any])
 }

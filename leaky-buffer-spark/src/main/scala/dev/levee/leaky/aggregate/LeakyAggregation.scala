@@ -18,10 +18,9 @@ object LeakyAggregation {
       serializer: Serializer,
       conf: LeakyConf,
       context: TaskContext): Iterator[(K, C)] = {
-    val ser = serializer
-    LeakyTask.group[K, C](context, ser, conf, LeakyTask.useJoinLayout(conf, joinLike = false),
-      records.map(r => (r._1, 0, r._2)),
-      instance => new CombiningBuilder[V, C](instance, aggregator.createCombiner, aggregator.mergeValue))
+    LeakyTask.group[K, C](context, serializer, conf, LeakyTask.useJoinLayout(conf, joinLike = false),
+      Seq(records),
+      values => new CombiningBuilder[V, C](values, aggregator.createCombiner, aggregator.mergeValue))
   }
 
   /** Records carry combiners built by a map-side combine. */
@@ -33,7 +32,7 @@ object LeakyAggregation {
       context: TaskContext): Iterator[(K, C)] = {
     val merge = aggregator.mergeCombiners
     LeakyTask.group[K, C](context, serializer, conf, LeakyTask.useJoinLayout(conf, joinLike = false),
-      records.map(r => (r._1, 0, r._2)),
-      instance => new CombiningBuilder[C, C](instance, identity, merge))
+      Seq(records),
+      values => new CombiningBuilder[C, C](values, identity, merge))
   }
 }

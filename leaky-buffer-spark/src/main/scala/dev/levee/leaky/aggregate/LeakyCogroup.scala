@@ -27,15 +27,13 @@ object LeakyCogroup {
       if (r.partitioner.contains(partitioner)) r
       else new ShuffledRDD[K, Any, Any](r, partitioner).asInstanceOf[RDD[Product2[K, Any]]]
     }
-    def group(tagged: Iterator[(K, Int, Any)]): Iterator[(K, Array[Iterable[Any]])] =
+    def group(perInput: Seq[Iterator[Product2[K, Any]]]): Iterator[(K, Array[Iterable[Any]])] =
       LeakyTask.group[K, Array[Iterable[Any]]](TaskContext.get(), SparkEnv.get.serializer, conf,
-        joinLayout, tagged, ser => new CogroupBuilder(ser, sides))
+        joinLayout, perInput, values => new CogroupBuilder(values, sides))
     if (sides == 1) {
-      aligned.head.mapPartitions(it => group(it.map(r => (r._1, 0, r._2))), preservesPartitioning = true)
+      aligned.head.mapPartitions(it => group(Seq(it)), preservesPartitioning = true)
     } else {
-      aligned.head.zipPartitions(aligned(1), preservesPartitioning = true) { (a, b) =>
-        group(a.map(r => (r._1, 0, r._2)) ++ b.map(r => (r._1, 1, r._2)))
-      }
+      aligned.head.zipPartitions(aligned(1), preservesPartitioning = true)((a, b) => group(Seq(a, b)))
     }
   }
 }

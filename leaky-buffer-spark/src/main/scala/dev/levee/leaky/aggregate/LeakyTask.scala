@@ -2,8 +2,9 @@ package dev.levee.leaky.aggregate
 
 import dev.levee.leaky.LeakyConf
 import dev.levee.leaky.table.{GroupBuilder, LeakyHashTable}
+import dev.levee.leaky.value.ValueDecoder
 import org.apache.spark.TaskContext
-import org.apache.spark.serializer.{Serializer, SerializerInstance}
+import org.apache.spark.serializer.Serializer
 import org.apache.spark.shuffle.levee.SparkInternals
 
 /**
@@ -14,22 +15,34 @@ import org.apache.spark.shuffle.levee.SparkInternals
  */
 object LeakyTask {
 
+  /**
+   * Groups `inputs` (input i's values are tagged i) and emits each key with what `newBuilder`
+   * makes of its values. The inputs are read one after the other: no per-record wrapper object.
+   */
   def group[K, R](
       context: TaskContext,
       serializer: Serializer,
       conf: LeakyConf,
       joinLayout: Boolean,
-      input: Iterator[(K, Int, Any)],
-      newBuilder: SerializerInstance => GroupBuilder[R]): Iterator[(K, R)] = {
+      inputs: Seq[Iterator[Product2[K, Any]]],
+      newBuilder: ValueDecoder => GroupBuilder[R]): Iterator[(K, R)] = {
     // One instance per task: Kryo instances carry a buffer that is too costly to make per group.
     val instance = serializer.newInstance()
     val table = new LeakyHashTable[K](SparkInternals.taskMemoryManager(context),
       instance, conf, joinLayout, SparkInternals.spillStorage())
     context.addTaskCompletionListener[Unit](_ => table.free())
-    input.foreach { case (k, tag, v) => table.insert(k, tag, v) }
+    var tag = 0
+    inputs.foreach { input =>
+      while (input.hasNext) {
+        val r = input.next()
+        table.insert(r._1, tag, r._2)
+      }
+      tag += 1
+    }
     SparkInternals.recordTableMetrics(context, table.peakMemoryBytes, table.memoryBytesSpilled,
       table.diskBytesSpilled)
-    table.groups(() => newBuilder(instance))
+    val decoder = new ValueDecoder(instance)
+    table.groups(() => newBuilder(decoder))
   }
 
   /** Which layout an operator gets under `spark.levee.leaky.layout`. */

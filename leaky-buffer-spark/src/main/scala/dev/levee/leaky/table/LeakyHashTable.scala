@@ -1,11 +1,11 @@
 package dev.levee.leaky.table
 
-import java.nio.ByteBuffer
-
 import scala.collection.mutable.ArrayBuffer
 
 import dev.levee.leaky.LeakyConf
+import dev.levee.leaky.memory.HeapBudget
 import dev.levee.leaky.spill.{HashOrderedMerge, SortedGroupSource, SpillFile, SpillReader, SpillStorage, SpillWriter}
+import dev.levee.leaky.value.ValueEncoder
 import org.apache.spark.internal.Logging
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.serializer.SerializerInstance
@@ -19,7 +19,8 @@ import org.apache.spark.serializer.SerializerInstance
  * do it: the table may use `initialMemoryThreshold` bytes before asking, then asks for twice
  * what it holds; when Spark cannot grant enough, the table writes its keys in hash order with
  * their value bytes to a spill run and starts empty. Emitting merges the runs and the
- * in-memory rest by key hash.
+ * in-memory rest by key hash. Every grant is also taken from the JVM-wide [[HeapBudget]], so the
+ * table spills where Spark's pool over-promises what a small heap can hold.
  *
  * Single-threaded, like every per-task Spark collection: forced spills requested by other
  * consumers of the same task are honoured while inserting, and declined while emitting.
@@ -29,8 +30,15 @@ final class LeakyHashTable[K](
     serializer: SerializerInstance,
     conf: LeakyConf,
     joinLayout: Boolean,
-    storage: SpillStorage)
+    storage: SpillStorage,
+    heapBudget: HeapBudget)
   extends MemoryConsumer(taskMemoryManager, MemoryMode.ON_HEAP) with Logging {
+
+  def this(taskMemoryManager: TaskMemoryManager, serializer: SerializerInstance, conf: LeakyConf,
+      joinLayout: Boolean, storage: SpillStorage) =
+    this(taskMemoryManager, serializer, conf, joinLayout, storage, HeapBudget.ofHeapFraction(conf.maxHeapFraction))
+
+  private val encoder = new ValueEncoder(serializer)
 
   private val keys = new KeyIndex[K]
   private val layout: ValueLayout =
@@ -57,18 +65,16 @@ final class LeakyHashTable[K](
   /** Bytes held right now: pages, per-key arrays and the estimated key objects. */
   def currentBytes: Long = keys.memoryBytes + layout.memoryBytes
 
-  /** Buffers `value` (serialized now) under `key`, recording that it came from input `tag`. */
+  /**
+   * Buffers `value` (encoded now, see [[ValueEncoder]]) under `key`, recording that it came from
+   * input `tag`. Emitted records carry the encoded bytes: decode them with a ValueDecoder.
+   */
   def insert(key: K, tag: Int, value: Any): Unit = {
-    val bytes: ByteBuffer = serializer.serialize[Any](value)
-    if (bytes.hasArray) insertBytes(key, tag, bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining())
-    else {
-      val copy = new Array[Byte](bytes.remaining())
-      bytes.get(copy)
-      insertBytes(key, tag, copy, 0, copy.length)
-    }
+    encoder.encode(value)
+    insertBytes(key, tag, encoder.bytes, 0, encoder.length)
   }
 
-  /** Buffers an already serialized value. */
+  /** Buffers an already encoded value. */
   def insertBytes(key: K, tag: Int, value: Array[Byte], offset: Int, length: Int): Unit = {
     if (emitting) throw new IllegalStateException("cannot insert after groups() was called")
     if (tag < 0 || tag > RecordFormat.MaxTag) {
@@ -142,7 +148,9 @@ final class LeakyHashTable[K](
     if (needed > threshold || keys.isFull) {
       peak = math.max(peak, held)
       val granted = acquireMemory(2 * needed - threshold)
-      threshold += granted
+      val allowed = heapBudget.acquireUpTo(granted)
+      if (allowed < granted) freeMemory(granted - allowed)
+      threshold += allowed
       if ((needed > threshold || keys.isFull) && keys.size > 0) spillInMemory()
     }
   }
@@ -169,7 +177,7 @@ final class LeakyHashTable[K](
 
   private def releaseReserved(): Unit = {
     val reserved = threshold - conf.initialMemoryThreshold
-    if (reserved > 0) freeMemory(reserved)
+    if (reserved > 0) { freeMemory(reserved); heapBudget.release(reserved) }
     threshold = conf.initialMemoryThreshold
   }
 

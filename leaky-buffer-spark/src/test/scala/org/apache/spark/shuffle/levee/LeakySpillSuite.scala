@@ -3,6 +3,7 @@ package org.apache.spark.shuffle.levee
 import dev.levee.leaky.{CollidingKey, LeakyConf, TestData}
 import dev.levee.leaky.TestData._
 import dev.levee.leaky.implicits._
+import dev.levee.leaky.memory.HeapBudget
 import dev.levee.leaky.table.{GroupBuilder, LeakyHashTable}
 import org.apache.spark.{SparkConf, SparkEnv, TaskContext}
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode}
@@ -85,5 +86,31 @@ class LeakySpillSuite extends LeakySparkSuite {
     assert(usedBefore > 0, "the table must hold granted memory before the request")
     assert(spills == 1 && usedAfter == 0, s"forced spill: $spills runs, $usedAfter bytes still held")
     assert(groups == 100 && sizes == Seq(300), "spilled and in-memory parts merge into whole groups")
+  }
+
+  test("the JVM heap budget makes the table spill where Spark's pool would still grant memory") {
+    // The regression behind DMR 0.6 on a 64 MB executor: Spark granted the table its whole pool,
+    // more than the heap could hold beside Spark's own objects, and the executor died of OOM.
+    def run(budgetBytes: Long): (Int, Long, Long, Seq[Int]) = sc.parallelize(Seq(1), 1).mapPartitions { _ =>
+      val budget = new HeapBudget(budgetBytes)
+      val table = new LeakyHashTable[Int](SparkInternals.taskMemoryManager(TaskContext.get()),
+        SparkEnv.get.serializer.newInstance(), LeakyConf(SparkEnv.get.conf), false, SparkInternals.spillStorage(),
+        budget)
+      (0 until 20000).foreach(i => table.insert(i % 500, 0, s"value-$i-" + "v" * 40)) // ~1 MB of values
+      val heldWhileInserting = budget.heldBytes
+      val sizes = table.groups(() => new GroupBuilder[Int] {
+        private var n = 0
+        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = n += 1
+        override def result(): Int = n
+      }).map(_._2).toSeq
+      Iterator((table.spillCount, heldWhileInserting, budget.heldBytes, sizes.distinct))
+    }.collect().head
+
+    val (unlimitedSpills, _, _, unlimitedSizes) = run(Long.MaxValue)
+    val (spills, held, heldAfter, sizes) = run(64L << 10)
+    assert(unlimitedSpills == 0, "with the 2.4 MB pool alone the table fits in memory")
+    assert(spills >= 3, s"a 64 KiB budget over the 128 KiB initial threshold must force spills, got $spills")
+    assert(held <= (64L << 10) && heldAfter == 0, s"budget held $held while inserting, $heldAfter after")
+    assert(sizes == Seq(40) && unlimitedSizes == Seq(40), "spilled runs merge into whole groups")
   }
 }
