@@ -66,13 +66,21 @@ public final class SpongeFile {
   }
 
   /** Opens a sequential reader over the sealed file; one reader at a time. */
-  public synchronized InputStream input() throws IOException {
+  public InputStream input() throws IOException {
+    return input(fs.config().prefetch());
+  }
+
+  /**
+   * As {@link #input()}, choosing whether the next chunk outside the local sponge is fetched ahead (two chunk buffers
+   * instead of one): a merge reading many files at once may not have the memory for it.
+   */
+  public synchronized InputStream input(boolean prefetch) throws IOException {
     requireState(State.WRITTEN, "read");
     if (reader != null) {
       throw new IllegalStateException("sponge file " + name + " already has an open reader");
     }
     reader = new SpongeInputStream(this, List.copyOf(chunks), tiers, fs.metrics(), fs.executor(), fs.buffers(),
-        fs.config().prefetch());
+        prefetch);
     return reader;
   }
 

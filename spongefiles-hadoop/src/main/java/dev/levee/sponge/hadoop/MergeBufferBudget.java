@@ -13,22 +13,21 @@ import java.util.function.ToLongFunction;
  * prefetch. A one-round merge opens every run at once, and a small reducer JVM may not have that much direct memory:
  * HotSpot caps it at -Xmx unless -XX:MaxDirectMemorySize says otherwise, and a JVM short of it runs full GCs back to
  * back before it fails. The paper's reducers had gigabytes and never met the limit; a 24 MB reducer with 24 runs
- * partly on remote sponges does. So the final merge reads as many buffered runs as this budget allows, and smaller
- * buffered runs are first merged into one: still no seek-driven rounds, only the ones memory requires.
+ * partly on remote sponges does. So the final merge gives up prefetch before it gives up its single round, and only
+ * when even one buffer per run does not fit are the smallest buffered runs merged first, just enough of them to fit
+ * (Hadoop's own first-pass rule): the rounds memory requires, never the seek-driven ones.
  */
 final class MergeBufferBudget {
   private final int chunkSize;
-  private final int buffersPerReader;
   private final int writerBuffers;
   private final long budgetBytes;
 
-  MergeBufferBudget(int chunkSize, boolean prefetch, int maxInFlightWrites, long budgetBytes) {
+  MergeBufferBudget(int chunkSize, int maxInFlightWrites, long budgetBytes) {
     if (chunkSize <= 0 || maxInFlightWrites < 0 || budgetBytes < 0) {
       throw new IllegalArgumentException("chunk size " + chunkSize + ", in-flight writes " + maxInFlightWrites
           + ", budget " + budgetBytes + " bytes: none may be negative, the chunk size must be positive");
     }
     this.chunkSize = chunkSize;
-    this.buffersPerReader = prefetch ? 2 : 1;
     this.writerBuffers = 1 + maxInFlightWrites;
     this.budgetBytes = budgetBytes;
   }
@@ -46,32 +45,35 @@ final class MergeBufferBudget {
     return budgetBytes;
   }
 
-  /** Chunk buffers a reader of a run with {@code nonLocalBytes} outside the local sponge holds at once. */
-  int buffersFor(long nonLocalBytes) {
-    return nonLocalBytes > 0 ? buffersPerReader : 0;
+  /** Whether readers of all these runs may prefetch (two chunk buffers each for runs outside the local sponge). */
+  <R> boolean prefetchFits(List<R> runs, ToLongFunction<R> nonLocalBytes) {
+    return 2 * buffered(runs, nonLocalBytes) <= buffers();
   }
 
   /**
-   * The smallest buffered runs to merge into one before the final merge, or empty when every run fits the budget
-   * (or too few buffered runs remain for a merge to help). Each call shrinks the run count, so repeating it after
-   * each merge ends.
+   * The smallest buffered runs to merge into one before the final merge, or empty when one buffer per run fits (or
+   * a single buffered run is left). The batch is just large enough for the rest to fit, and never wider than one
+   * merge can read next to its writer's buffers; each call shrinks the run count, so repeating it after each merge
+   * ends.
    */
   <R> Optional<List<R>> nextIntermediateMerge(List<R> runs, ToLongFunction<R> nonLocalBytes, ToLongFunction<R> size) {
-    long needed = 0;
-    for (R r : runs) {
-      needed += (long) buffersFor(nonLocalBytes.applyAsLong(r)) * chunkSize;
-    }
-    if (needed <= budgetBytes) {
-      return Optional.empty();
-    }
     List<R> buffered = runs.stream().filter(r -> nonLocalBytes.applyAsLong(r) > 0)
         .sorted(Comparator.comparingLong(size)).toList();
-    if (buffered.size() < 2) {
+    if (buffered.size() <= Math.max(1, buffers())) {
       return Optional.empty();
     }
-    long readerRoom = budgetBytes / chunkSize - writerBuffers;
-    int width = (int) Math.max(2, Math.min(buffered.size(), readerRoom / buffersPerReader));
+    long widest = Math.max(2, buffers() - writerBuffers);
+    long enough = buffered.size() - buffers() + 1;
+    int width = (int) Math.max(2, Math.min(widest, enough));
     return Optional.of(buffered.subList(0, width));
+  }
+
+  private long buffers() {
+    return budgetBytes / chunkSize;
+  }
+
+  private static <R> long buffered(List<R> runs, ToLongFunction<R> nonLocalBytes) {
+    return runs.stream().filter(r -> nonLocalBytes.applyAsLong(r) > 0).count();
   }
 
   static long maxDirectMemory() {

@@ -88,8 +88,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     this.localFs = local instanceof LocalFileSystem lfs ? lfs.getRaw() : local;
     this.tmpDir = new Path(reduceId.toString());
     this.stats = stats;
-    this.readBuffers = new MergeBufferBudget(sponge.config().chunkSize(), sponge.config().prefetch(),
-        sponge.config().maxInFlightWrites(), MergeBufferBudget.bytesFromFraction(job.getFloat(
+    this.readBuffers = new MergeBufferBudget(sponge.config().chunkSize(), sponge.config().maxInFlightWrites(), MergeBufferBudget.bytesFromFraction(job.getFloat(
             SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION, SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION_DEFAULT)));
     this.writer = new SpillWriter<>(job, localFs, sponge, codec, reporter, tmpDir, context.getCombinerClass(),
         context.getCombineCollector(), spilledRecords, context.getReduceCombineInputCounter());
@@ -171,12 +170,13 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     for (InMemoryShuffledOutput<K, V> o : memory) {
       segments.add(inMemorySegment(o));
     }
+    boolean prefetch = sponge.config().prefetch() && readBuffers.prefetchFits(runs, SpongeMergeManager::nonLocalBytes);
     for (SpilledSegment run : runs) {
-      segments.add(spilledSegment(run));
+      segments.add(spilledSegment(run, prefetch));
     }
     stats.finalMerge(runs.size(), segments.size());
-    LOG.info("{}: final merge of {} SpongeFile runs and {} in-memory runs ({} bytes)", reduceId, runs.size(),
-        memory.size(), memoryBytes);
+    LOG.info("{}: final merge of {} SpongeFile runs ({} prefetch) and {} in-memory runs ({} bytes)", reduceId,
+        runs.size(), prefetch ? "with" : "without", memory.size(), memoryBytes);
     return Merger.merge(job, localFs, (Class<K>) job.getMapOutputKeyClass(),
         (Class<V>) job.getMapOutputValueClass(), segments, Math.max(1, segments.size()), tmpDir,
         (RawComparator<K>) job.getOutputKeyComparator(), reporter, false, null, null, mergePhase);
@@ -190,7 +190,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       List<SpilledSegment> merging = new ArrayList<>(batch.get());
       List<Segment<K, V>> segments = new ArrayList<>(merging.size());
       for (SpilledSegment run : merging) {
-        segments.add(spilledSegment(run));
+        segments.add(spilledSegment(run, false));
       }
       round++;
       LOG.info("{}: intermediate merge {} of {} SpongeFile runs: the final merge's read buffers would exceed {} bytes "
@@ -248,8 +248,8 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     }
   }
 
-  private Segment<K, V> spilledSegment(SpilledSegment run) throws IOException {
-    FSDataInputStream in = new FSDataInputStream(new SpongeSegmentStream(run.file()));
+  private Segment<K, V> spilledSegment(SpilledSegment run, boolean prefetch) throws IOException {
+    FSDataInputStream in = new FSDataInputStream(new SpongeSegmentStream(run.file(), prefetch));
     IFile.Reader<K, V> reader = new IFile.Reader<>(job, in, run.storedLength(), codec, spilledRecords);
     return new Segment<>(reader, false, run.mapOutput() ? mergedMapOutputs : null);
   }

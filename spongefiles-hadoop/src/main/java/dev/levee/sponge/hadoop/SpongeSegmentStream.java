@@ -19,9 +19,9 @@ final class SpongeSegmentStream extends InputStream implements Seekable, Positio
   private long position;
   private boolean closed;
 
-  SpongeSegmentStream(SpongeFile file) throws IOException {
+  SpongeSegmentStream(SpongeFile file, boolean prefetch) throws IOException {
     this.file = file;
-    this.in = file.input();
+    this.in = file.input(prefetch);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.levee.sponge.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,54 +21,61 @@ class MergeBufferBudgetTest {
   }
 
   @Test
-  void runsInTheLocalSpongeNeedNoBuffersSoAnyNumberMergesInOneRound() {
-    MergeBufferBudget budget = new MergeBufferBudget(MIB, true, 2, 4L * MIB);
+  void runsInTheLocalSpongeNeedNoBuffersSoAnyNumberMergesInOneRoundWithPrefetch() {
+    MergeBufferBudget budget = new MergeBufferBudget(MIB, 2, 4L * MIB);
     List<Run> runs = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       runs.add(new Run(10L * MIB, 0));
     }
     assertTrue(next(budget, runs).isEmpty());
+    assertTrue(budget.prefetchFits(runs, Run::nonLocal));
   }
 
   @Test
-  void bufferedRunsThatFitMergeInOneRound() {
-    // 6 remote runs x 2 buffers (prefetch) x 1 MiB = 12 MiB <= 12 MiB.
-    MergeBufferBudget budget = new MergeBufferBudget(MIB, true, 2, 12L * MIB);
-    List<Run> runs = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      runs.add(new Run(5L * MIB, MIB));
+  void prefetchIsGivenUpBeforeTheSingleRound() {
+    MergeBufferBudget budget = new MergeBufferBudget(MIB, 2, 12L * MIB);
+    List<Run> six = new ArrayList<>();
+    List<Run> twelve = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      (i < 6 ? six : twelve).add(new Run(5L * MIB, MIB));
+      twelve.add(new Run(5L * MIB, MIB));
     }
-    assertTrue(next(budget, runs).isEmpty());
+    assertTrue(budget.prefetchFits(six, Run::nonLocal), "6 runs x 2 buffers = 12 MiB fits");
+    assertFalse(budget.prefetchFits(twelve.subList(0, 7), Run::nonLocal), "7 x 2 does not");
+    assertTrue(next(budget, twelve.subList(0, 12)).isEmpty(), "12 runs x 1 buffer fits: one round, no prefetch");
+    assertTrue(next(budget, twelve.subList(0, 13)).isPresent(), "13 do not");
   }
 
   @Test
-  void tooManyBufferedRunsMergeTheSmallestFirstUntilTheyFit() {
-    // 12 MiB: 3 writer buffers (1 + 2 in flight) leave 9, i.e. 4 readers with prefetch per intermediate merge.
-    MergeBufferBudget budget = new MergeBufferBudget(MIB, true, 2, 12L * MIB);
+  void tooManyBufferedRunsMergeJustEnoughOfTheSmallestToFit() {
+    // 12 buffers: 24 buffered runs must shrink to 12; one merge of the 13 smallest would do, but a merge may read
+    // only 12 - 3 writer buffers = 9 runs: 9 -> 1 leaves 16, then the 5 smallest -> 1 leaves 12.
+    MergeBufferBudget budget = new MergeBufferBudget(MIB, 2, 12L * MIB);
     List<Run> runs = new ArrayList<>();
     for (int i = 0; i < 24; i++) {
       runs.add(new Run((24 - i) * MIB, MIB)); // the smallest run comes last
     }
     runs.add(new Run(MIB, 0)); // local: never picked, never counted
-    List<Run> first = next(budget, runs).orElseThrow();
-    assertEquals(List.of(new Run(MIB, MIB), new Run(2L * MIB, MIB), new Run(3L * MIB, MIB), new Run(4L * MIB, MIB)),
-        first);
-    int rounds = 0;
+    List<Integer> widths = new ArrayList<>();
     for (Optional<List<Run>> batch = next(budget, runs); batch.isPresent(); batch = next(budget, runs)) {
       List<Run> merged = batch.get();
+      if (widths.isEmpty()) {
+        assertEquals(new Run(MIB, MIB), merged.get(0), "smallest first");
+        assertEquals(new Run(9L * MIB, MIB), merged.get(8));
+      }
+      widths.add(merged.size());
       runs.removeAll(merged);
       runs.add(new Run(merged.stream().mapToLong(Run::size).sum(), MIB));
-      rounds++;
-      assertTrue(rounds < 24, "every intermediate merge must shrink the run count");
+      assertTrue(widths.size() < 24, "every intermediate merge must shrink the run count");
     }
-    long buffered = runs.stream().filter(r -> r.nonLocal() > 0).count();
-    assertTrue(2 * buffered * MIB <= 12L * MIB, "after " + rounds + " rounds " + buffered + " buffered runs remain");
+    assertEquals(List.of(9, 5), widths);
+    assertEquals(12, runs.stream().filter(r -> r.nonLocal() > 0).count());
     assertEquals(24 * 25 / 2 + 1, runs.stream().mapToLong(Run::size).sum() / MIB, "no bytes lost or invented");
   }
 
   @Test
   void aBudgetTooSmallForOneReaderStillMergesTwoAtATimeAndStops() {
-    MergeBufferBudget budget = new MergeBufferBudget(MIB, false, 4, MIB / 2);
+    MergeBufferBudget budget = new MergeBufferBudget(MIB, 4, MIB / 2);
     List<Run> runs = new ArrayList<>(List.of(new Run(3, 1), new Run(2, 1), new Run(1, 1)));
     assertEquals(List.of(new Run(1, 1), new Run(2, 1)), next(budget, runs).orElseThrow());
     assertTrue(next(budget, List.of(new Run(6, 1))).isEmpty(), "one run left: nothing to merge, read it as is");

@@ -9,6 +9,7 @@ import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
+import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.hadoop.SpongeShuffleKeys;
@@ -67,7 +68,8 @@ public final class HadoopDemoSuite implements Suite {
     Files.createDirectories(base);
     context.err().println("demo-hadoop: starting ZooKeeper, HDFS + YARN (3 NodeManagers, each with a "
         + poolMb + " MB sponge) under " + base);
-    try (SpongeCluster cluster = SpongeCluster.start(base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB)) {
+    try (SpongeCluster cluster = SpongeCluster.start(base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB,
+        SpongeConfigKeys.CHUNK_SIZE_DEFAULT)) {
       Configuration conf = cluster.clientConf();
       Path input = new Path("/demo/numbers");
       NumbersInput.generate(conf, input, numbers, maps, context);

@@ -36,9 +36,10 @@ public final class SpongeCluster implements AutoCloseable {
    * @param poolTag names the pool directory {@code /dev/shm/levee-<tag>-<pid>}
    * @param poolMb each NodeManager's sponge
    * @param nodeManagerMemoryMb memory each NodeManager offers to containers
+   * @param chunkSize the sponge chunk size ({@code levee.sponge.chunk.size}, e.g. {@code 1m})
    */
-  public static SpongeCluster start(Path base, String poolTag, int nodeManagers, int poolMb, int nodeManagerMemoryMb)
-      throws Exception {
+  public static SpongeCluster start(Path base, String poolTag, int nodeManagers, int poolMb, int nodeManagerMemoryMb,
+      String chunkSize) throws Exception {
     Path pools = Path.of("/dev/shm", "levee-" + poolTag + "-" + ProcessHandle.current().pid());
     // The pools are memory: a bench stopped with Ctrl-C must not leave them behind (after the cluster has stopped).
     Runnable deletePools = () -> FileUtil.fullyDelete(pools.toFile());
@@ -52,6 +53,7 @@ public final class SpongeCluster implements AutoCloseable {
           .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
           .set(SpongeConfigKeys.LOCAL_POOL_DIR, pools.toString())
           .set(SpongeConfigKeys.LOCAL_POOL_SIZE, poolMb + "m")
+          .set(SpongeConfigKeys.CHUNK_SIZE, chunkSize)
           .set(SpongeServerConfig.PORT, "0")
           .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
           .start()

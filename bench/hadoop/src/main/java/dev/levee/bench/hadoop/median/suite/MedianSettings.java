@@ -28,6 +28,7 @@ record MedianSettings(
     int reduceHeapMb,
     int ioSortFactor,
     int poolMbPerNode,
+    String chunkSize,
     List<Condition> conditions,
     int repetitions,
     int diskReaders,
@@ -44,6 +45,7 @@ record MedianSettings(
   static final String REDUCE_HEAP_MB = "reduce-heap-mb";
   static final String IO_SORT_FACTOR = "io-sort-factor";
   static final String SPONGE_POOL_MB = "sponge-pool-mb";
+  static final String CHUNK_SIZE = "chunk-size";
   static final String CONDITIONS = "conditions";
   static final String REPETITIONS = "repetitions";
   static final String DISK_READERS = "disk-readers";
@@ -79,6 +81,10 @@ record MedianSettings(
         OptionSpec.optional(IO_SORT_FACTOR, "N", "mapreduce.task.io.sort.factor: runs merged per pass", "10"),
         OptionSpec.optional(SPONGE_POOL_MB, "MB", "each NodeManager's sponge; auto = " + (int) (AUTO_POOL_SHARE * 100)
             + "% of the reducer's input", AUTO),
+        // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two dozen runs from remote
+        // sponges needs a read buffer per run in direct memory, which HotSpot caps at -Xmx: smaller chunks keep the
+        // ratio of chunk to heap nearer the paper's.
+        OptionSpec.optional(CHUNK_SIZE, "SIZE", "levee.sponge.chunk.size on every node (4k..1g)", "256k"),
         OptionSpec.optional(CONDITIONS, "LIST", "comma-separated, of " + String.join(", ", Condition.labels()),
             String.join(",", Condition.DEFAULT.stream().map(c -> c.label).toList())),
         OptionSpec.optional(REPETITIONS, "N", "runs of every condition and variant (order alternates)", "1"),
@@ -109,6 +115,10 @@ record MedianSettings(
           + " (every map needs input)");
     }
     int pool = poolMb(o.string(SPONGE_POOL_MB), NumbersInput.shuffleBytes(numbers));
+    long chunk = o.bytesAtLeast(CHUNK_SIZE, 4096);
+    if (chunk > (1L << 30)) {
+      throw new BadArgumentException("--" + CHUNK_SIZE + " " + o.string(CHUNK_SIZE) + ": at most 1g");
+    }
     List<Condition> conditions = conditions(o.string(CONDITIONS));
     int readers = o.intIn(DISK_READERS, 1, 16);
     long readerFile = reparse(o, quick, DISK_READER_FILE).bytesAtLeast(DISK_READER_FILE, 16L << 20);
@@ -122,8 +132,8 @@ record MedianSettings(
     };
     long coRecords = reparse(o, quick, CO_RUNNER_RECORDS).longAtLeast(CO_RUNNER_RECORDS, 1000);
     long timeout = o.intIn(JOB_TIMEOUT, 60, 86_400);
-    return new MedianSettings(numbers, maps, heap, factor, pool, conditions, o.intIn(REPETITIONS, 1, 100), readers,
-        readerFile, leave, max, coRunner, coRecords, timeout, quick);
+    return new MedianSettings(numbers, maps, heap, factor, pool, o.string(CHUNK_SIZE).trim(), conditions,
+        o.intIn(REPETITIONS, 1, 100), readers, readerFile, leave, max, coRunner, coRecords, timeout, quick);
   }
 
   static int poolMb(String value, long reducerInputBytes) {
@@ -178,6 +188,7 @@ record MedianSettings(
     p.put("io_sort_factor", ioSortFactor);
     p.put("node_managers", NODE_MANAGERS);
     p.put("sponge_pool_mb_per_node", poolMbPerNode);
+    p.put("sponge_chunk_size", chunkSize);
     p.put("co_runner", coRunner && condition.spills ? coRunnerRecords + " lines sort" : "none");
     if (condition.diskReaders) {
       p.put("disk_readers", diskReaders);

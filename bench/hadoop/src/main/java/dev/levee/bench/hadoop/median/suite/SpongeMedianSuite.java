@@ -68,7 +68,7 @@ public final class SpongeMedianSuite implements Suite {
         s.repetitions());
     List<Row> rows = new ArrayList<>();
     try (SpongeCluster cluster = SpongeCluster.start(base, "median", MedianSettings.NODE_MANAGERS, s.poolMbPerNode(),
-        NODE_MANAGER_MEMORY_MB)) {
+        NODE_MANAGER_MEMORY_MB, s.chunkSize())) {
       Configuration conf = cluster.clientConf();
       conf.setInt(MRJobConfig.IO_SORT_FACTOR, s.ioSortFactor());
       NumbersInput.generate(conf, NUMBERS, s.numbers(), s.maps(), context);
