@@ -2,6 +2,7 @@ package dev.levee.leaky
 
 import java.util.Locale
 
+import dev.levee.leaky.memory.PageSizing
 import org.apache.spark.SparkConf
 import org.apache.spark.network.util.JavaUtils
 
@@ -32,7 +33,8 @@ object LeakyConf {
   val Enabled = Prefix + "enabled"
   /** Shuffle manager that does the map-side writes and bookkeeping. */
   val Delegate = Prefix + "shuffle.delegate"
-  /** Size of one memory page; no array the table allocates is larger (except one huge value). */
+  /** Size of one memory page; no array the table allocates is larger (except one huge value).
+   *  `auto`: 1m, or just under half a G1 region (dev.levee.leaky.memory.PageSizing). */
   val PageSize = Prefix + "pageSize"
   /** Per-key byte runs grow by doubling from 64 bytes up to this size, then stay there. */
   val MaxRunSegment = Prefix + "run.maxSegmentSize"
@@ -51,7 +53,7 @@ object LeakyConf {
   val Defaults: Map[String, String] = Map(
     Enabled -> "true",
     Delegate -> DefaultDelegate,
-    PageSize -> "1m",
+    PageSize -> "auto",
     MaxRunSegment -> "64k",
     LayoutKey -> "auto",
     InitialThreshold -> "5m",
@@ -83,7 +85,9 @@ object LeakyConf {
       case "sort" | "tungsten-sort" => DefaultDelegate
       case name => name
     }
-    val page = bytes(PageSize, MinPage, MaxPage).toInt
+    val page =
+      if (str(PageSize).equalsIgnoreCase("auto")) PageSizing.auto()
+      else bytes(PageSize, MinPage, MaxPage).toInt
     val seg = bytes(MaxRunSegment, 256, page.toLong).toInt
     val layoutRaw = str(LayoutKey).toLowerCase(Locale.ROOT)
     val layout = layouts.find(_.name == layoutRaw).getOrElse(

@@ -9,12 +9,21 @@ class LeakyConfSuite extends AnyFunSuite {
     val c = LeakyConf(new SparkConf(false))
     assert(c.enabled)
     assert(c.delegateShuffleManager == LeakyConf.DefaultDelegate)
-    assert(c.pageSize == 1 << 20)
+    assert(c.pageSize == dev.levee.leaky.memory.PageSizing.auto())
     assert(c.maxRunSegment == 64 << 10)
     assert(c.layout == LeakyConf.AutoLayout)
     assert(c.initialMemoryThreshold == 5L << 20)
     assert(c.spillFileBuffer == 32 << 10)
     assert(c.maxHeapFraction == 0.3)
+  }
+
+  test("auto pages stay below half a G1 region, where larger arrays become humongous") {
+    import dev.levee.leaky.memory.PageSizing
+    assert(PageSizing.forRegion(1L << 20) == (1 << 19) - 64) // a 64 MB heap's regions
+    assert(PageSizing.forRegion(2L << 20) < (1 << 20))
+    assert(PageSizing.forRegion(4L << 20) == PageSizing.DefaultBytes)
+    assert(PageSizing.forRegion(32L << 20) == PageSizing.DefaultBytes)
+    assert(LeakyConf(new SparkConf(false).set(LeakyConf.PageSize, "AUTO")).pageSize == PageSizing.auto())
   }
 
   test("short delegate names map to SortShuffleManager; sizes parse") {
