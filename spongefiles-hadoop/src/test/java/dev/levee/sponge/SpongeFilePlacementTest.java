@@ -65,7 +65,21 @@ class SpongeFilePlacementTest {
         assertEquals(1, diskFiles.size());
         assertEquals(3L * CHUNK + 100, Files.size(diskFiles.get(0)));
         byte[] onDisk = Files.readAllBytes(diskFiles.get(0));
-        assertArrayEquals(java.util.Arrays.copyOfRange(data, 7 * CHUNK, data.length), onDisk);
+        // Each disk chunk holds its bytes at the offset it records, and together they tile the file. Their order in
+        // the file may differ from the file's chunk order: a chunk refused by a remote server falls back to disk
+        // when the refusal arrives, which can be after the next chunk's.
+        Set<Long> offsets = new TreeSet<>();
+        for (int i = 7; i < chunks.size(); i++) {
+          StoredChunk.Disk d = (StoredChunk.Disk) chunks.get(i);
+          assertEquals(diskFiles.get(0), d.file());
+          int from = i * CHUNK;
+          byte[] expectedBytes = java.util.Arrays.copyOfRange(data, from, Math.min(data.length, from + CHUNK));
+          assertEquals(expectedBytes.length, d.length(), "length of disk chunk " + i);
+          assertArrayEquals(expectedBytes, java.util.Arrays.copyOfRange(onDisk, (int) d.offset(),
+              (int) d.offset() + d.length()), "bytes of disk chunk " + i + " at offset " + d.offset());
+          offsets.add(d.offset());
+        }
+        assertEquals(4, offsets.size(), "disk chunks never overlap: " + offsets);
 
         assertEquals(3L * CHUNK, fs.metrics().bytesWritten(Tier.LOCAL_MEMORY));
         assertEquals(4L * CHUNK, fs.metrics().bytesWritten(Tier.REMOTE_MEMORY));
