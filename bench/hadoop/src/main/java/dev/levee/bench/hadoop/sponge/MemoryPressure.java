@@ -1,10 +1,10 @@
 package dev.levee.bench.hadoop.sponge;
 
 import dev.levee.bench.cli.BadArgumentException;
+import dev.levee.bench.hadoop.median.load.MemInfo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -62,12 +62,7 @@ final class MemoryPressure implements AutoCloseable {
 
   /** {@code MemAvailable} from {@code /proc/meminfo}. */
   static long memAvailableBytes() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/meminfo"), StandardCharsets.US_ASCII)) {
-      if (line.startsWith("MemAvailable:")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-      }
-    }
-    throw new IOException("/proc/meminfo has no MemAvailable line");
+    return MemInfo.read().availableBytes();
   }
 
   long bytes() {
