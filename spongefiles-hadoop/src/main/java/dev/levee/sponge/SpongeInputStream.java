@@ -39,6 +39,7 @@ final class SpongeInputStream extends InputStream {
   private CompletableFuture<ByteBuffer> pending;
   private int pendingIndex = -1;
   private boolean closed;
+  private final byte[] one = new byte[1];
   /** Once a chunk could not be read the stream stays broken: skipping it would hand out wrong bytes. */
   private IOException broken;
 
@@ -57,7 +58,6 @@ final class SpongeInputStream extends InputStream {
 
   @Override
   public int read() throws IOException {
-    byte[] one = new byte[1];
     int n = read(one, 0, 1);
     return n < 0 ? -1 : one[0] & 0xFF;
   }
@@ -83,7 +83,7 @@ final class SpongeInputStream extends InputStream {
     }
     int n = Math.min(len, current.length() - offset);
     if (current instanceof StoredChunk.Local c) {
-      local.read(c, offset, n, ByteBuffer.wrap(b, off, n));
+      local.read(c, offset, b, off, n);
     } else {
       currentData.get(offset, b, off, n);
     }

@@ -2,8 +2,11 @@ package dev.levee.sponge.hadoop;
 
 import dev.levee.sponge.SpongeFile;
 import dev.levee.sponge.SpongeFileSystem;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -38,6 +41,8 @@ final class SpillWriter<K, V> {
   private final CombineOutputCollector<K, V> combineCollector;
   private final Counters.Counter spilledRecords;
   private final Counters.Counter combineInputRecords;
+  private static final int MIN_STREAM_BUFFER = 512;
+
   private final Class<K> keyClass;
   private final Class<V> valueClass;
   private final RawComparator<K> comparator;
@@ -68,8 +73,10 @@ final class SpillWriter<K, V> {
   SpilledSegment spill(List<Segment<K, V>> runs, boolean combine, String label) throws IOException {
     SpongeFile file = sponge.create(label);
     try {
-      IFile.Writer<K, V> writer = new IFile.Writer<>(job, new FSDataOutputStream(file.output(), null), keyClass,
-          valueClass, codec, null, true);
+      // Buffered as stock's local file system buffers a spill: IFile writes record lengths a byte at a time.
+      OutputStream out = new BufferedOutputStream(file.output(), streamBufferSize(job));
+      IFile.Writer<K, V> writer = new IFile.Writer<>(job, new FSDataOutputStream(out, null), keyClass, valueClass,
+          codec, null, true);
       RawKeyValueIterator merged = Merger.merge(job, localFs, keyClass, valueClass, runs, runs.size(), tmpDir,
           comparator, reporter, spilledRecords, null, null);
       if (combine && combinerClass != null) {
@@ -88,6 +95,12 @@ final class SpillWriter<K, V> {
       }
       throw e;
     }
+  }
+
+  /** The stream buffer stock's local file system uses for spills and merges ({@code io.file.buffer.size}). */
+  static int streamBufferSize(JobConf job) {
+    return Math.max(MIN_STREAM_BUFFER, job.getInt(CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
+        CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT));
   }
 
   private void combine(RawKeyValueIterator records) throws IOException {

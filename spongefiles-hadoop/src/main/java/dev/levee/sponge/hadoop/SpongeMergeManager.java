@@ -249,7 +249,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   }
 
   private Segment<K, V> spilledSegment(SpilledSegment run, boolean prefetch) throws IOException {
-    FSDataInputStream in = new FSDataInputStream(new SpongeSegmentStream(run.file(), prefetch));
+    FSDataInputStream in = new FSDataInputStream(new SpongeSegmentStream(run.file(), prefetch, SpillWriter.streamBufferSize(job)));
     IFile.Reader<K, V> reader = new IFile.Reader<>(job, in, run.storedLength(), codec, spilledRecords);
     return new Segment<>(reader, false, run.mapOutput() ? mergedMapOutputs : null);
   }

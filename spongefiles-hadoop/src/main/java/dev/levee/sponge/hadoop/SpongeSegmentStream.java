@@ -1,6 +1,7 @@
 package dev.levee.sponge.hadoop;
 
 import dev.levee.sponge.SpongeFile;
+import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,9 +20,13 @@ final class SpongeSegmentStream extends InputStream implements Seekable, Positio
   private long position;
   private boolean closed;
 
-  SpongeSegmentStream(SpongeFile file, boolean prefetch) throws IOException {
+  /**
+   * @param bufferSize the read buffer, like the one stock's local file system puts under an IFile reader: the reader
+   *     takes record lengths a byte at a time, and each unbuffered byte would cross every layer of the SpongeFile
+   */
+  SpongeSegmentStream(SpongeFile file, boolean prefetch, int bufferSize) throws IOException {
     this.file = file;
-    this.in = file.input(prefetch);
+    this.in = new BufferedInputStream(file.input(prefetch), bufferSize);
   }
 
   @Override

@@ -301,6 +301,18 @@ public final class SharedMemoryPool implements Closeable {
   }
 
   /**
+   * Copies {@code length} bytes starting at {@code offset} within {@code chunk} into {@code dst} at {@code dstOffset}.
+   * Allocates nothing: a merge reads a run in pieces as small as one byte, and even a view per call adds up.
+   */
+  public void read(int chunk, int offset, byte[] dst, int dstOffset, int length) {
+    checkChunk(chunk);
+    checkLength(offset, length);
+    java.util.Objects.checkFromIndexSize(dstOffset, length, dst.length);
+    ensureOpen();
+    segmentOf(chunk).get(offsetInSegment(chunk) + offset, dst, dstOffset, length);
+  }
+
+  /**
    * A writable view of the whole chunk (position 0, limit chunk size), for a holder that fills its chunk in place
    * instead of staging the bytes elsewhere first. The view stays valid after {@link #free}: only use it while the
    * chunk is yours.

@@ -65,8 +65,8 @@ public final class LocalMemoryTier implements ChunkTier {
   }
 
   /** Copies part of a chunk straight out of the pool (no staging buffer). */
-  public void read(StoredChunk.Local chunk, int offset, int length, ByteBuffer dst) {
-    pool.read(chunk.index(), offset, length, dst);
+  public void read(StoredChunk.Local chunk, int offset, byte[] dst, int dstOffset, int length) {
+    pool.read(chunk.index(), offset, dst, dstOffset, length);
   }
 
   @Override

@@ -99,6 +99,13 @@ class SharedMemoryPoolTest {
       for (int i = 0; i < 100; i++) {
         assertEquals(data[1000 + i], part.get(i));
       }
+      byte[] into = new byte[120];
+      b.read(c, CHUNK - 100, into, 20, 100);
+      assertArrayEquals(java.util.Arrays.copyOfRange(data, CHUNK - 100, CHUNK),
+          java.util.Arrays.copyOfRange(into, 20, 120));
+      assertEquals(0, into[19], "bytes before the destination offset are untouched");
+      assertThrows(IndexOutOfBoundsException.class, () -> b.read(c, 0, into, 100, 21));
+      assertThrows(IllegalArgumentException.class, () -> b.read(c, CHUNK - 10, into, 0, 11));
       assertThrows(IllegalArgumentException.class, () -> a.write(c, ByteBuffer.allocate(CHUNK + 1)));
       assertThrows(IndexOutOfBoundsException.class, () -> a.read(8, 1, ByteBuffer.allocate(1)));
     }
