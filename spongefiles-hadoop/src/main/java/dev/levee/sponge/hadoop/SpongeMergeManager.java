@@ -149,6 +149,9 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       runs = new ArrayList<>(spilled);
       spilled.clear();
     }
+    // Stock logs "finalMerge called" at the same point; tools time the merge and the reduce from either line.
+    LOG.info("{}: {} {} in-memory map outputs and {} SpongeFile runs", reduceId,
+        SpongeShuffleKeys.FINAL_MERGE_LOG_MARKER, memory.size(), runs.size());
     long memoryBytes = 0;
     for (InMemoryShuffledOutput<K, V> o : memory) {
       memoryBytes += o.memory().length;

@@ -31,6 +31,12 @@ public final class SpongeShuffleKeys {
   public static final String MERGE_DIRECT_MEMORY_FRACTION = "levee.sponge.shuffle.merge.direct-memory.fraction";
   public static final float MERGE_DIRECT_MEMORY_FRACTION_DEFAULT = 0.5f;
 
+  /**
+   * Logged at INFO by the reduce task once the copy is over and every background spill has finished, right before the
+   * final merge: the point where stock logs "finalMerge called". Tools time the merge and the reduce from it.
+   */
+  public static final String FINAL_MERGE_LOG_MARKER = "final merge begins with";
+
   /** Name of the task counter group the plugin publishes into. */
   public static final String COUNTER_GROUP = "Levee SpongeFiles";
 }

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The commit a result was measured at, with "-dirty" when tracked files differ from it. Uses plumbing commands only
- * and GIT_OPTIONAL_LOCKS=0, so asking never takes the index lock or rewrites anything in a shared work tree.
+ * The commit a result was measured at, with "-dirty" when tracked files differ from it in content. Runs with
+ * GIT_OPTIONAL_LOCKS=0, so asking never takes the index lock or rewrites anything in a shared work tree.
  */
 public final class GitRevision {
   private GitRevision() {}
@@ -18,7 +18,9 @@ public final class GitRevision {
     if (head == null || head.isEmpty()) {
       return "unknown";
     }
-    String clean = run(repoRoot, List.of("git", "diff-index", "--quiet", "HEAD", "--"));
+    // diff, not diff-index: diff-index trusts the index's file stats, so a file merely touched since the last
+    // commit (a rebuilt tree, a copy) counted as changed and clean runs were recorded as dirty.
+    String clean = run(repoRoot, List.of("git", "diff", "--quiet", "HEAD", "--"));
     return clean == null ? head + "-dirty" : head;
   }
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -18,6 +19,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 public final class ContainerLogs {
   /** Where stock's container log4j setup sends the shuffle and merge loggers. */
   public static final String SHUFFLE_LOG = "syslog.shuffle";
+  private static final String SYSLOG = "syslog";
 
   private final Path root;
 
@@ -30,17 +32,7 @@ public final class ContainerLogs {
    * that names the attempt (the reduce's fetchers log it).
    */
   public Optional<Path> shuffleLog(TaskAttemptID attempt) throws IOException {
-    String application = "application_" + attempt.getJobID().getJtIdentifier() + "_"
-        + String.format("%04d", attempt.getJobID().getId());
-    String name = attempt.toString();
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(p -> p.getFileName().toString().equals(SHUFFLE_LOG))
-          .filter(p -> p.toString().contains("/" + application + "/"))
-          .filter(p -> mentions(p, name))
-          .findFirst();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    return find(attempt, SHUFFLE_LOG);
   }
 
   /** Parses the merge passes of {@code attempt}'s reduce, if its log is there. */
@@ -51,6 +43,38 @@ public final class ContainerLogs {
     }
     List<String> lines = Files.readAllLines(log.get(), StandardCharsets.ISO_8859_1);
     return Optional.of(MergePasses.parse(lines));
+  }
+
+  /**
+   * Every log line of the container that ran {@code attempt} ({@code syslog} and, where stock's log setup splits
+   * them off, {@value #SHUFFLE_LOG}); empty when no container log names the attempt.
+   */
+  public List<String> attemptLines(TaskAttemptID attempt) throws IOException {
+    Optional<Path> syslog = find(attempt, SYSLOG);
+    if (syslog.isEmpty()) {
+      return List.of();
+    }
+    List<String> lines = new ArrayList<>(Files.readAllLines(syslog.get(), StandardCharsets.ISO_8859_1));
+    Path shuffle = syslog.get().resolveSibling(SHUFFLE_LOG);
+    if (Files.exists(shuffle)) {
+      lines.addAll(Files.readAllLines(shuffle, StandardCharsets.ISO_8859_1));
+    }
+    return lines;
+  }
+
+  /** The log file called {@code fileName} of the container, under the attempt's application, that names it. */
+  private Optional<Path> find(TaskAttemptID attempt, String fileName) throws IOException {
+    String application = "application_" + attempt.getJobID().getJtIdentifier() + "_"
+        + String.format("%04d", attempt.getJobID().getId());
+    String name = attempt.toString();
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(p -> p.getFileName().toString().equals(fileName))
+          .filter(p -> p.toString().contains("/" + application + "/"))
+          .filter(p -> mentions(p, name))
+          .findFirst();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
   }
 
   private static boolean mentions(Path file, String text) {

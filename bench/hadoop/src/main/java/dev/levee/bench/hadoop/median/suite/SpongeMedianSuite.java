@@ -9,6 +9,7 @@ import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
 import dev.levee.bench.hadoop.median.load.CoRunnerJob;
 import dev.levee.bench.hadoop.median.logs.ContainerLogs;
+import dev.levee.bench.hadoop.median.logs.FinalMergeTime;
 import dev.levee.bench.hadoop.median.logs.MergePasses;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.hadoop.SpongeShuffleKeys;
@@ -170,6 +171,7 @@ public final class SpongeMedianSuite implements Suite {
       long end = System.nanoTime();
       m.put("seconds", r.seconds());
       m.putAll(RunMetrics.reduceSide(v, r.reduceCounters(), v == Variant.STOCK ? stockPasses(r) : null));
+      finalMergeSeconds(r).ifPresent(seconds -> m.put("reduce_final_merge_seconds", seconds));
       m.putAll(load.endJob());
       if (co != null) {
         ConcurrentCoRunner.Outcome o = co.await();
@@ -179,11 +181,29 @@ public final class SpongeMedianSuite implements Suite {
         m.put("co_runner_overlap_fraction", Ratios.overlapFraction(o.startNanos(), o.endNanos(), start, end));
       }
       context.err().printf(Locale.ROOT, "sponge-median:   %-11s %6.1f s, median %d, spilled %,.0f bytes, %s merge"
-              + " round(s)%s%n", v.label, r.seconds(), r.median(), m.get("spill_bytes"),
+              + " round(s), final merge and reduce %s s%s%n", v.label, r.seconds(), r.median(), m.get("spill_bytes"),
           m.containsKey("merge_rounds") ? String.format("%.0f", m.get("merge_rounds")) : "?",
+          m.containsKey("reduce_final_merge_seconds")
+              ? String.format(Locale.ROOT, "%.1f", m.get("reduce_final_merge_seconds")) : "?",
           m.containsKey("co_runner_slowdown") ? String.format(Locale.ROOT, ", co-runner x%.2f",
               m.get("co_runner_slowdown")) : "");
       return r;
+    }
+
+    /** The reducer's final merge and reduce, timed from its own log (see {@link FinalMergeTime}). */
+    private Optional<Double> finalMergeSeconds(MedianRun r) {
+      try {
+        Optional<Double> seconds = FinalMergeTime.seconds(logs.attemptLines(r.reduceAttempt()),
+            r.reduceAttempt().toString());
+        if (seconds.isEmpty()) {
+          context.err().println("sponge-median:   no final-merge or done line in the log of " + r.reduceAttempt()
+              + "; its final merge time not recorded");
+        }
+        return seconds;
+      } catch (Exception e) {
+        context.err().println("sponge-median:   cannot read the log of " + r.reduceAttempt() + ": " + e);
+        return Optional.empty();
+      }
     }
 
     private MergePasses stockPasses(MedianRun r) {
