@@ -46,24 +46,29 @@ public final class ContainerLogs {
   }
 
   /**
-   * Every log line of the container that ran {@code attempt} ({@code syslog} and, where stock's log setup splits
-   * them off, {@value #SHUFFLE_LOG}); empty when no container log names the attempt.
+   * Every log line of the containers whose {@code syslog} names {@code attempt} (each {@code syslog} and, where stock's
+   * log setup splits them off, its {@value #SHUFFLE_LOG}); empty when none does. That is the attempt's own container
+   * and the application master's, which logs every attempt's transitions: callers pick lines only the task writes.
    */
   public List<String> attemptLines(TaskAttemptID attempt) throws IOException {
-    Optional<Path> syslog = find(attempt, SYSLOG);
-    if (syslog.isEmpty()) {
-      return List.of();
-    }
-    List<String> lines = new ArrayList<>(Files.readAllLines(syslog.get(), StandardCharsets.ISO_8859_1));
-    Path shuffle = syslog.get().resolveSibling(SHUFFLE_LOG);
-    if (Files.exists(shuffle)) {
-      lines.addAll(Files.readAllLines(shuffle, StandardCharsets.ISO_8859_1));
+    List<String> lines = new ArrayList<>();
+    for (Path syslog : findAll(attempt, SYSLOG)) {
+      lines.addAll(Files.readAllLines(syslog, StandardCharsets.ISO_8859_1));
+      Path shuffle = syslog.resolveSibling(SHUFFLE_LOG);
+      if (Files.exists(shuffle)) {
+        lines.addAll(Files.readAllLines(shuffle, StandardCharsets.ISO_8859_1));
+      }
     }
     return lines;
   }
 
   /** The log file called {@code fileName} of the container, under the attempt's application, that names it. */
   private Optional<Path> find(TaskAttemptID attempt, String fileName) throws IOException {
+    return findAll(attempt, fileName).stream().findFirst();
+  }
+
+  /** Every log file called {@code fileName} under the attempt's application that names the attempt. */
+  private List<Path> findAll(TaskAttemptID attempt, String fileName) throws IOException {
     String application = "application_" + attempt.getJobID().getJtIdentifier() + "_"
         + String.format("%04d", attempt.getJobID().getId());
     String name = attempt.toString();
@@ -71,7 +76,8 @@ public final class ContainerLogs {
       return files.filter(p -> p.getFileName().toString().equals(fileName))
           .filter(p -> p.toString().contains("/" + application + "/"))
           .filter(p -> mentions(p, name))
-          .findFirst();
+          .sorted()
+          .toList();
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }

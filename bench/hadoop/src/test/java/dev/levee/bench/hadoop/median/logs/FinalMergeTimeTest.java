@@ -19,7 +19,7 @@ class FinalMergeTimeTest {
   Path root;
 
   @Test
-  void stockIsTimedFromFinalMergeCalledInTheShuffleLogToTheDoneLineInSyslog() throws Exception {
+  void stockIsTimedFromFinalMergeCalledInTheShuffleLogToTheDoneLineInTheTasksSyslog() throws Exception {
     // Stock's container logging sends the merge manager to syslog.shuffle and the task's lines to syslog.
     Path dir = Files.createDirectories(root.resolve("logDir-nm-1_0/application_1795333072959_0002/container_1"));
     Files.writeString(dir.resolve("syslog"), String.join("\n",
@@ -30,6 +30,12 @@ class FinalMergeTimeTest {
             + "finalMerge called with 0 in-memory map-outputs and 24 on-disk map-outputs",
         "2026-11-22 07:39:55,130 INFO [main] org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl: "
             + "Merging 24 files, 240000144 bytes from disk", ""));
+
+    // The application master's syslog names the attempt too, and sorts first.
+    Path am = Files.createDirectories(root.resolve("logDir-nm-0_0/application_1795333072959_0002/container_0"));
+    Files.writeString(am.resolve("syslog"), "2026-11-22 07:40:02,500 INFO [AsyncDispatcher event handler] "
+        + "org.apache.hadoop.mapreduce.v2.app.job.impl.TaskAttemptImpl: " + ATTEMPT
+        + " TaskAttempt Transitioned from COMMIT_PENDING to SUCCESS_FINISHING_CONTAINER\n");
 
     List<String> lines = new ContainerLogs(root).attemptLines(TaskAttemptID.forName(ATTEMPT));
     assertEquals(7.274, FinalMergeTime.seconds(lines, ATTEMPT).orElseThrow(), 1e-9);
