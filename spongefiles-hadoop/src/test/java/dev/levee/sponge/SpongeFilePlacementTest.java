@@ -69,6 +69,7 @@ class SpongeFilePlacementTest {
         // the file may differ from the file's chunk order: a chunk refused by a remote server falls back to disk
         // when the refusal arrives, which can be after the next chunk's.
         Set<Long> offsets = new TreeSet<>();
+        long diskBytes = 0;
         for (int i = 7; i < chunks.size(); i++) {
           StoredChunk.Disk d = (StoredChunk.Disk) chunks.get(i);
           assertEquals(diskFiles.get(0), d.file());
@@ -78,8 +79,10 @@ class SpongeFilePlacementTest {
           assertArrayEquals(expectedBytes, java.util.Arrays.copyOfRange(onDisk, (int) d.offset(),
               (int) d.offset() + d.length()), "bytes of disk chunk " + i + " at offset " + d.offset());
           offsets.add(d.offset());
+          diskBytes += d.length();
         }
         assertEquals(4, offsets.size(), "disk chunks never overlap: " + offsets);
+        assertEquals(onDisk.length, diskBytes, "the disk chunks fill the appended file, no gap");
 
         assertEquals(3L * CHUNK, fs.metrics().bytesWritten(Tier.LOCAL_MEMORY));
         assertEquals(4L * CHUNK, fs.metrics().bytesWritten(Tier.REMOTE_MEMORY));
