@@ -52,7 +52,7 @@ final class SparkDemoSuite extends Suite {
 
     val variants = Seq(Measurement.STOCK -> Map.empty[String, String],
       DemoTable.PLUGIN -> Map("spark.shuffle.manager" -> LeakyManager))
-    var stockDigest: Option[Map[String, GroupByWorkload.Digest]] = None
+    var stockDigest: Option[OutputDigest] = None
     for ((variant, settings) <- variants; rep <- 0 until repetitions) {
       context.err().println(s"demo-spark: $variant run ${rep + 1}/$repetitions: starting ${topology.master}")
       SparkCluster.using(topology, settings, s"levee-demo-$variant") { cluster =>

@@ -13,7 +13,7 @@ import org.apache.spark.SparkContext
 import dev.levee.bench.{Suite, SuiteContext}
 import dev.levee.bench.cli.OptionSpec
 import dev.levee.bench.results.{Measurement, RepoLayout}
-import dev.levee.bench.spark.{GroupByWorkload, JoinWorkload}
+import dev.levee.bench.spark.{GroupByWorkload, JoinWorkload, OutputDigest}
 import dev.levee.it.spark.{SparkCluster, SparkTopology}
 import dev.levee.leaky.implicits._
 
@@ -47,7 +47,7 @@ final class LeakySuite extends Suite {
       inputs.values.map(i => f"${i.dataset} ${i.mainBytes / 1e6}%.1f MB").mkString(", "))
 
     val runs = mutable.ArrayBuffer.empty[PointRun]
-    val firstDigests = mutable.Map.empty[(String, String, Int), Any]
+    val firstDigests = mutable.Map.empty[(String, String, Int), OutputDigest]
     val timer = Executors.newSingleThreadScheduledExecutor { r =>
       val t = new Thread(r, "leaky-bench-job-timeout"); t.setDaemon(true); t
     }
@@ -121,7 +121,7 @@ object LeakySuite {
 /** One cluster: every op x dataset x reduce-task point of one variant, collector, heap and repetition. */
 private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inputs: Map[String, LeakyInput],
     gc: LeakySweepPlan.Gc, memoryMb: Int, variant: String, rep: Int, timer: ScheduledExecutorService,
-    firstDigests: mutable.Map[(String, String, Int), Any]) {
+    firstDigests: mutable.Map[(String, String, Int), OutputDigest]) {
   import LeakySuite._
 
   private val points = for (op <- plan.ops; dataset <- plan.datasets; r <- plan.reduceTasks)
@@ -182,7 +182,7 @@ private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inpu
     val group = s"leaky-${p.op}-${p.dataset}-${p.reduceTasks}"
     val (jobsBefore, stagesBefore) = (listener.jobEndsSeen, listener.stagesSeen)
     val t0 = System.nanoTime()
-    val outcome: Either[Throwable, Any] = withTimeout(sc, group) {
+    val outcome: Either[Throwable, OutputDigest] = withTimeout(sc, group) {
       p.op match {
         case "groupby" => GroupByWorkload.run(sc, input.main.toUri.toString, p.reduceTasks)
         case "join" => JoinWorkload.run(sc, input.main.toUri.toString, input.right.toUri.toString, p.reduceTasks,
