@@ -18,7 +18,8 @@ final case class LeakyConf(
     layout: LeakyConf.Layout,
     initialMemoryThreshold: Long,
     spillFileBuffer: Int,
-    maxHeapFraction: Double)
+    maxHeapFraction: Double,
+    maxLiveFraction: Double)
 
 object LeakyConf {
   sealed abstract class Layout(val name: String)
@@ -48,6 +49,10 @@ object LeakyConf {
   /** Share of the JVM heap that all leaky tables of an executor may hold together, whatever
    *  Spark's memory manager grants (see dev.levee.leaky.memory.HeapBudget). */
   val MaxHeapFraction = Prefix + "memory.maxHeapFraction"
+  /** Share of the old generation (the whole heap under G1) that Spark's live objects and the leaky tables may fill
+   *  together, as found after the latest full collection; past it the tables spill rather than grow. 1 turns it off
+   *  (see dev.levee.leaky.memory.LiveHeapCeiling). */
+  val MaxLiveFraction = Prefix + "memory.maxLiveFraction"
 
   val DefaultDelegate = "org.apache.spark.shuffle.sort.SortShuffleManager"
   val Defaults: Map[String, String] = Map(
@@ -58,7 +63,8 @@ object LeakyConf {
     LayoutKey -> "auto",
     InitialThreshold -> "5m",
     SpillFileBuffer -> "32k",
-    MaxHeapFraction -> "0.3")
+    MaxHeapFraction -> "0.3",
+    MaxLiveFraction -> "0.7")
 
   private val MinPage = 4L * 1024
   private val MaxPage = 1L << 30
@@ -94,10 +100,13 @@ object LeakyConf {
       throw bad(LayoutKey, layoutRaw, layouts.map(_.name).mkString(" | ")))
     val threshold = bytes(InitialThreshold, 0, Long.MaxValue)
     val buffer = bytes(SpillFileBuffer, 1024, 64L << 20).toInt
-    val heapRaw = str(MaxHeapFraction)
-    val heapFraction = heapRaw.toDoubleOption.filter(f => f > 0 && f <= 1).getOrElse(
-      throw bad(MaxHeapFraction, heapRaw, "a fraction of the heap in (0, 1], such as 0.3"))
-    LeakyConf(enabled, delegate, page, seg, layout, threshold, buffer, heapFraction)
+    def fraction(key: String, of: String): Double = {
+      val raw = str(key)
+      raw.toDoubleOption.filter(f => f > 0 && f <= 1).getOrElse(
+        throw bad(key, raw, s"a fraction of $of in (0, 1], such as ${Defaults(key)}"))
+    }
+    LeakyConf(enabled, delegate, page, seg, layout, threshold, buffer, fraction(MaxHeapFraction, "the heap"),
+      fraction(MaxLiveFraction, "the old generation"))
   }
 
   private def bad(key: String, value: String, allowed: String) =

@@ -15,6 +15,7 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(c.initialMemoryThreshold == 5L << 20)
     assert(c.spillFileBuffer == 32 << 10)
     assert(c.maxHeapFraction == 0.3)
+    assert(c.maxLiveFraction == 0.7)
   }
 
   test("auto pages stay below half a G1 region, where larger arrays become humongous") {
@@ -48,9 +49,9 @@ class LeakyConfSuite extends AnyFunSuite {
     val m5 = rejected(LeakyConf.Enabled, "yes")
     assert(m5.contains("true or false"))
     assert(rejected(LeakyConf.Delegate, " ").contains(LeakyConf.Delegate))
-    for (bad <- Seq("0", "1.5", "half")) {
-      val m = rejected(LeakyConf.MaxHeapFraction, bad)
-      assert(m.contains(LeakyConf.MaxHeapFraction) && m.contains(s"'$bad'") && m.contains("(0, 1]"))
+    for (key <- Seq(LeakyConf.MaxHeapFraction, LeakyConf.MaxLiveFraction); bad <- Seq("0", "1.5", "half")) {
+      val m = rejected(key, bad)
+      assert(m.contains(key) && m.contains(s"'$bad'") && m.contains("(0, 1]"), m)
     }
   }
 

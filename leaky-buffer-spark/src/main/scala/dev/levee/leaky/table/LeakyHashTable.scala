@@ -36,7 +36,7 @@ final class LeakyHashTable[K](
 
   def this(taskMemoryManager: TaskMemoryManager, serializer: SerializerInstance, conf: LeakyConf,
       joinLayout: Boolean, storage: SpillStorage) =
-    this(taskMemoryManager, serializer, conf, joinLayout, storage, HeapBudget.ofHeapFraction(conf.maxHeapFraction))
+    this(taskMemoryManager, serializer, conf, joinLayout, storage, HeapBudget.of(conf.maxHeapFraction, conf.maxLiveFraction))
 
   private val encoder = new ValueEncoder(serializer)
 
