@@ -54,7 +54,7 @@ final class LeakySuite extends Suite {
     try {
       var pair = 0
       for (gc <- plan.gcs; memoryMb <- plan.memoriesMb; rep <- 0 until plan.repetitions) {
-        val order = if (pair % 2 == 0) Variants else Variants.reverse
+        val order = if (pair % 2 == 0) plan.variants else plan.variants.reverse
         pair += 1
         for (variant <- order) {
           val cluster = new ClusterRun(context, plan, inputs, gc, memoryMb, variant, rep, timer, firstDigests)
@@ -69,7 +69,7 @@ final class LeakySuite extends Suite {
   }
 
   private def recordFrontiers(context: SuiteContext, plan: LeakySweepPlan, summaries: Seq[PointSummary]): Unit =
-    summaries.map(_.key.curve).distinct.foreach { curve =>
+    if (plan.variants.contains(Stock)) summaries.map(_.key.curve).distinct.foreach { curve =>
       val params = new util.LinkedHashMap[String, Object]()
       params.put("kind", "memory_frontier")
       params.put("op", curve.op)
@@ -78,8 +78,9 @@ final class LeakySuite extends Suite {
       params.put("reduce_tasks", Int.box(curve.reduceTasks))
       params.put("records", Long.box(plan.records))
       params.put("memories_mb", plan.memoriesMb.mkString(","))
+      if (plan.leakyConf.nonEmpty) params.put("leaky_conf", plan.leakyConfParam)
       val best = SweepResults.stockBest(summaries, curve, Stock)
-      Variants.foreach { variant =>
+      plan.variants.foreach { variant =>
         val smallest = SweepResults.smallestMemoryWithinTolerance(summaries, curve, variant, Stock)
         context.record(variant, params, util.Map.of(
           "smallest_memory_within_5pct_of_stock_best_mb", Double.box(smallest.fold(Double.NaN)(_.toDouble)),
@@ -91,7 +92,6 @@ final class LeakySuite extends Suite {
 object LeakySuite {
   val Stock: String = Measurement.STOCK
   val Leaky = "leaky"
-  val Variants: Seq[String] = Seq(Stock, Leaky)
 
   val LeakyManager = "org.apache.spark.shuffle.levee.LeakyShuffleManager"
   val StockManager = "org.apache.spark.shuffle.sort.SortShuffleManager"
@@ -104,14 +104,15 @@ object LeakySuite {
    */
   def reservedMemoryBytes(memoryMb: Int): Long = (memoryMb.toLong << 20) * 300 / 4096
 
-  def settings(variant: String, gcFlag: String, memoryMb: Int): Map[String, String] = Map(
-    "spark.shuffle.manager" -> (if (variant == Leaky) LeakyManager else StockManager),
-    "spark.executor.memory" -> s"${memoryMb}m",
-    "spark.testing.reservedMemory" -> reservedMemoryBytes(memoryMb).toString,
-    // Netty's direct memory defaults to -Xmx, and Spark refuses to start an executor with less than
-    // spark.network.maxRemoteBlockSizeFetchToMem (200 MB) of it: fix it so small heaps start and every heap gets the
-    // same network buffers.
-    "spark.executor.extraJavaOptions" -> s"$gcFlag -XX:MaxDirectMemorySize=256m")
+  def settings(variant: String, gcFlag: String, memoryMb: Int, leakyConf: Map[String, String]): Map[String, String] =
+    (if (variant == Leaky) leakyConf else Map.empty[String, String]) ++ Map(
+      "spark.shuffle.manager" -> (if (variant == Leaky) LeakyManager else StockManager),
+      "spark.executor.memory" -> s"${memoryMb}m",
+      "spark.testing.reservedMemory" -> reservedMemoryBytes(memoryMb).toString,
+      // Netty's direct memory defaults to -Xmx, and Spark refuses to start an executor with less than
+      // spark.network.maxRemoteBlockSizeFetchToMem (200 MB) of it: fix it so small heaps start and every heap gets the
+      // same network buffers.
+      "spark.executor.extraJavaOptions" -> s"$gcFlag -XX:MaxDirectMemorySize=256m")
 
   /** Memory allocated to each task: the heap of a one-core executor. */
   def dmr(inputBytes: Long, reduceTasks: Int, memoryMb: Int): Double =
@@ -130,7 +131,7 @@ private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inpu
   def run(): Seq[PointRun] = {
     context.err().println(s"leaky: $variant, ${gc.name}, ${memoryMb}m heap, repetition ${rep + 1}: starting " +
       Topology.master)
-    val started = try Right(SparkCluster.start(Topology, settings(variant, gc.flag, memoryMb), s"levee-leaky-$variant"))
+    val started = try Right(SparkCluster.start(Topology, settings(variant, gc.flag, memoryMb, plan.leakyConf), s"levee-leaky-$variant"))
     catch { case NonFatal(e) => Left(e) }
     started match {
       case Left(e) =>
@@ -225,6 +226,7 @@ private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inpu
     params.put("input_bytes", Long.box(inputs(p.dataset).mainBytes))
     params.put("dmr", f"${r.dmr}%.3f")
     params.put("master", Topology.master)
+    if (variant == Leaky && plan.leakyConf.nonEmpty) params.put("leaky_conf", plan.leakyConfParam)
     val metrics = new util.LinkedHashMap[String, java.lang.Double]()
     metrics.put("failed", Double.box(if (r.failed) 1 else 0))
     metrics.put("job_seconds", Double.box(r.jobSeconds))

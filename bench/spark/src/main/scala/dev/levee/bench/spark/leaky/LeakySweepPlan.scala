@@ -3,6 +3,8 @@ package dev.levee.bench.spark.leaky
 import java.util.Locale
 
 import dev.levee.bench.cli.{BadArgumentException, OptionSpec, ParsedOptions, Sizes}
+import dev.levee.leaky.LeakyConf
+import org.apache.spark.SparkConf
 
 /**
  * What one `leaky` bench run measures: for each GC and executor heap, one cluster per variant and repetition, and in
@@ -17,9 +19,14 @@ final case class LeakySweepPlan(
     gcs: Seq[LeakySweepPlan.Gc],
     datasets: Seq[String],
     ops: Seq[String],
-    jobTimeoutSeconds: Int) {
+    jobTimeoutSeconds: Int,
+    variants: Seq[String] = LeakySweepPlan.Variants,
+    leakyConf: Map[String, String] = Map.empty) {
 
-  def clusters: Int = gcs.size * memoriesMb.size * repetitions * 2
+  def clusters: Int = gcs.size * memoriesMb.size * repetitions * variants.size
+
+  /** The leaky settings as one result parameter (sorted, so equal settings merge in the report); "" for none. */
+  def leakyConfParam: String = leakyConf.toSeq.sorted.map { case (k, v) => s"$k=$v" }.mkString(",")
   def jobs: Int = clusters * ops.size * datasets.size * reduceTasks.size
 }
 
@@ -29,6 +36,7 @@ object LeakySweepPlan {
   val Gcs: Seq[Gc] = Seq(Gc("parallel", "-XX:+UseParallelGC"), Gc("g1", "-XX:+UseG1GC"))
   val Datasets: Seq[String] = Seq("uniform", "zipf")
   val Ops: Seq[String] = Seq("groupby", "join")
+  val Variants: Seq[String] = Seq(dev.levee.bench.results.Measurement.STOCK, "leaky")
 
   /** Smallest executor heap offered: Spark's executor itself needs a few tens of MB. */
   val MinMemoryMb = 32
@@ -55,7 +63,12 @@ object LeakySweepPlan {
     OptionSpec.optional("datasets", "NAME,..", "uniform (the paper's) and/or zipf keys", Full.datasets),
     OptionSpec.optional("ops", "OP,..", "groupby and/or join", Full.ops),
     OptionSpec.optional("job-timeout", "SECONDS", "a job still running after this is cancelled and counted failed",
-      "180"))
+      "180"),
+    OptionSpec.optional("variants", "NAME,..", "stock and/or leaky (one alone: an ablation, no frontier)",
+      Variants.mkString(",")),
+    OptionSpec.optional("leaky-conf", "KEY=VALUE,..",
+      s"${LeakyConf.Prefix}* settings for the leaky variant, recorded with its results (e.g. " +
+        s"${LeakyConf.MaxLiveFraction}=1 switches the live-heap ceiling off)", ""))
 
   private def describe(p: Preset) =
     s"records ${p.records}, reduce-tasks ${p.reduceTasks}, memories ${p.memories}, repetitions ${p.repetitions}, " +
@@ -102,6 +115,24 @@ object LeakySweepPlan {
       gcs = Gcs.filter(g => gcNames.contains(g.name)),
       datasets = choices("datasets", preset.datasets, Datasets),
       ops = choices("ops", preset.ops, Ops),
-      jobTimeoutSeconds = positive("job-timeout", o.string("job-timeout"), 86400).toInt)
+      jobTimeoutSeconds = positive("job-timeout", o.string("job-timeout"), 86400).toInt,
+      variants = choices("variants", Variants.mkString(","), Variants),
+      leakyConf = parseLeakyConf(if (o.isGiven("leaky-conf")) o.string("leaky-conf") else ""))
+  }
+
+  /** KEY=VALUE pairs under spark.levee.leaky., checked by the module's own parser so a bad value fails here. */
+  private def parseLeakyConf(raw: String): Map[String, String] = {
+    val pairs = raw.split(',').map(_.trim).filter(_.nonEmpty).map { kv =>
+      val eq = kv.indexOf('=')
+      val key = if (eq > 0) kv.take(eq).trim else ""
+      if (!key.startsWith(LeakyConf.Prefix) || key == LeakyConf.Prefix) {
+        throw new BadArgumentException(s"--leaky-conf: '$kv' is not ${LeakyConf.Prefix}<key>=<value>")
+      }
+      key -> kv.drop(eq + 1).trim
+    }.toMap
+    try LeakyConf(new SparkConf(false).setAll(pairs)) catch {
+      case e: IllegalArgumentException => throw new BadArgumentException(s"--leaky-conf: ${e.getMessage}")
+    }
+    pairs
   }
 }

@@ -1,0 +1,37 @@
+package dev.levee.bench.spark.leaky
+
+import scala.jdk.CollectionConverters._
+
+import dev.levee.bench.cli.{BadArgumentException, ParsedOptions}
+import org.scalatest.funsuite.AnyFunSuite
+
+class LeakySweepPlanSuite extends AnyFunSuite {
+  private def plan(args: String*): LeakySweepPlan =
+    LeakySweepPlan.parse(ParsedOptions.parse(LeakySweepPlan.options.asJava, args.asJava))
+
+  test("both variants and no leaky settings by default") {
+    val p = plan("--quick")
+    assert(p.variants == Seq("stock", "leaky") && p.leakyConf.isEmpty && p.leakyConfParam == "")
+    assert(p.clusters == 2)
+  }
+
+  test("an ablation: one variant, leaky settings recorded sorted so equal settings merge") {
+    val p = plan("--quick", "--variants", "leaky", "--leaky-conf",
+      "spark.levee.leaky.memory.maxLiveFraction=1, spark.levee.leaky.memory.maxHeapFraction=0.15")
+    assert(p.variants == Seq("leaky") && p.clusters == 1)
+    assert(p.leakyConfParam ==
+      "spark.levee.leaky.memory.maxHeapFraction=0.15,spark.levee.leaky.memory.maxLiveFraction=1")
+    assert(LeakySuite.settings("leaky", "", 64, p.leakyConf)("spark.levee.leaky.memory.maxLiveFraction") == "1")
+    assert(!LeakySuite.settings("stock", "", 64, p.leakyConf).contains("spark.levee.leaky.memory.maxLiveFraction"))
+  }
+
+  test("a key outside spark.levee.leaky., a bad value or an unknown variant fails naming what was wrong") {
+    val outside = intercept[BadArgumentException](plan("--leaky-conf", "spark.executor.memory=1g")).getMessage
+    assert(outside.contains("--leaky-conf") && outside.contains("spark.executor.memory=1g"))
+    val badValue = intercept[BadArgumentException](
+      plan("--leaky-conf", "spark.levee.leaky.memory.maxLiveFraction=2")).getMessage
+    assert(badValue.contains("maxLiveFraction") && badValue.contains("(0, 1]"))
+    val variant = intercept[BadArgumentException](plan("--variants", "tuned")).getMessage
+    assert(variant.contains("tuned") && variant.contains("stock, leaky"))
+  }
+}
