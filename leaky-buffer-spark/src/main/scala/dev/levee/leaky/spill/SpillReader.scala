@@ -1,9 +1,9 @@
 package dev.levee.leaky.spill
 
-import java.io.{BufferedInputStream, DataInputStream, EOFException, FileInputStream}
-import java.nio.ByteBuffer
+import java.io.{BufferedInputStream, DataInputStream, FileInputStream}
 
 import dev.levee.leaky.table.{RecordFormat, RecordVisitor}
+import dev.levee.leaky.value.ValueDecoder
 import org.apache.spark.serializer.SerializerInstance
 
 /** Streams a spill run back, one key at a time; only the current value is ever in memory. */
@@ -12,6 +12,7 @@ final class SpillReader[K](source: SpillFile, serializer: SerializerInstance, bu
   private val in = new DataInputStream(
     source.wrap(new BufferedInputStream(new FileInputStream(source.file), bufferSize)))
   private var scratch = new Array[Byte](256)
+  private val keyDecoder = new ValueDecoder(serializer)
   private var present = false
   private var recordsPending = false
   private var hash = 0
@@ -43,7 +44,7 @@ final class SpillReader[K](source: SpillFile, serializer: SerializerInstance, bu
         val len = in.readInt()
         val buf = room(len)
         in.readFully(buf, 0, len)
-        key = serializer.deserialize[Any](ByteBuffer.wrap(buf, 0, len)).asInstanceOf[K]
+        key = keyDecoder.decode(buf, 0, len).asInstanceOf[K]
         present = true
         recordsPending = true
       case 0 =>
