@@ -9,29 +9,40 @@ import scala.collection.mutable.ArrayBuffer
  *
  * An address packs (page index << 32 | offset). A region handed out by [[reserve]] is
  * contiguous within one page, so readers can wrap it without reassembly.
+ *
+ * [[recycle]] empties the store but keeps its standard pages for the next fill. A table that spills and refills
+ * would otherwise drop pages the collector has already promoted and allocate new ones that get promoted in turn:
+ * old-generation garbage that only a full collection reclaims, once per spill. Kept, the pages are the few
+ * long-lived objects the leaky buffer is meant to leave the collector.
  */
 final class PagedBytes(pageSize: Int) {
   require(pageSize > 0, s"page size must be positive, got $pageSize")
 
   private val pages = new ArrayBuffer[Array[Byte]]()
+  private val spare = new ArrayBuffer[Array[Byte]]()
   private var current: Array[Byte] = _
   private var position = 0
   private var allocated = 0L
 
-  /** Bytes held in pages, whether filled or not: what the table is charged for. */
+  /** Bytes held in pages, in use or kept for reuse, whether filled or not: what the table is charged for. */
   def allocatedBytes: Long = allocated
 
-  /** Bytes that reserving `n` bytes would newly allocate (0 if it fits the current page). */
+  /** Bytes that reserving `n` bytes would newly allocate (0 if it fits the current page or a kept one). */
   def allocationFor(n: Int): Long =
-    if (current != null && current.length - position >= n) 0L else math.max(n, pageSize).toLong
+    if (current != null && current.length - position >= n) 0L
+    else if (n <= pageSize && spare.nonEmpty) 0L
+    else math.max(n, pageSize).toLong
 
-  /** Returns the address of `n` contiguous fresh bytes. */
+  /** Returns the address of `n` contiguous bytes; their content is undefined until written. */
   def reserve(n: Int): Long = {
     if (current == null || current.length - position < n) {
-      current = new Array[Byte](math.max(n, pageSize))
+      if (n <= pageSize && spare.nonEmpty) current = spare.remove(spare.length - 1)
+      else {
+        current = new Array[Byte](math.max(n, pageSize))
+        allocated += current.length
+      }
       pages += current
       position = 0
-      allocated += current.length
     }
     val address = PagedBytes.address(pages.length - 1, position)
     position += n
@@ -40,9 +51,24 @@ final class PagedBytes(pageSize: Int) {
 
   def page(address: Long): Array[Byte] = pages(PagedBytes.pageIndex(address))
 
-  /** Drops every page; all earlier addresses become invalid. */
+  /**
+   * Empties the store and keeps its standard pages for the next reservations; a dedicated page larger than the page
+   * size is dropped. All earlier addresses become invalid.
+   */
+  def recycle(): Unit = {
+    pages.foreach { p => if (p.length == pageSize) spare += p else allocated -= p.length }
+    pages.clear()
+    current = null
+    position = 0
+  }
+
+  /** Bytes held in pages kept for reuse. */
+  def spareBytes: Long = spare.length.toLong * pageSize
+
+  /** Drops every page, kept ones too; all earlier addresses become invalid. */
   def clear(): Unit = {
     pages.clear()
+    spare.clear()
     current = null
     position = 0
     allocated = 0L

@@ -52,6 +52,13 @@ final class KeyIndex[K] {
     packed.map(_.toInt)
   }
 
+  /** Forgets every key but keeps the arrays' capacity, for a refill with about as many keys. */
+  def recycle(): Unit = {
+    java.util.Arrays.fill(slots, 0)
+    java.util.Arrays.fill(keys, 0, count, null)
+    count = 0
+  }
+
   def clear(): Unit = {
     slots = new Array[Int](InitialSlots); mask = InitialSlots - 1
     keys = new Array[AnyRef](InitialSlots / 2); hashes = new Array[Int](InitialSlots / 2)

@@ -137,7 +137,7 @@ final class LeakyHashTable[K](
     if (trigger == this || emitting || keys.size == 0) 0L
     else {
       val released = threshold - conf.initialMemoryThreshold
-      spillInMemory()
+      spillInMemory(keepPages = false)
       math.max(0L, released)
     }
   }
@@ -151,11 +151,16 @@ final class LeakyHashTable[K](
       val allowed = heapBudget.acquireUpTo(granted)
       if (allowed < granted) freeMemory(granted - allowed)
       threshold += allowed
-      if ((needed > threshold || keys.isFull) && keys.size > 0) spillInMemory()
+      if ((needed > threshold || keys.isFull) && keys.size > 0) spillInMemory(keepPages = true)
     }
   }
 
-  private def spillInMemory(): Unit = {
+  /**
+   * Writes the table to a spill run and empties it. With `keepPages` (the table spilled because it is full, and will
+   * fill again at once) it keeps its pages, key arrays and grant, unless the heap budget has since dropped below what
+   * the tables hold; a spill another consumer asked for returns everything.
+   */
+  private def spillInMemory(keepPages: Boolean): Unit = {
     val held = currentBytes
     peak = math.max(peak, held)
     val target = storage.create()
@@ -170,9 +175,14 @@ final class LeakyHashTable[K](
     spilledDisk += target.file.length()
     logInfo(s"Leaky table spilled ${keys.size} keys (${held >> 10} KiB in memory, " +
       s"${target.file.length() >> 10} KiB on disk) to ${target.file}; ${spills.size} runs so far")
-    keys.clear()
-    layout.clear()
-    releaseReserved()
+    if (keepPages && heapBudget.heldBytes <= heapBudget.currentLimit) {
+      keys.recycle()
+      layout.recycle()
+    } else {
+      keys.clear()
+      layout.clear()
+      releaseReserved()
+    }
   }
 
   private def releaseReserved(): Unit = {

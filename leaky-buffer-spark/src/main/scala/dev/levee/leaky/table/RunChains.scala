@@ -71,6 +71,9 @@ final class RunChains(store: PagedBytes, maxSegment: Int) {
     }
   }
 
+  /** Forgets every key but keeps the per-key arrays: [[ensureKey]] resets each entry as its id comes back. */
+  def recycle(): Unit = keys = 0
+
   def clear(): Unit = {
     heads = new Array[Long](64)
     tails = new Array[Long](64)

@@ -12,6 +12,9 @@ sealed trait ValueLayout {
   def memoryBytes: Long
   /** Upper bound of new memory the next append of a `recordSize`-byte record can allocate. */
   def worstCaseAllocation(recordSize: Int): Long
+  /** Forgets every key and value but keeps the pages for the next fill (see [[PagedBytes.recycle]]). */
+  def recycle(): Unit
+  /** Forgets every key and value and drops the pages. */
   def clear(): Unit
 }
 
@@ -40,6 +43,7 @@ final class GroupRunLayout(pageSize: Int, maxSegment: Int) extends ValueLayout {
 
   override def memoryBytes: Long = store.allocatedBytes + runs.arrayBytes
   override def worstCaseAllocation(recordSize: Int): Long = runs.worstCaseAllocation(recordSize)
+  override def recycle(): Unit = { store.recycle(); runs.recycle() }
   override def clear(): Unit = { store.clear(); runs.clear() }
 }
 
@@ -78,5 +82,6 @@ final class SharedAreaJoinLayout(pageSize: Int, maxSegment: Int) extends ValueLa
   override def memoryBytes: Long = area.allocatedBytes + index.allocatedBytes + lists.arrayBytes
   override def worstCaseAllocation(recordSize: Int): Long =
     area.allocationFor(recordSize) + lists.worstCaseAllocation(8)
+  override def recycle(): Unit = { area.recycle(); index.recycle(); lists.recycle() }
   override def clear(): Unit = { area.clear(); index.clear(); lists.clear() }
 }

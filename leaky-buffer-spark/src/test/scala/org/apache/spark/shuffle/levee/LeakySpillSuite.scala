@@ -88,6 +88,30 @@ class LeakySpillSuite extends LeakySparkSuite {
     assert(groups == 100 && sizes == Seq(300), "spilled and in-memory parts merge into whole groups")
   }
 
+  test("a table that spills because it is full keeps its grant and pages for the next fill") {
+    val out = sc.parallelize(Seq(1), 1).mapPartitions { _ =>
+      val table = new LeakyHashTable[Int](SparkInternals.taskMemoryManager(TaskContext.get()),
+        SparkEnv.get.serializer.newInstance(), LeakyConf(SparkEnv.get.conf), false, SparkInternals.spillStorage())
+      var i = 0
+      while (table.spillCount == 0) { table.insert(i % 100, 0, s"value-$i-" + "v" * 40); i += 1 }
+      val (usedAtSpill, bytesAtSpill) = (table.getUsed, table.currentBytes)
+      val total = 4 * i
+      while (i < total) { table.insert(i % 100, 0, s"value-$i-" + "v" * 40); i += 1 }
+      val sizes = table.groups(() => new GroupBuilder[Int] {
+        private var n = 0
+        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = n += 1
+        override def result(): Int = n
+      }).map(_._2).toSeq
+      Iterator((usedAtSpill, bytesAtSpill, table.spillCount, table.peakMemoryBytes, total, sizes.sum, table.getUsed))
+    }.collect().head
+    val (usedAtSpill, bytesAtSpill, spills, peak, total, emitted, usedAtEnd) = out
+    assert(usedAtSpill > 0, "the grant stays with the table across its own spill")
+    assert(bytesAtSpill > 0, "the pages stay with the table across its own spill")
+    assert(spills >= 3, s"refilling four times as much must spill again, got $spills runs")
+    assert(peak <= 2 * bytesAtSpill + (1L << 20), s"refills reuse the kept pages: peak $peak, kept $bytesAtSpill")
+    assert(emitted == total && usedAtEnd == 0, s"$emitted of $total values emitted, $usedAtEnd bytes still held")
+  }
+
   test("the JVM heap budget makes the table spill where Spark's pool would still grant memory") {
     // The regression behind DMR 0.6 on a 64 MB executor: Spark granted the table its whole pool,
     // more than the heap could hold beside Spark's own objects, and the executor died of OOM.
