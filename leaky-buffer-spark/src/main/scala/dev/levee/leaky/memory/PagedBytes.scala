@@ -65,6 +65,12 @@ final class PagedBytes(pageSize: Int) {
   /** Bytes held in pages kept for reuse. */
   def spareBytes: Long = spare.length.toLong * pageSize
 
+  /** Drops the pages kept for reuse; the pages in use stay. */
+  def dropSpare(): Unit = {
+    allocated -= spareBytes
+    spare.clear()
+  }
+
   /** Drops every page, kept ones too; all earlier addresses become invalid. */
   def clear(): Unit = {
     pages.clear()

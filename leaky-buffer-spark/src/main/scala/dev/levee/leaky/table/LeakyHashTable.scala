@@ -95,6 +95,7 @@ final class LeakyHashTable[K](
   def groups[R](newBuilder: () => GroupBuilder[R]): Iterator[(K, R)] = {
     emitting = true
     peak = peakMemoryBytes
+    releaseUnused()
     if (spills.isEmpty) {
       val n = keys.size
       new Iterator[(K, R)] {
@@ -183,6 +184,16 @@ final class LeakyHashTable[K](
       layout.clear()
       releaseReserved()
     }
+  }
+
+  /**
+   * Emission decodes whole groups, and one hot key's group can be large: pages kept for a fill that will not come, and
+   * the grant behind them, go back before it starts.
+   */
+  private def releaseUnused(): Unit = {
+    layout.dropSpare()
+    val unused = threshold - math.max(conf.initialMemoryThreshold, currentBytes)
+    if (unused > 0) { freeMemory(unused); heapBudget.release(unused); threshold -= unused }
   }
 
   private def releaseReserved(): Unit = {

@@ -14,6 +14,8 @@ sealed trait ValueLayout {
   def worstCaseAllocation(recordSize: Int): Long
   /** Forgets every key and value but keeps the pages for the next fill (see [[PagedBytes.recycle]]). */
   def recycle(): Unit
+  /** Drops the pages kept by [[recycle]] that the current fill has not used. */
+  def dropSpare(): Unit
   /** Forgets every key and value and drops the pages. */
   def clear(): Unit
 }
@@ -44,6 +46,7 @@ final class GroupRunLayout(pageSize: Int, maxSegment: Int) extends ValueLayout {
   override def memoryBytes: Long = store.allocatedBytes + runs.arrayBytes
   override def worstCaseAllocation(recordSize: Int): Long = runs.worstCaseAllocation(recordSize)
   override def recycle(): Unit = { store.recycle(); runs.recycle() }
+  override def dropSpare(): Unit = store.dropSpare()
   override def clear(): Unit = { store.clear(); runs.clear() }
 }
 
@@ -83,5 +86,6 @@ final class SharedAreaJoinLayout(pageSize: Int, maxSegment: Int) extends ValueLa
   override def worstCaseAllocation(recordSize: Int): Long =
     area.allocationFor(recordSize) + lists.worstCaseAllocation(8)
   override def recycle(): Unit = { area.recycle(); index.recycle(); lists.recycle() }
+  override def dropSpare(): Unit = { area.dropSpare(); index.dropSpare() }
   override def clear(): Unit = { area.clear(); index.clear(); lists.clear() }
 }

@@ -73,6 +73,10 @@ class ValueLayoutSuite extends AnyFunSuite {
     (0 until 1000).foreach(_ => store.reserve(100))
     assert(store.allocatedBytes == 13L * pageSize && store.spareBytes == 0, "the refill used only kept pages")
     assert(store.allocationFor(pageSize) == pageSize, "with no kept page left, growth allocates again")
+    store.recycle()
+    (0 until 100).foreach(_ => store.reserve(100)) // two of the 13 kept pages
+    store.dropSpare()
+    assert(store.allocatedBytes == 2L * pageSize && store.spareBytes == 0, "dropping the spares keeps the pages in use")
     store.clear()
     assert(store.allocatedBytes == 0 && store.spareBytes == 0)
   }

@@ -97,14 +97,18 @@ class LeakySpillSuite extends LeakySparkSuite {
       val (usedAtSpill, bytesAtSpill) = (table.getUsed, table.currentBytes)
       val total = 4 * i
       while (i < total) { table.insert(i % 100, 0, s"value-$i-" + "v" * 40); i += 1 }
-      val sizes = table.groups(() => new GroupBuilder[Int] {
+      val groups = table.groups(() => new GroupBuilder[Int] {
         private var n = 0
         override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = n += 1
         override def result(): Int = n
-      }).map(_._2).toSeq
-      Iterator((usedAtSpill, bytesAtSpill, table.spillCount, table.peakMemoryBytes, total, sizes.sum, table.getUsed))
+      })
+      val unusedAtEmission = table.getUsed - math.max(0L, table.currentBytes - (128L << 10))
+      val sizes = groups.map(_._2).toSeq
+      Iterator((usedAtSpill, bytesAtSpill, table.spillCount, table.peakMemoryBytes, total, sizes.sum, table.getUsed,
+        unusedAtEmission))
     }.collect().head
-    val (usedAtSpill, bytesAtSpill, spills, peak, total, emitted, usedAtEnd) = out
+    val (usedAtSpill, bytesAtSpill, spills, peak, total, emitted, usedAtEnd, unusedAtEmission) = out
+    assert(unusedAtEmission <= 0, s"emission starts without kept pages or grant beyond what is held: $unusedAtEmission")
     assert(usedAtSpill > 0, "the grant stays with the table across its own spill")
     assert(bytesAtSpill > 0, "the pages stay with the table across its own spill")
     assert(spills >= 3, s"refilling four times as much must spill again, got $spills runs")
