@@ -18,8 +18,8 @@ import org.apache.spark.serializer.SerializerInstance
  * Memory is accounted with Spark's TaskMemoryManager the way Spark's Spillable collections
  * do it: the table may use `initialMemoryThreshold` bytes before asking, then asks for twice
  * what it holds; when Spark cannot grant enough, the table writes its keys in hash order with
- * their value bytes to a spill run and starts empty. Emitting merges the runs and the
- * in-memory rest by key hash. Every grant is also taken from the JVM-wide [[HeapBudget]], so the
+ * their value bytes to a spill run and starts empty, keeping its pages and grant for the next
+ * fill. Emitting merges the runs and the in-memory rest by key hash. Every grant is also taken from the JVM-wide [[HeapBudget]], so the
  * table spills where Spark's pool over-promises what a small heap can hold.
  *
  * Single-threaded, like every per-task Spark collection: forced spills requested by other

@@ -102,7 +102,8 @@ class LeakySpillSuite extends LeakySparkSuite {
         override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = n += 1
         override def result(): Int = n
       })
-      val unusedAtEmission = table.getUsed - math.max(0L, table.currentBytes - (128L << 10))
+      val initial = LeakyConf(SparkEnv.get.conf).initialMemoryThreshold
+      val unusedAtEmission = table.getUsed - math.max(0L, table.currentBytes - initial)
       val sizes = groups.map(_._2).toSeq
       Iterator((usedAtSpill, bytesAtSpill, table.spillCount, table.peakMemoryBytes, total, sizes.sum, table.getUsed,
         unusedAtEmission))
