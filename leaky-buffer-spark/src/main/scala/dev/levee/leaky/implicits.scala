@@ -23,14 +23,21 @@ object implicits {
     def leakyGroupByKey(numPartitions: Int): RDD[(K, Iterable[V])] =
       leakyGroupByKey(new HashPartitioner(numPartitions))
     def leakyGroupByKey(partitioner: Partitioner): RDD[(K, Iterable[V])] =
-      LeakyCogroup.cogroup[K](Seq(self), partitioner, joinLike = false)
+      LeakyCogroup
+        .cogroup[K](Seq(self), partitioner, joinLike = false)
         .mapValues(g => g(0).asInstanceOf[Iterable[V]])
 
     def leakyCogroup[W](other: RDD[(K, W)]): RDD[(K, (Iterable[V], Iterable[W]))] =
       leakyCogroup(other, defaultPart(other))
-    def leakyCogroup[W](other: RDD[(K, W)], numPartitions: Int): RDD[(K, (Iterable[V], Iterable[W]))] =
+    def leakyCogroup[W](
+        other: RDD[(K, W)],
+        numPartitions: Int
+    ): RDD[(K, (Iterable[V], Iterable[W]))] =
       leakyCogroup(other, new HashPartitioner(numPartitions))
-    def leakyCogroup[W](other: RDD[(K, W)], partitioner: Partitioner): RDD[(K, (Iterable[V], Iterable[W]))] =
+    def leakyCogroup[W](
+        other: RDD[(K, W)],
+        partitioner: Partitioner
+    ): RDD[(K, (Iterable[V], Iterable[W]))] =
       LeakyCogroup.cogroup[K](Seq(self, other), partitioner, joinLike = true).mapValues { g =>
         (g(0).asInstanceOf[Iterable[V]], g(1).asInstanceOf[Iterable[W]])
       }
@@ -47,7 +54,10 @@ object implicits {
       leakyLeftOuterJoin(other, defaultPart(other))
     def leakyLeftOuterJoin[W](other: RDD[(K, W)], numPartitions: Int): RDD[(K, (V, Option[W]))] =
       leakyLeftOuterJoin(other, new HashPartitioner(numPartitions))
-    def leakyLeftOuterJoin[W](other: RDD[(K, W)], partitioner: Partitioner): RDD[(K, (V, Option[W]))] =
+    def leakyLeftOuterJoin[W](
+        other: RDD[(K, W)],
+        partitioner: Partitioner
+    ): RDD[(K, (V, Option[W]))] =
       leakyCogroup(other, partitioner).flatMapValues { case (vs, ws) =>
         if (ws.isEmpty) vs.iterator.map(v => (v, None))
         else for (v <- vs.iterator; w <- ws.iterator) yield (v, Some(w))
@@ -57,7 +67,10 @@ object implicits {
       leakyRightOuterJoin(other, defaultPart(other))
     def leakyRightOuterJoin[W](other: RDD[(K, W)], numPartitions: Int): RDD[(K, (Option[V], W))] =
       leakyRightOuterJoin(other, new HashPartitioner(numPartitions))
-    def leakyRightOuterJoin[W](other: RDD[(K, W)], partitioner: Partitioner): RDD[(K, (Option[V], W))] =
+    def leakyRightOuterJoin[W](
+        other: RDD[(K, W)],
+        partitioner: Partitioner
+    ): RDD[(K, (Option[V], W))] =
       leakyCogroup(other, partitioner).flatMapValues { case (vs, ws) =>
         if (vs.isEmpty) ws.iterator.map(w => (None, w))
         else for (v <- vs.iterator; w <- ws.iterator) yield (Some(v), w)
@@ -65,9 +78,15 @@ object implicits {
 
     def leakyFullOuterJoin[W](other: RDD[(K, W)]): RDD[(K, (Option[V], Option[W]))] =
       leakyFullOuterJoin(other, defaultPart(other))
-    def leakyFullOuterJoin[W](other: RDD[(K, W)], numPartitions: Int): RDD[(K, (Option[V], Option[W]))] =
+    def leakyFullOuterJoin[W](
+        other: RDD[(K, W)],
+        numPartitions: Int
+    ): RDD[(K, (Option[V], Option[W]))] =
       leakyFullOuterJoin(other, new HashPartitioner(numPartitions))
-    def leakyFullOuterJoin[W](other: RDD[(K, W)], partitioner: Partitioner): RDD[(K, (Option[V], Option[W]))] =
+    def leakyFullOuterJoin[W](
+        other: RDD[(K, W)],
+        partitioner: Partitioner
+    ): RDD[(K, (Option[V], Option[W]))] =
       leakyCogroup(other, partitioner).flatMapValues {
         case (vs, ws) if vs.isEmpty => ws.iterator.map(w => (None, Some(w)))
         case (vs, ws) if ws.isEmpty => vs.iterator.map(v => (Some(v), None))

@@ -24,12 +24,19 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(PageSizing.forRegion(2L << 20) < (1 << 20))
     assert(PageSizing.forRegion(4L << 20) == PageSizing.DefaultBytes)
     assert(PageSizing.forRegion(32L << 20) == PageSizing.DefaultBytes)
-    assert(LeakyConf(new SparkConf(false).set(LeakyConf.PageSize, "AUTO")).pageSize == PageSizing.auto())
+    assert(
+      LeakyConf(new SparkConf(false).set(LeakyConf.PageSize, "AUTO")).pageSize == PageSizing.auto()
+    )
   }
 
   test("short delegate names map to SortShuffleManager; sizes parse") {
-    val c = LeakyConf(new SparkConf(false).set(LeakyConf.Delegate, "sort")
-      .set(LeakyConf.PageSize, "64k").set(LeakyConf.MaxRunSegment, "4k").set(LeakyConf.LayoutKey, "JOIN"))
+    val c = LeakyConf(
+      new SparkConf(false)
+        .set(LeakyConf.Delegate, "sort")
+        .set(LeakyConf.PageSize, "64k")
+        .set(LeakyConf.MaxRunSegment, "4k")
+        .set(LeakyConf.LayoutKey, "JOIN")
+    )
     assert(c.delegateShuffleManager == LeakyConf.DefaultDelegate)
     assert(c.pageSize == 65536 && c.maxRunSegment == 4096 && c.layout == LeakyConf.JoinLayout)
   }
@@ -49,7 +56,10 @@ class LeakyConfSuite extends AnyFunSuite {
     val m5 = rejected(LeakyConf.Enabled, "yes")
     assert(m5.contains("true or false"))
     assert(rejected(LeakyConf.Delegate, " ").contains(LeakyConf.Delegate))
-    for (key <- Seq(LeakyConf.MaxHeapFraction, LeakyConf.MaxLiveFraction); bad <- Seq("0", "1.5", "half")) {
+    for (
+      key <- Seq(LeakyConf.MaxHeapFraction, LeakyConf.MaxLiveFraction);
+      bad <- Seq("0", "1.5", "half")
+    ) {
       val m = rejected(key, bad)
       assert(m.contains(key) && m.contains(s"'$bad'") && m.contains("(0, 1]"), m)
     }
@@ -57,11 +67,19 @@ class LeakyConfSuite extends AnyFunSuite {
 
   test("the shuffle manager rejects a missing or self-referencing delegate by name") {
     import org.apache.spark.shuffle.levee.LeakyShuffleManager
-    val missing = intercept[IllegalArgumentException](new LeakyShuffleManager(
-      new SparkConf(false).set(LeakyConf.Delegate, "com.example.NoSuchManager"), true)).getMessage
+    val missing = intercept[IllegalArgumentException](
+      new LeakyShuffleManager(
+        new SparkConf(false).set(LeakyConf.Delegate, "com.example.NoSuchManager"),
+        true
+      )
+    ).getMessage
     assert(missing.contains(LeakyConf.Delegate) && missing.contains("com.example.NoSuchManager"))
-    val self = intercept[IllegalArgumentException](new LeakyShuffleManager(
-      new SparkConf(false).set(LeakyConf.Delegate, classOf[LeakyShuffleManager].getName), true))
+    val self = intercept[IllegalArgumentException](
+      new LeakyShuffleManager(
+        new SparkConf(false).set(LeakyConf.Delegate, classOf[LeakyShuffleManager].getName),
+        true
+      )
+    )
     assert(self.getMessage.contains("itself"))
   }
 }

@@ -30,7 +30,9 @@ object TestData {
 
   /** Values per key as a sorted multiset, so two groupings compare regardless of order. */
   def multisets[K, V](groups: Iterable[(K, Iterable[V])]): Map[K, Seq[String]] =
-    groups.groupBy(_._1).map { case (k, gs) => k -> gs.flatMap(_._2).map(String.valueOf).toSeq.sorted }
+    groups.groupBy(_._1).map { case (k, gs) =>
+      k -> gs.flatMap(_._2).map(String.valueOf).toSeq.sorted
+    }
 
   def pairMultisets[K, V](pairs: Iterable[(K, V)]): Map[K, Seq[String]] =
     multisets(pairs.map { case (k, v) => (k, Seq(v)) })

@@ -5,8 +5,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Recycles chunk-sized direct buffers between the files of one {@link SpongeFileSystem}, so that a task spilling
- * thousands of files does not churn direct memory (which is freed only by GC).
+ * Recycles chunk-sized direct buffers between the files of one {@link SpongeFileSystem}, so that a
+ * task spilling thousands of files does not churn direct memory (which is freed only by GC).
  */
 final class ChunkBuffers {
   private final int chunkSize;
@@ -29,8 +29,12 @@ final class ChunkBuffers {
   }
 
   void give(ByteBuffer b) {
-    // Never adopt a view of shared memory (a local sponge chunk has the same capacity as a staging buffer).
-    if (b == null || b.capacity() != chunkSize || !b.isDirect() || b instanceof java.nio.MappedByteBuffer) {
+    // Never adopt a view of shared memory (a local sponge chunk has the same capacity as a staging
+    // buffer).
+    if (b == null
+        || b.capacity() != chunkSize
+        || !b.isDirect()
+        || b instanceof java.nio.MappedByteBuffer) {
       return;
     }
     if (idleCount.incrementAndGet() <= maxRetained) {

@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Puts one chunk into the first of a file's tiers that has room, nearest first, counting every refusal as a fallback.
- * A tier that failed with an error is not tried again for this file: a broken disk or DFS client would otherwise
- * cost every later chunk a failed attempt.
+ * Puts one chunk into the first of a file's tiers that has room, nearest first, counting every
+ * refusal as a fallback. A tier that failed with an error is not tried again for this file: a
+ * broken disk or DFS client would otherwise cost every later chunk a failed attempt.
  */
 final class ChunkPlacer {
   private static final Logger LOG = LoggerFactory.getLogger(ChunkPlacer.class);
@@ -27,7 +27,10 @@ final class ChunkPlacer {
   private final String fileName;
   private final List<ChunkTier> tiers;
   private final SpongeMetrics metrics;
-  /** Tiers that failed for this file; synchronized, as pipelined chunks complete on other threads. */
+
+  /**
+   * Tiers that failed for this file; synchronized, as pipelined chunks complete on other threads.
+   */
   private final Set<Tier> broken = Collections.synchronizedSet(EnumSet.noneOf(Tier.class));
 
   ChunkPlacer(String fileName, List<ChunkTier> tiers, SpongeMetrics metrics) {
@@ -59,8 +62,12 @@ final class ChunkPlacer {
         metrics.fellBack(tier.tier(), System.nanoTime() - start, true);
         broken.add(tier.tier());
         tried.add(tier.tier() + ": " + e);
-        LOG.warn("sponge file {}: {} failed for chunk {}; using the next tier for this file from now on",
-            fileName, tier.tier(), seq, e);
+        LOG.warn(
+            "sponge file {}: {} failed for chunk {}; using the next tier for this file from now on",
+            fileName,
+            tier.tier(),
+            seq,
+            e);
         if (firstError == null) {
           firstError = e instanceof IOException io ? io : new IOException(e);
         }
@@ -70,10 +77,11 @@ final class ChunkPlacer {
   }
 
   /**
-   * {@link #place} that leaves the chunk in flight where the tier allows it (remote memory pipelines): returns once
-   * the first tier has the bytes on their way, and completes when the chunk is placed, with the same fallbacks and
-   * the same error as {@link #place}. {@code data} must stay unchanged until then. Calls are issued by one thread at
-   * a time; fallbacks run on {@code retries}.
+   * {@link #place} that leaves the chunk in flight where the tier allows it (remote memory
+   * pipelines): returns once the first tier has the bytes on their way, and completes when the
+   * chunk is placed, with the same fallbacks and the same error as {@link #place}. {@code data}
+   * must stay unchanged until then. Calls are issued by one thread at a time; fallbacks run on
+   * {@code retries}.
    */
   CompletableFuture<StoredChunk> placeAsync(ByteBuffer data, int seq, Executor retries) {
     return attemptFrom(0, data, seq, retries, new Tries());
@@ -85,7 +93,8 @@ final class ChunkPlacer {
     IOException firstError;
   }
 
-  private CompletableFuture<StoredChunk> attemptFrom(int i, ByteBuffer data, int seq, Executor retries, Tries so) {
+  private CompletableFuture<StoredChunk> attemptFrom(
+      int i, ByteBuffer data, int seq, Executor retries, Tries so) {
     while (i < tiers.size() && broken.contains(tiers.get(i).tier())) {
       so.tried.add(tiers.get(i).tier() + ": failed earlier");
       i++;
@@ -102,39 +111,61 @@ final class ChunkPlacer {
     } catch (RuntimeException e) {
       stored = CompletableFuture.failedFuture(e);
     }
-    return stored.handle((chunk, error) -> {
-      long nanos = System.nanoTime() - start;
-      if (error == null && chunk.isPresent()) {
-        metrics.placed(tier.tier(), data.remaining(), nanos);
-        return chunk.get();
-      }
-      if (error == null) {
-        metrics.fellBack(tier.tier(), nanos, false);
-        synchronized (so) {
-          so.tried.add(tier.tier() + ": no room");
-        }
-        return null;
-      }
-      Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      metrics.fellBack(tier.tier(), nanos, true);
-      broken.add(tier.tier());
-      LOG.warn("sponge file {}: {} failed for chunk {}; using the next tier for this file from now on",
-          fileName, tier.tier(), seq, e);
-      synchronized (so) {
-        so.tried.add(tier.tier() + ": " + e);
-        if (so.firstError == null) {
-          so.firstError = e instanceof IOException io ? io : new IOException(e);
-        }
-      }
-      return null;
-    }).thenCompose(chunk -> chunk != null ? CompletableFuture.completedFuture(chunk)
-        : CompletableFuture.supplyAsync(() -> attemptFrom(next, data, seq, retries, so), retries)
-            .thenCompose(f -> f));
+    return stored
+        .handle(
+            (chunk, error) -> {
+              long nanos = System.nanoTime() - start;
+              if (error == null && chunk.isPresent()) {
+                metrics.placed(tier.tier(), data.remaining(), nanos);
+                return chunk.get();
+              }
+              if (error == null) {
+                metrics.fellBack(tier.tier(), nanos, false);
+                synchronized (so) {
+                  so.tried.add(tier.tier() + ": no room");
+                }
+                return null;
+              }
+              Throwable e =
+                  error instanceof CompletionException && error.getCause() != null
+                      ? error.getCause()
+                      : error;
+              metrics.fellBack(tier.tier(), nanos, true);
+              broken.add(tier.tier());
+              LOG.warn(
+                  "sponge file {}: {} failed for chunk {}; using the next tier for this file from now on",
+                  fileName,
+                  tier.tier(),
+                  seq,
+                  e);
+              synchronized (so) {
+                so.tried.add(tier.tier() + ": " + e);
+                if (so.firstError == null) {
+                  so.firstError = e instanceof IOException io ? io : new IOException(e);
+                }
+              }
+              return null;
+            })
+        .thenCompose(
+            chunk ->
+                chunk != null
+                    ? CompletableFuture.completedFuture(chunk)
+                    : CompletableFuture.supplyAsync(
+                            () -> attemptFrom(next, data, seq, retries, so), retries)
+                        .thenCompose(f -> f));
   }
 
   private IOException noTier(ByteBuffer data, int seq, List<String> tried, IOException firstError) {
-    IOException e = new IOException("sponge file " + fileName + ": no tier could store chunk " + seq + " ("
-        + data.remaining() + " B); tried " + (tried.isEmpty() ? "none (every spill tier is disabled)" : tried));
+    IOException e =
+        new IOException(
+            "sponge file "
+                + fileName
+                + ": no tier could store chunk "
+                + seq
+                + " ("
+                + data.remaining()
+                + " B); tried "
+                + (tried.isEmpty() ? "none (every spill tier is disabled)" : tried));
     if (firstError != null) {
       e.initCause(firstError);
     }

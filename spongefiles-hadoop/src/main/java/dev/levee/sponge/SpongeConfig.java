@@ -14,9 +14,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.StringUtils;
 
 /**
- * SpongeFiles settings, read once from a Hadoop {@link Configuration} and validated; immutable. A bad value fails here
- * with an {@link IllegalArgumentException} naming the key, the value and what is allowed. See
- * {@link SpongeConfigKeys} for every key and its default.
+ * SpongeFiles settings, read once from a Hadoop {@link Configuration} and validated; immutable. A
+ * bad value fails here with an {@link IllegalArgumentException} naming the key, the value and what
+ * is allowed. See {@link SpongeConfigKeys} for every key and its default.
  */
 public final class SpongeConfig {
   public static final int MIN_CHUNK_SIZE = 4096;
@@ -49,11 +49,13 @@ public final class SpongeConfig {
     if (dfsEnabled && dfsDir.isEmpty()) {
       throw bad(DFS_DIR, dfsDir, "a directory path or URI (or set " + DFS_ENABLED + "=false)");
     }
-    maxInFlightWrites = integer(conf, WRITE_MAX_IN_FLIGHT, WRITE_MAX_IN_FLIGHT_DEFAULT, 1, MAX_IN_FLIGHT);
+    maxInFlightWrites =
+        integer(conf, WRITE_MAX_IN_FLIGHT, WRITE_MAX_IN_FLIGHT_DEFAULT, 1, MAX_IN_FLIGHT);
     prefetch = bool(conf, READ_PREFETCH, READ_PREFETCH_DEFAULT);
     String host = conf.getTrimmed(OWNER_HOST, "");
     if (host.getBytes(StandardCharsets.UTF_8).length > ChunkOwner.MAX_HOST_BYTES) {
-      throw bad(OWNER_HOST, host, "a host name of at most " + ChunkOwner.MAX_HOST_BYTES + " UTF-8 bytes");
+      throw bad(
+          OWNER_HOST, host, "a host name of at most " + ChunkOwner.MAX_HOST_BYTES + " UTF-8 bytes");
     }
     ownerHost = host.isEmpty() ? ChunkOwner.localHostName() : host;
   }
@@ -115,10 +117,23 @@ public final class SpongeConfig {
 
   @Override
   public String toString() {
-    return "SpongeConfig{chunkSize=" + chunkSize + ", local=" + (localEnabled ? poolDir + " " + poolSize + " B" : "off")
-        + ", remote=" + remoteEnabled + ", disk=" + (diskEnabled ? diskDirs : "off")
-        + ", dfs=" + (dfsEnabled ? dfsDir : "off") + ", inFlight=" + maxInFlightWrites + ", prefetch=" + prefetch
-        + ", ownerHost=" + ownerHost + "}";
+    return "SpongeConfig{chunkSize="
+        + chunkSize
+        + ", local="
+        + (localEnabled ? poolDir + " " + poolSize + " B" : "off")
+        + ", remote="
+        + remoteEnabled
+        + ", disk="
+        + (diskEnabled ? diskDirs : "off")
+        + ", dfs="
+        + (dfsEnabled ? dfsDir : "off")
+        + ", inFlight="
+        + maxInFlightWrites
+        + ", prefetch="
+        + prefetch
+        + ", ownerHost="
+        + ownerHost
+        + "}";
   }
 
   private static List<Path> diskDirs(Configuration conf) {
@@ -135,11 +150,17 @@ public final class SpongeConfig {
       try {
         Path p = Path.of(d);
         if (!p.isAbsolute()) {
-          throw bad(DISK_DIRS, raw, "comma-separated absolute local directories; '" + s.trim() + "' is relative");
+          throw bad(
+              DISK_DIRS,
+              raw,
+              "comma-separated absolute local directories; '" + s.trim() + "' is relative");
         }
         dirs.add(p);
       } catch (InvalidPathException e) {
-        throw bad(DISK_DIRS, raw, "comma-separated absolute local directories; '" + s.trim() + "' is not a path");
+        throw bad(
+            DISK_DIRS,
+            raw,
+            "comma-separated absolute local directories; '" + s.trim() + "' is not a path");
       }
     }
     if (dirs.isEmpty()) {
@@ -167,7 +188,8 @@ public final class SpongeConfig {
     try {
       n = StringUtils.TraditionalBinaryPrefix.string2long(v);
     } catch (IllegalArgumentException e) {
-      throw bad(key, v, "a byte count such as 1048576, 64k, 1m or 2g between " + min + " and " + max);
+      throw bad(
+          key, v, "a byte count such as 1048576, 64k, 1m or 2g between " + min + " and " + max);
     }
     if (n < min || n > max) {
       throw bad(key, v, "a byte count between " + min + " and " + max);
@@ -189,7 +211,10 @@ public final class SpongeConfig {
     return n;
   }
 
-  /** A boolean key that must say true or false: Hadoop's getBoolean would take a typo as the default. */
+  /**
+   * A boolean key that must say true or false: Hadoop's getBoolean would take a typo as the
+   * default.
+   */
   public static boolean bool(Configuration conf, String key, boolean dflt) {
     String v = conf.getTrimmed(key, Boolean.toString(dflt));
     switch (v.toLowerCase(Locale.ROOT)) {

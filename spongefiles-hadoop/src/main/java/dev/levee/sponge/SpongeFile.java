@@ -12,15 +12,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A spill file made of fixed-size chunks, each stored in the nearest tier with room (local sponge, remote sponge,
- * local disk, DFS). Written once through {@link #output()}, read back sequentially through {@link #input()}, then
- * {@link #delete() deleted}, which frees every chunk in every tier. One writer, then one reader at a time; the file
- * is private to the process that created it (no name space, no sharing), and lives no longer than that process.
+ * A spill file made of fixed-size chunks, each stored in the nearest tier with room (local sponge,
+ * remote sponge, local disk, DFS). Written once through {@link #output()}, read back sequentially
+ * through {@link #input()}, then {@link #delete() deleted}, which frees every chunk in every tier.
+ * One writer, then one reader at a time; the file is private to the process that created it (no
+ * name space, no sharing), and lives no longer than that process.
  *
  * <p>Create files with {@link SpongeFileSystem#create(String)}.
  */
 public final class SpongeFile {
-  private enum State { NEW, WRITING, WRITTEN, FAILED, DELETED }
+  private enum State {
+    NEW,
+    WRITING,
+    WRITTEN,
+    FAILED,
+    DELETED
+  }
 
   private final SpongeFileSystem fs;
   private final long id;
@@ -60,8 +67,15 @@ public final class SpongeFile {
   public synchronized OutputStream output() throws IOException {
     requireState(State.NEW, "opened for writing");
     state = State.WRITING;
-    writer = new SpongeOutputStream(this, (dev.levee.sponge.tier.LocalMemoryTier) tiers.get(Tier.LOCAL_MEMORY),
-        placer, fs.metrics(), fs.executor(), fs.buffers(), fs.config().maxInFlightWrites());
+    writer =
+        new SpongeOutputStream(
+            this,
+            (dev.levee.sponge.tier.LocalMemoryTier) tiers.get(Tier.LOCAL_MEMORY),
+            placer,
+            fs.metrics(),
+            fs.executor(),
+            fs.buffers(),
+            fs.config().maxInFlightWrites());
     return writer;
   }
 
@@ -71,16 +85,18 @@ public final class SpongeFile {
   }
 
   /**
-   * As {@link #input()}, choosing whether the next chunk outside the local sponge is fetched ahead (two chunk buffers
-   * instead of one): a merge reading many files at once may not have the memory for it.
+   * As {@link #input()}, choosing whether the next chunk outside the local sponge is fetched ahead
+   * (two chunk buffers instead of one): a merge reading many files at once may not have the memory
+   * for it.
    */
   public synchronized InputStream input(boolean prefetch) throws IOException {
     requireState(State.WRITTEN, "read");
     if (reader != null) {
       throw new IllegalStateException("sponge file " + name + " already has an open reader");
     }
-    reader = new SpongeInputStream(this, List.copyOf(chunks), tiers, fs.metrics(), fs.executor(), fs.buffers(),
-        prefetch);
+    reader =
+        new SpongeInputStream(
+            this, List.copyOf(chunks), tiers, fs.metrics(), fs.executor(), fs.buffers(), prefetch);
     return reader;
   }
 
@@ -116,8 +132,8 @@ public final class SpongeFile {
   }
 
   /**
-   * Frees every chunk in every tier (waiting first for background writes of this file) and closes open streams.
-   * Idempotent. Keeps freeing past a failure and throws the first one at the end.
+   * Frees every chunk in every tier (waiting first for background writes of this file) and closes
+   * open streams. Idempotent. Keeps freeing past a failure and throws the first one at the end.
    */
   public void delete() throws IOException {
     SpongeOutputStream w;
@@ -143,8 +159,11 @@ public final class SpongeFile {
         fs.metrics().freed(tier.tier(), tier.releaseAll());
       } catch (IOException | RuntimeException e) {
         fs.metrics().error(tier.tier());
-        IOException io = e instanceof IOException x ? x
-            : new IOException("sponge file " + name + ": freeing " + tier.tier() + " failed", e);
+        IOException io =
+            e instanceof IOException x
+                ? x
+                : new IOException(
+                    "sponge file " + name + ": freeing " + tier.tier() + " failed", e);
         if (first == null) {
           first = io;
         } else {
@@ -200,8 +219,14 @@ public final class SpongeFile {
 
   private void requireState(State expected, String action) {
     if (state != expected) {
-      throw new IllegalStateException("sponge file " + name + " cannot be " + action + " now: it is "
-          + state.name().toLowerCase(java.util.Locale.ROOT) + (state == State.FAILED ? " (its write failed)" : ""));
+      throw new IllegalStateException(
+          "sponge file "
+              + name
+              + " cannot be "
+              + action
+              + " now: it is "
+              + state.name().toLowerCase(java.util.Locale.ROOT)
+              + (state == State.FAILED ? " (its write failed)" : ""));
     }
   }
 }

@@ -32,13 +32,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The entry point callers create {@link SpongeFile}s from: one per process (a task JVM), holding what files share
- * (the attached local sponge pool, the remote memory client, the DFS client, the I/O threads, recycled buffers and
- * the metrics). Reduce-side merges, Pig bags and map-side spills all take files from here, so they share placement,
- * accounting and cleanup.
+ * The entry point callers create {@link SpongeFile}s from: one per process (a task JVM), holding
+ * what files share (the attached local sponge pool, the remote memory client, the DFS client, the
+ * I/O threads, recycled buffers and the metrics). Reduce-side merges, Pig bags and map-side spills
+ * all take files from here, so they share placement, accounting and cleanup.
  *
- * <p>Closing it deletes the files its callers forgot, so a task that exits cleanly leaves no chunk behind; chunks of
- * a task that dies are reclaimed by the node's sponge server.
+ * <p>Closing it deletes the files its callers forgot, so a task that exits cleanly leaves no chunk
+ * behind; chunks of a task that dies are reclaimed by the node's sponge server.
  */
 public final class SpongeFileSystem implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeFileSystem.class);
@@ -58,7 +58,11 @@ public final class SpongeFileSystem implements Closeable {
   private final Map<Long, SpongeFile> live = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  private SpongeFileSystem(SpongeConfig config, SharedMemoryPool pool, RemoteMemory remote, FileSystem dfs,
+  private SpongeFileSystem(
+      SpongeConfig config,
+      SharedMemoryPool pool,
+      RemoteMemory remote,
+      FileSystem dfs,
       org.apache.hadoop.fs.Path dfsDir) {
     this.config = config;
     this.pool = pool;
@@ -71,20 +75,24 @@ public final class SpongeFileSystem implements Closeable {
   }
 
   /**
-   * Attaches the local sponge pool (creating it if this is the node's first user) and resolves the DFS directory.
+   * Attaches the local sponge pool (creating it if this is the node's first user) and resolves the
+   * DFS directory.
    *
    * @param hadoopConf resolves the DFS tier's file system
-   * @param remote the cluster's remote sponges, or {@code null} to skip that tier; closed with this object
-   * @throws IOException when an enabled local pool cannot be attached (for example its geometry differs from the
-   *     configuration) or the DFS directory's file system cannot be created; callers fall back to stock spilling
+   * @param remote the cluster's remote sponges, or {@code null} to skip that tier; closed with this
+   *     object
+   * @throws IOException when an enabled local pool cannot be attached (for example its geometry
+   *     differs from the configuration) or the DFS directory's file system cannot be created;
+   *     callers fall back to stock spilling
    */
-  public static SpongeFileSystem open(SpongeConfig config, Configuration hadoopConf, RemoteMemory remote)
-      throws IOException {
+  public static SpongeFileSystem open(
+      SpongeConfig config, Configuration hadoopConf, RemoteMemory remote) throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(hadoopConf, "hadoopConf");
-    SharedMemoryPool pool = config.localEnabled()
-        ? SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize())
-        : null;
+    SharedMemoryPool pool =
+        config.localEnabled()
+            ? SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize())
+            : null;
     try {
       FileSystem dfs = null;
       org.apache.hadoop.fs.Path dfsDir = null;
@@ -93,7 +101,8 @@ public final class SpongeFileSystem implements Closeable {
         dfs = p.getFileSystem(hadoopConf);
         dfsDir = dfs.makeQualified(p);
       }
-      return new SpongeFileSystem(config, pool, config.remoteEnabled() ? remote : null, dfs, dfsDir);
+      return new SpongeFileSystem(
+          config, pool, config.remoteEnabled() ? remote : null, dfs, dfsDir);
     } catch (IOException | RuntimeException e) {
       if (pool != null) {
         pool.close();
@@ -108,10 +117,12 @@ public final class SpongeFileSystem implements Closeable {
   }
 
   /**
-   * Creates an empty file; write it through {@link SpongeFile#output()}. The remote server list is fetched now, once
-   * per file, as the paper prescribes: a file's placement works from that snapshot even if it goes stale.
+   * Creates an empty file; write it through {@link SpongeFile#output()}. The remote server list is
+   * fetched now, once per file, as the paper prescribes: a file's placement works from that
+   * snapshot even if it goes stale.
    *
-   * @param label what the file holds (for logs and errors), e.g. {@code "attempt_x_r_000003/merge-7"}
+   * @param label what the file holds (for logs and errors), e.g. {@code
+   *     "attempt_x_r_000003/merge-7"}
    */
   public SpongeFile create(String label) throws IOException {
     ensureOpen();
@@ -132,8 +143,11 @@ public final class SpongeFileSystem implements Closeable {
       tiers.put(Tier.LOCAL_DISK, new LocalDiskTier(nextDiskDir().resolve(fileName + ".chunks")));
     }
     if (dfs != null) {
-      tiers.put(Tier.DFS, new DfsTier(dfs, new org.apache.hadoop.fs.Path(dfsDir,
-          owner.host() + "-" + fileName + ".chunks")));
+      tiers.put(
+          Tier.DFS,
+          new DfsTier(
+              dfs,
+              new org.apache.hadoop.fs.Path(dfsDir, owner.host() + "-" + fileName + ".chunks")));
     }
     SpongeFile file = new SpongeFile(this, id, name, tiers);
     live.put(id, file);
@@ -164,7 +178,10 @@ public final class SpongeFileSystem implements Closeable {
     return live.size();
   }
 
-  /** Deletes every file still alive, stops the I/O threads, detaches the pool and closes the remote client. */
+  /**
+   * Deletes every file still alive, stops the I/O threads, detaches the pool and closes the remote
+   * client.
+   */
   @Override
   public void close() throws IOException {
     if (closed) {
@@ -214,8 +231,10 @@ public final class SpongeFileSystem implements Closeable {
       return remote.serversWithFreeChunks();
     } catch (IOException | RuntimeException e) {
       metrics.error(Tier.REMOTE_MEMORY);
-      LOG.warn("sponge file {}: could not get the list of servers with free memory; skipping remote memory for it",
-          name, e);
+      LOG.warn(
+          "sponge file {}: could not get the list of servers with free memory; skipping remote memory for it",
+          name,
+          e);
       return List.of();
     }
   }

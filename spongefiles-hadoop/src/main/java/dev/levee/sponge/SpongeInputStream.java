@@ -16,10 +16,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 
 /**
- * The read side of a {@link SpongeFile}. Local sponge chunks are copied straight from the shared mapping into the
- * caller's array. Other chunks are fetched whole into a chunk buffer; while one is consumed, the next non-local chunk
- * is fetched in the background (reads are strictly sequential, so the prefetch is never wasted), which takes two
- * buffers at most.
+ * The read side of a {@link SpongeFile}. Local sponge chunks are copied straight from the shared
+ * mapping into the caller's array. Other chunks are fetched whole into a chunk buffer; while one is
+ * consumed, the next non-local chunk is fetched in the background (reads are strictly sequential,
+ * so the prefetch is never wasted), which takes two buffers at most.
  */
 final class SpongeInputStream extends InputStream {
   private final SpongeFile file;
@@ -40,11 +40,20 @@ final class SpongeInputStream extends InputStream {
   private int pendingIndex = -1;
   private boolean closed;
   private final byte[] one = new byte[1];
-  /** Once a chunk could not be read the stream stays broken: skipping it would hand out wrong bytes. */
+
+  /**
+   * Once a chunk could not be read the stream stays broken: skipping it would hand out wrong bytes.
+   */
   private IOException broken;
 
-  SpongeInputStream(SpongeFile file, List<StoredChunk> chunks, Map<Tier, ChunkTier> tiers, SpongeMetrics metrics,
-      Executor executor, ChunkBuffers buffers, boolean prefetch) {
+  SpongeInputStream(
+      SpongeFile file,
+      List<StoredChunk> chunks,
+      Map<Tier, ChunkTier> tiers,
+      SpongeMetrics metrics,
+      Executor executor,
+      ChunkBuffers buffers,
+      boolean prefetch) {
     this.file = file;
     this.chunks = chunks;
     this.tiers = tiers;
@@ -147,7 +156,8 @@ final class SpongeInputStream extends InputStream {
 
   private ByteBuffer fetchNow(int i) throws IOException {
     if (pending != null) {
-      // Never expected (the prefetch always targets the next non-local chunk); keep buffers consistent anyway.
+      // Never expected (the prefetch always targets the next non-local chunk); keep buffers
+      // consistent anyway.
       ByteBuffer stale = awaitPrefetch();
       buffers.give(stale);
     }
@@ -194,14 +204,17 @@ final class SpongeInputStream extends InputStream {
         idle = null;
         int chunk = j;
         pendingIndex = j;
-        pending = CompletableFuture.supplyAsync(() -> {
-          try {
-            return fetch(chunk, target);
-          } catch (IOException e) {
-            buffers.give(target);
-            throw new CompletionException(e);
-          }
-        }, executor);
+        pending =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return fetch(chunk, target);
+                  } catch (IOException e) {
+                    buffers.give(target);
+                    throw new CompletionException(e);
+                  }
+                },
+                executor);
         return;
       }
     }
@@ -215,12 +228,31 @@ final class SpongeInputStream extends InputStream {
       tiers.get(c.tier()).read(c, target);
     } catch (IOException e) {
       metrics.error(c.tier());
-      throw new IOException("sponge file " + file.name() + ": cannot read chunk " + i + " of " + chunks.size()
-          + ", " + c + ": " + e.getMessage(), e);
+      throw new IOException(
+          "sponge file "
+              + file.name()
+              + ": cannot read chunk "
+              + i
+              + " of "
+              + chunks.size()
+              + ", "
+              + c
+              + ": "
+              + e.getMessage(),
+          e);
     }
     if (target.position() != c.length()) {
-      throw new IOException("sponge file " + file.name() + ": chunk " + i + " (" + c + ") returned "
-          + target.position() + " bytes, expected " + c.length());
+      throw new IOException(
+          "sponge file "
+              + file.name()
+              + ": chunk "
+              + i
+              + " ("
+              + c
+              + ") returned "
+              + target.position()
+              + " bytes, expected "
+              + c.length());
     }
     return target.flip();
   }
@@ -230,7 +262,8 @@ final class SpongeInputStream extends InputStream {
       throw new IOException("sponge file " + file.name() + " reader is closed");
     }
     if (broken != null) {
-      throw new IOException("sponge file " + file.name() + " is unreadable after: " + broken.getMessage(), broken);
+      throw new IOException(
+          "sponge file " + file.name() + " is unreadable after: " + broken.getMessage(), broken);
     }
     if (file.isDeleted()) {
       throw new IOException("sponge file " + file.name() + " was deleted");

@@ -8,13 +8,15 @@ import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counters of one {@link SpongeFileSystem}: bytes and chunks per tier, placement latency, fallbacks. Thread-safe and
- * cheap to update from writer, prefetcher and task threads. Framework-free: the Hadoop integration copies
- * {@link #asMap()} into task counters, the server into JMX.
+ * Counters of one {@link SpongeFileSystem}: bytes and chunks per tier, placement latency,
+ * fallbacks. Thread-safe and cheap to update from writer, prefetcher and task threads.
+ * Framework-free: the Hadoop integration copies {@link #asMap()} into task counters, the server
+ * into JMX.
  *
- * <p>Placement latency is the time to get one chunk stored in a tier, as the file sees it: allocation for the local
- * sponge; allocate + transfer for remote memory (one round trip carries both); the write for disk and DFS. Failed
- * and refused attempts count too, since they are part of what a chunk waited for.
+ * <p>Placement latency is the time to get one chunk stored in a tier, as the file sees it:
+ * allocation for the local sponge; allocate + transfer for remote memory (one round trip carries
+ * both); the write for disk and DFS. Failed and refused attempts count too, since they are part of
+ * what a chunk waited for.
  */
 public final class SpongeMetrics {
   private final Map<Tier, PerTier> tiers = new EnumMap<>(Tier.class);
@@ -79,7 +81,10 @@ public final class SpongeMetrics {
     staleRemoteServers.increment();
   }
 
-  /** A remote server failed a store (unreachable or erroring); the chunk moved on to the next server. */
+  /**
+   * A remote server failed a store (unreachable or erroring); the chunk moved on to the next
+   * server.
+   */
   public void remoteServerError() {
     remoteServerErrors.increment();
   }
@@ -160,8 +165,9 @@ public final class SpongeMetrics {
 
   /**
    * A point-in-time copy with stable names: {@code <tier>.<counter>} in lower case (for example
-   * {@code local_memory.bytes_written}, {@code remote_memory.placement_nanos_max}) plus {@code files_created},
-   * {@code files_deleted}, {@code remote.stale_servers} and {@code remote.server_errors}. Iteration order is stable.
+   * {@code local_memory.bytes_written}, {@code remote_memory.placement_nanos_max}) plus {@code
+   * files_created}, {@code files_deleted}, {@code remote.stale_servers} and {@code
+   * remote.server_errors}. Iteration order is stable.
    */
   public Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();

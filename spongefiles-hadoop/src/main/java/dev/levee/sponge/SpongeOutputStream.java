@@ -19,15 +19,17 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The write side of a {@link SpongeFile}. Each chunk's buffer is chosen when its first byte arrives: if the local
- * sponge has a free chunk, that chunk itself is the buffer (the task's bytes are copied once, straight into shared
- * memory); otherwise a one-chunk staging buffer is filled and, when full, handed to a per-file lane on the I/O
- * executor, which places it in the remote, disk or DFS tier while the task produces the next chunk. The lane issues
- * chunks one at a time, in order, which keeps disk appends in order and lets the remote tier prefer servers already
- * used; a remote chunk leaves the lane once its bytes are sent, so several chunks can be on the wire to a server at
- * once (pipelined on one connection). At most {@code maxInFlight} chunks are queued, being written or awaiting
- * their server's answer; the next hand-off waits for one to finish (back-pressure).
- * A failed background write is reported by the next {@code write} or by {@code close}.
+ * The write side of a {@link SpongeFile}. Each chunk's buffer is chosen when its first byte
+ * arrives: if the local sponge has a free chunk, that chunk itself is the buffer (the task's bytes
+ * are copied once, straight into shared memory); otherwise a one-chunk staging buffer is filled
+ * and, when full, handed to a per-file lane on the I/O executor, which places it in the remote,
+ * disk or DFS tier while the task produces the next chunk. The lane issues chunks one at a time, in
+ * order, which keeps disk appends in order and lets the remote tier prefer servers already used; a
+ * remote chunk leaves the lane once its bytes are sent, so several chunks can be on the wire to a
+ * server at once (pipelined on one connection). At most {@code maxInFlight} chunks are queued,
+ * being written or awaiting their server's answer; the next hand-off waits for one to finish
+ * (back-pressure). A failed background write is reported by the next {@code write} or by {@code
+ * close}.
  */
 final class SpongeOutputStream extends OutputStream {
   private final SpongeFile file;
@@ -37,23 +39,42 @@ final class SpongeOutputStream extends OutputStream {
   private final Executor executor;
   private final ChunkBuffers buffers;
   private final BlockingQueue<ByteBuffer> spare;
-  /** Permits = chunks that may be queued or being written; taken before a hand-off, returned when it is done. */
+
+  /**
+   * Permits = chunks that may be queued or being written; taken before a hand-off, returned when it
+   * is done.
+   */
   private final Semaphore inFlight;
+
   private final int maxInFlight;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
   /** The chunk being filled, or null between chunks. */
   private ByteBuffer fill;
+
   /** When {@link #fill} is a view of a local sponge chunk: its index; else -1. */
   private int fillLocalChunk = -1;
+
   private long fillAllocationNanos;
-  /** A staging buffer ready for the next non-local chunk (taken lazily: all-local files never need one). */
+
+  /**
+   * A staging buffer ready for the next non-local chunk (taken lazily: all-local files never need
+   * one).
+   */
   private ByteBuffer staging;
+
   private CompletableFuture<Void> lane = CompletableFuture.completedFuture(null);
   private long written;
   private boolean closed;
 
-  SpongeOutputStream(SpongeFile file, LocalMemoryTier local, ChunkPlacer placer, SpongeMetrics metrics,
-      Executor executor, ChunkBuffers buffers, int maxInFlight) {
+  SpongeOutputStream(
+      SpongeFile file,
+      LocalMemoryTier local,
+      ChunkPlacer placer,
+      SpongeMetrics metrics,
+      Executor executor,
+      ChunkBuffers buffers,
+      int maxInFlight) {
     this.file = file;
     this.local = local;
     this.placer = placer;
@@ -102,7 +123,9 @@ final class SpongeOutputStream extends OutputStream {
     return written;
   }
 
-  /** Ends the last partial chunk, waits for every background write and seals the file for reading. */
+  /**
+   * Ends the last partial chunk, waits for every background write and seals the file for reading.
+   */
   @Override
   public void close() throws IOException {
     if (closed) {
@@ -125,18 +148,23 @@ final class SpongeOutputStream extends OutputStream {
       file.writeFailed(e);
       throw e;
     } finally {
-      awaitLane(); // a failed close may leave writes queued; they hold buffers we are about to recycle
+      awaitLane(); // a failed close may leave writes queued; they hold buffers we are about to
+      // recycle
       releaseBuffers();
     }
   }
 
-  /** Stops writing without sealing (the file is being deleted): waits for in-flight writes so that they can be freed. */
+  /**
+   * Stops writing without sealing (the file is being deleted): waits for in-flight writes so that
+   * they can be freed.
+   */
   void abort() {
     if (closed) {
       return;
     }
     closed = true;
-    failure.compareAndSet(null, new IOException("sponge file " + file.name() + " was deleted while being written"));
+    failure.compareAndSet(
+        null, new IOException("sponge file " + file.name() + " was deleted while being written"));
     awaitLane();
     for (ChunkTier t : placer.tiers()) {
       try {
@@ -182,45 +210,61 @@ final class SpongeOutputStream extends OutputStream {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       // The chunk is neither placed nor queued: the file is incomplete from here on.
-      InterruptedIOException ie = new InterruptedIOException("interrupted while waiting for a sponge chunk write");
+      InterruptedIOException ie =
+          new InterruptedIOException("interrupted while waiting for a sponge chunk write");
       failure.compareAndSet(null, ie);
       throw ie;
     }
     ByteBuffer data = fill;
     fill = null;
-    // With a permit held at most maxInFlight - 1 chunks are out, so buffers never exceed maxInFlight + 1.
+    // With a permit held at most maxInFlight - 1 chunks are out, so buffers never exceed
+    // maxInFlight + 1.
     ByteBuffer recycled = spare.poll();
     staging = recycled != null ? recycled.clear() : null;
-    // The lane issues chunks one at a time and in order; a remote chunk leaves it once its bytes are sent, so the
-    // next chunk can follow on the same connection before the first is answered. The permit and the buffer are
+    // The lane issues chunks one at a time and in order; a remote chunk leaves it once its bytes
+    // are sent, so the
+    // next chunk can follow on the same connection before the first is answered. The permit and the
+    // buffer are
     // given back when the chunk is placed, not when the lane moves on.
-    lane = lane.handleAsync((ignored, laneError) -> {
-      CompletableFuture<StoredChunk> placed;
-      try {
-        placed = failure.get() == null ? placer.placeAsync(data, seq, executor)
-            : CompletableFuture.completedFuture(null);
-      } catch (Throwable t) {
-        placed = CompletableFuture.failedFuture(t);
-      }
-      placed.whenComplete((chunk, error) -> {
-        try {
-          if (error != null) {
-            failure.compareAndSet(null, error instanceof CompletionException && error.getCause() != null
-                ? error.getCause() : error);
-          } else if (chunk != null) {
-            file.fillSlot(seq, chunk);
-          }
-        } finally {
-          spare.add(data);
-          inFlight.release();
-        }
-      });
-      return null;
-    }, executor);
+    lane =
+        lane.handleAsync(
+            (ignored, laneError) -> {
+              CompletableFuture<StoredChunk> placed;
+              try {
+                placed =
+                    failure.get() == null
+                        ? placer.placeAsync(data, seq, executor)
+                        : CompletableFuture.completedFuture(null);
+              } catch (Throwable t) {
+                placed = CompletableFuture.failedFuture(t);
+              }
+              placed.whenComplete(
+                  (chunk, error) -> {
+                    try {
+                      if (error != null) {
+                        failure.compareAndSet(
+                            null,
+                            error instanceof CompletionException && error.getCause() != null
+                                ? error.getCause()
+                                : error);
+                      } else if (chunk != null) {
+                        file.fillSlot(seq, chunk);
+                      }
+                    } finally {
+                      spare.add(data);
+                      inFlight.release();
+                    }
+                  });
+              return null;
+            },
+            executor);
     rethrowFailure();
   }
 
-  /** Waits until every chunk handed off is placed (or failed): the lane has issued them all, and all permits are back. */
+  /**
+   * Waits until every chunk handed off is placed (or failed): the lane has issued them all, and all
+   * permits are back.
+   */
   private void awaitLane() {
     boolean interrupted = false;
     while (true) {
@@ -233,7 +277,8 @@ final class SpongeOutputStream extends OutputStream {
         break; // failures are recorded in `failure` by the lane itself
       }
     }
-    // Chunks still on the wire hold permits (and buffers, and maybe a remote chunk to free): wait for them too.
+    // Chunks still on the wire hold permits (and buffers, and maybe a remote chunk to free): wait
+    // for them too.
     inFlight.acquireUninterruptibly(maxInFlight);
     inFlight.release(maxInFlight);
     if (interrupted) {
@@ -251,7 +296,8 @@ final class SpongeOutputStream extends OutputStream {
   private void rethrowFailure() throws IOException {
     Throwable t = failure.get();
     if (t != null) {
-      throw new IOException("sponge file " + file.name() + ": a chunk write failed: " + t.getMessage(), t);
+      throw new IOException(
+          "sponge file " + file.name() + ": a chunk write failed: " + t.getMessage(), t);
     }
   }
 

@@ -6,7 +6,10 @@ public enum Tier {
   LOCAL_MEMORY,
   /** Another node's sponge, through its sponge server. */
   REMOTE_MEMORY,
-  /** A file in one of this node's local directories; consecutive disk chunks of a SpongeFile share one file. */
+  /**
+   * A file in one of this node's local directories; consecutive disk chunks of a SpongeFile share
+   * one file.
+   */
   LOCAL_DISK,
   /** A file on a Hadoop FileSystem (HDFS in production): the last resort. */
   DFS

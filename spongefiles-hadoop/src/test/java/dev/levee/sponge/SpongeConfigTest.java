@@ -22,7 +22,8 @@ class SpongeConfigTest {
     assertEquals(1L << 30, c.poolSize());
     assertTrue(c.remoteEnabled());
     assertTrue(c.diskEnabled());
-    assertEquals(List.of(Path.of(System.getProperty("java.io.tmpdir"), "levee-sponge")), c.diskDirs());
+    assertEquals(
+        List.of(Path.of(System.getProperty("java.io.tmpdir"), "levee-sponge")), c.diskDirs());
     assertTrue(c.dfsEnabled());
     assertEquals("/tmp/levee-sponge", c.dfsDir());
     assertEquals(2, c.maxInFlightWrites());
@@ -47,22 +48,25 @@ class SpongeConfigTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "levee.sponge.chunk.size|lots|a byte count",
-      "levee.sponge.chunk.size|1000|between 4096 and 1073741824",
-      "levee.sponge.chunk.size|2g|between 4096 and 1073741824",
-      "levee.sponge.local.pool.size|1k|between 1048576",
-      "levee.sponge.local.enabled|yes|true or false",
-      "levee.sponge.read.prefetch|1|true or false",
-      "levee.sponge.write.max-in-flight-chunks|0|an integer between 1 and 64",
-      "levee.sponge.write.max-in-flight-chunks|two|an integer between 1 and 64",
-      "levee.sponge.disk.dirs|/ok,relative/dir|absolute local directories",
-      "levee.sponge.local.pool.dir|shm|an absolute local directory",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "levee.sponge.chunk.size|lots|a byte count",
+        "levee.sponge.chunk.size|1000|between 4096 and 1073741824",
+        "levee.sponge.chunk.size|2g|between 4096 and 1073741824",
+        "levee.sponge.local.pool.size|1k|between 1048576",
+        "levee.sponge.local.enabled|yes|true or false",
+        "levee.sponge.read.prefetch|1|true or false",
+        "levee.sponge.write.max-in-flight-chunks|0|an integer between 1 and 64",
+        "levee.sponge.write.max-in-flight-chunks|two|an integer between 1 and 64",
+        "levee.sponge.disk.dirs|/ok,relative/dir|absolute local directories",
+        "levee.sponge.local.pool.dir|shm|an absolute local directory",
+      })
   void badValuesFailNamingKeyValueAndWhatIsAllowed(String key, String value, String allowed) {
     Configuration conf = new Configuration(false);
     conf.set(key, value);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SpongeConfig.from(conf));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SpongeConfig.from(conf));
     assertTrue(e.getMessage().contains(key), e.getMessage());
     assertTrue(e.getMessage().contains("'" + value + "'"), e.getMessage());
     assertTrue(e.getMessage().contains(allowed), e.getMessage());
@@ -72,7 +76,8 @@ class SpongeConfigTest {
   void emptyDfsDirWhileEnabledIsRejected() {
     Configuration conf = new Configuration(false);
     conf.set(SpongeConfigKeys.DFS_DIR, " ");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SpongeConfig.from(conf));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SpongeConfig.from(conf));
     assertTrue(e.getMessage().contains(SpongeConfigKeys.DFS_DIR), e.getMessage());
     conf.set(SpongeConfigKeys.DFS_ENABLED, "false");
     assertFalse(SpongeConfig.from(conf).dfsEnabled());

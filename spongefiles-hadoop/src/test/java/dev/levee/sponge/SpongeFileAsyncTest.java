@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Background writes (bounded, errors surfacing), prefetching reads, lost servers, delete and close. */
+/**
+ * Background writes (bounded, errors surfacing), prefetching reads, lost servers, delete and close.
+ */
 class SpongeFileAsyncTest {
   private static final int CHUNK = 64 * 1024;
 
@@ -35,15 +37,18 @@ class SpongeFileAsyncTest {
         byte[] data = SpongeTestRig.randomBytes(6 * CHUNK, 4);
         CountDownLatch gate = remote.holdStores();
         OutputStream out = f.output();
-        out.write(data, 0, 2 * CHUNK); // two hand-offs: returns at once although nothing is stored yet
+        out.write(
+            data, 0, 2 * CHUNK); // two hand-offs: returns at once although nothing is stored yet
         assertTrue(waitFor(() -> remote.storeCalls() == 1), "the lane started the first store");
-        CompletableFuture<Void> third = CompletableFuture.runAsync(() -> {
-          try {
-            out.write(data, 2 * CHUNK, CHUNK);
-          } catch (IOException e) {
-            throw new RuntimeException(e);
-          }
-        });
+        CompletableFuture<Void> third =
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    out.write(data, 2 * CHUNK, CHUNK);
+                  } catch (IOException e) {
+                    throw new RuntimeException(e);
+                  }
+                });
         Thread.sleep(300);
         assertFalse(third.isDone(), "a third full chunk must wait: two are already in flight");
         gate.countDown();
@@ -69,12 +74,16 @@ class SpongeFileAsyncTest {
         SpongeFile f = fs.create("doomed");
         OutputStream out = f.output();
         out.write(new byte[CHUNK]); // local
-        // The remote store fails in the background and no tier is left: the error surfaces on this write if the lane
+        // The remote store fails in the background and no tier is left: the error surfaces on this
+        // write if the lane
         // already finished, else on close.
-        IOException e = assertThrows(IOException.class, () -> {
-          out.write(new byte[CHUNK]);
-          out.close();
-        });
+        IOException e =
+            assertThrows(
+                IOException.class,
+                () -> {
+                  out.write(new byte[CHUNK]);
+                  out.close();
+                });
         assertTrue(e.getMessage().contains("no tier could store chunk 1"), e.getMessage());
         assertTrue(e.getMessage().contains("connection refused"), e.getMessage());
         assertThrows(IllegalStateException.class, f::input);
@@ -97,12 +106,15 @@ class SpongeFileAsyncTest {
       try (SpongeFileSystem fs = rig.open(null)) {
         SpongeFile f = fs.create("doomed");
         OutputStream out = f.output();
-        IOException e = assertThrows(IOException.class, () -> {
-          for (int i = 0; i < 100; i++) {
-            out.write(new byte[CHUNK]);
-            Thread.sleep(10);
-          }
-        });
+        IOException e =
+            assertThrows(
+                IOException.class,
+                () -> {
+                  for (int i = 0; i < 100; i++) {
+                    out.write(new byte[CHUNK]);
+                    Thread.sleep(10);
+                  }
+                });
         assertTrue(e.getMessage().contains("a chunk write failed"), e.getMessage());
         assertThrows(IOException.class, out::close);
         f.delete();
@@ -160,7 +172,8 @@ class SpongeFileAsyncTest {
 
   @Test
   @Timeout(60)
-  void closingTheFileSystemDeletesForgottenFilesAndDeleteDuringWriteFreesEverything() throws Exception {
+  void closingTheFileSystemDeletesForgottenFilesAndDeleteDuringWriteFreesEverything()
+      throws Exception {
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 2);
         PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
       remote.addServer("a", rig.shm.resolve("a"), 8, CHUNK);
@@ -178,12 +191,17 @@ class SpongeFileAsyncTest {
       fs.close();
       assertEquals(0, fs.openFiles());
       assertEquals(2, pool.chunkCount());
-      try (var check = dev.levee.sponge.local.SharedMemoryPool.open(rig.poolDir, 2L * CHUNK, CHUNK)) {
+      try (var check =
+          dev.levee.sponge.local.SharedMemoryPool.open(rig.poolDir, 2L * CHUNK, CHUNK)) {
         assertEquals(2, check.freeChunks());
         assertEquals(java.util.Map.of(), check.owners());
       }
-      try (var server = dev.levee.sponge.local.SharedMemoryPool.open(rig.shm.resolve("a"), 8L * CHUNK, CHUNK)) {
-        assertEquals(8, server.freeChunks(), "remote chunks freed (the remote client was closed with the fs)");
+      try (var server =
+          dev.levee.sponge.local.SharedMemoryPool.open(rig.shm.resolve("a"), 8L * CHUNK, CHUNK)) {
+        assertEquals(
+            8,
+            server.freeChunks(),
+            "remote chunks freed (the remote client was closed with the fs)");
       }
       try (var files = java.nio.file.Files.list(rig.diskDir)) {
         assertEquals(0, files.count());
@@ -191,7 +209,8 @@ class SpongeFileAsyncTest {
     }
   }
 
-  private static boolean waitFor(java.util.function.BooleanSupplier cond) throws InterruptedException {
+  private static boolean waitFor(java.util.function.BooleanSupplier cond)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline) {
       if (cond.getAsBoolean()) {

@@ -15,7 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Byte-exact round trips at the sizes where chunk and tier boundaries fall, over every tier layout. */
+/**
+ * Byte-exact round trips at the sizes where chunk and tier boundaries fall, over every tier layout.
+ */
 class SpongeFileRoundTripTest {
   private static final int CHUNK = 64 * 1024;
 
@@ -32,18 +34,20 @@ class SpongeFileRoundTripTest {
 
   static Stream<Arguments> cases() {
     int[] sizes = {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5, 12 << 20};
-    return Stream.of(Layout.values()).flatMap(l -> java.util.Arrays.stream(sizes).mapToObj(s -> Arguments.of(l, s)));
+    return Stream.of(Layout.values())
+        .flatMap(l -> java.util.Arrays.stream(sizes).mapToObj(s -> Arguments.of(l, s)));
   }
 
   @ParameterizedTest(name = "{0} {1} B")
   @MethodSource("cases")
   void roundTripsByteExact(Layout layout, int size) throws IOException {
-    int poolChunks = switch (layout) {
-      case LOCAL_ONLY -> 256;
-      case LOCAL_REMOTE_DISK -> 2;
-      case LOCAL_REMOTE_DFS -> 1;
-      case DISK_ONLY -> 1;
-    };
+    int poolChunks =
+        switch (layout) {
+          case LOCAL_ONLY -> 256;
+          case LOCAL_REMOTE_DISK -> 2;
+          case LOCAL_REMOTE_DFS -> 1;
+          case DISK_ONLY -> 1;
+        };
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, poolChunks);
         PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
       if (layout == Layout.DISK_ONLY) {
@@ -58,7 +62,8 @@ class SpongeFileRoundTripTest {
         remote.addServer("a", rig.shm.resolve("a"), 1, CHUNK);
         rig.conf.set(SpongeConfigKeys.DISK_ENABLED, "false");
       }
-      try (SpongeFileSystem fs = rig.open(layout == Layout.LOCAL_ONLY || layout == Layout.DISK_ONLY ? null : remote)) {
+      try (SpongeFileSystem fs =
+          rig.open(layout == Layout.LOCAL_ONLY || layout == Layout.DISK_ONLY ? null : remote)) {
         byte[] data = SpongeTestRig.randomBytes(size, size);
         SpongeFile f = fs.create("roundtrip");
         SpongeTestRig.write(f, data);

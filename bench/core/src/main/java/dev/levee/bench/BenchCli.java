@@ -4,16 +4,16 @@ import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
 import dev.levee.bench.cli.Sizes;
+import dev.levee.bench.demo.DemoTable;
 import dev.levee.bench.gen.Dataset;
 import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.gen.RecordGenerator;
 import dev.levee.bench.progress.ProgressReporter;
-import dev.levee.bench.demo.DemoTable;
 import dev.levee.bench.report.ReportWriter;
-import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.GitRevision;
 import dev.levee.bench.results.MachineInfo;
+import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.bench.results.ResultsStore;
 import java.io.IOException;
@@ -28,18 +28,24 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The bench command line: {@code generate}, {@code report}, and every registered {@link Suite} by name. Engine-side
- * runners (bench/hadoop, bench/spark) call {@link #run(String[])} from their main class with their registry.
+ * The bench command line: {@code generate}, {@code report}, and every registered {@link Suite} by
+ * name. Engine-side runners (bench/hadoop, bench/spark) call {@link #run(String[])} from their main
+ * class with their registry.
  *
- * <p>Exit status: 0 done, 2 bad arguments (the message names the argument and what is allowed), 1 the run failed.
+ * <p>Exit status: 0 done, 2 bad arguments (the message names the argument and what is allowed), 1
+ * the run failed.
  */
 public final class BenchCli {
   public static final int OK = 0;
   public static final int FAILED = 1;
   public static final int BAD_ARGUMENTS = 2;
 
-  private static final OptionSpec RESULTS = OptionSpec.optional("results", "DIR",
-      "results directory (default <repo>/" + RepoLayout.DEFAULT_RESULTS + ")", "");
+  private static final OptionSpec RESULTS =
+      OptionSpec.optional(
+          "results",
+          "DIR",
+          "results directory (default <repo>/" + RepoLayout.DEFAULT_RESULTS + ")",
+          "");
   private static final String DEMO_FILE = "DEMO.md";
   private static final OptionSpec HELP = OptionSpec.flag("help", "show this help");
 
@@ -49,7 +55,12 @@ public final class BenchCli {
   private final PrintStream out;
   private final PrintStream err;
 
-  public BenchCli(String programName, SuiteRegistry suites, Datasets datasets, PrintStream out, PrintStream err) {
+  public BenchCli(
+      String programName,
+      SuiteRegistry suites,
+      Datasets datasets,
+      PrintStream out,
+      PrintStream err) {
     this.programName = programName;
     this.suites = suites;
     this.datasets = datasets;
@@ -79,11 +90,15 @@ public final class BenchCli {
         }
         default -> {
           if (command.startsWith("-")) {
-            throw new BadArgumentException("expected a command before options, got '" + command + "'; commands: "
-                + commandNames());
+            throw new BadArgumentException(
+                "expected a command before options, got '"
+                    + command
+                    + "'; commands: "
+                    + commandNames());
           }
           if (!suites.contains(command)) {
-            throw new BadArgumentException("unknown command '" + command + "'; commands: " + commandNames());
+            throw new BadArgumentException(
+                "unknown command '" + command + "'; commands: " + commandNames());
           }
           return runSuite(suites.get(command), rest, argv);
         }
@@ -93,9 +108,14 @@ public final class BenchCli {
       err.println("run '" + programName + " --help' for usage");
       return BAD_ARGUMENTS;
     } catch (NoClassDefFoundError e) {
-      // Hadoop and Jackson are 'provided': a runner whose classpath lacks them fails here, not with a bare trace.
-      err.println("error: " + command + ": class " + e.getMessage().replace('/', '.')
-          + " is not on the classpath; the runner must supply hadoop-common and jackson-databind");
+      // Hadoop and Jackson are 'provided': a runner whose classpath lacks them fails here, not with
+      // a bare trace.
+      err.println(
+          "error: "
+              + command
+              + ": class "
+              + e.getMessage().replace('/', '.')
+              + " is not on the classpath; the runner must supply hadoop-common and jackson-databind");
       return FAILED;
     } catch (Exception e) {
       err.println("error: " + command + " failed: " + e);
@@ -116,8 +136,16 @@ public final class BenchCli {
     o = ParsedOptions.parse(specs, args);
     noPositional(suite.name(), o);
     ResultsStore store = new ResultsStore(resultsDir(o));
-    SuiteContext ctx = new SuiteContext(suite.name(), o, store, MachineInfo.current(),
-        GitRevision.of(RepoLayout.repoRoot(Path.of(""))), commandLine(argv), out, err);
+    SuiteContext ctx =
+        new SuiteContext(
+            suite.name(),
+            o,
+            store,
+            MachineInfo.current(),
+            GitRevision.of(RepoLayout.repoRoot(Path.of(""))),
+            commandLine(argv),
+            out,
+            err);
     suite.run(ctx);
     err.println(suite.name() + ": results appended to " + store.fileFor(suite.name()));
     return OK;
@@ -146,24 +174,45 @@ public final class BenchCli {
     int files = o.intIn("files", 1, 100_000);
     int threads = o.intIn("threads", 1, 1024);
     RecordGenerator generator = dataset.configure(seed, o);
-    DatasetWriter.Plan plan = new DatasetWriter.Plan(o.string("out"), records, files, threads, o.flag("overwrite"));
+    DatasetWriter.Plan plan =
+        new DatasetWriter.Plan(o.string("out"), records, files, threads, o.flag("overwrite"));
     DatasetWriter.Result r;
-    try (ProgressReporter progress = new ProgressReporter("generate " + dataset.name(), records, "records", err, 2_000,
-        System::nanoTime)) {
-      r = new DatasetWriter(new Configuration()).write(dataset.name(), seed, generator, o.effectiveValues(), plan,
-          progress);
+    try (ProgressReporter progress =
+        new ProgressReporter(
+            "generate " + dataset.name(), records, "records", err, 2_000, System::nanoTime)) {
+      r =
+          new DatasetWriter(new Configuration())
+              .write(dataset.name(), seed, generator, o.effectiveValues(), plan, progress);
     }
-    out.printf(Locale.ROOT, "wrote %d %s records (%s) in %d files to %s in %.1f s (%.0f records/s, %.1f MB/s)%n",
-        r.records(), dataset.name(), Sizes.format(r.bytes()), r.files().size(), r.dir(), r.seconds(),
-        r.records() / r.seconds(), r.bytes() / 1e6 / r.seconds());
+    out.printf(
+        Locale.ROOT,
+        "wrote %d %s records (%s) in %d files to %s in %.1f s (%.0f records/s, %.1f MB/s)%n",
+        r.records(),
+        dataset.name(),
+        Sizes.format(r.bytes()),
+        r.files().size(),
+        r.dir(),
+        r.seconds(),
+        r.records() / r.seconds(),
+        r.bytes() / 1e6 / r.seconds());
     return OK;
   }
 
   private int report(List<String> args) throws Exception {
-    List<OptionSpec> specs = List.of(RESULTS,
-        OptionSpec.optional("out", "DIR", "where REPORT.md and the PNG charts go (default: the results directory)", ""),
-        OptionSpec.optional("demo", "RUN_ID", "print only the demo table of that ./levee demo run (also DEMO.md)", ""),
-        HELP);
+    List<OptionSpec> specs =
+        List.of(
+            RESULTS,
+            OptionSpec.optional(
+                "out",
+                "DIR",
+                "where REPORT.md and the PNG charts go (default: the results directory)",
+                ""),
+            OptionSpec.optional(
+                "demo",
+                "RUN_ID",
+                "print only the demo table of that ./levee demo run (also DEMO.md)",
+                ""),
+            HELP);
     ParsedOptions o = ParsedOptions.parse(specs, args);
     if (o.flag("help")) {
       out.print(commandHelp("report"));
@@ -183,14 +232,18 @@ public final class BenchCli {
 
   private int demoTable(String runId, ResultsStore store, Path outDir) throws IOException {
     List<Measurement> all = store.readAll();
-    // Charts for the demo suites come with the full report; the table is what the person running the demo reads.
+    // Charts for the demo suites come with the full report; the table is what the person running
+    // the demo reads.
     ReportWriter.write(all, outDir);
     String table = DemoTable.render(runId, all);
     Files.writeString(outDir.resolve(DEMO_FILE), "# ./levee demo, run " + runId + "\n\n" + table);
     out.println();
     out.print(table);
-    err.println("report: wrote " + outDir.resolve(DEMO_FILE) + "; full report and charts in "
-        + outDir.resolve(ReportWriter.REPORT_FILE));
+    err.println(
+        "report: wrote "
+            + outDir.resolve(DEMO_FILE)
+            + "; full report and charts in "
+            + outDir.resolve(ReportWriter.REPORT_FILE));
     return OK;
   }
 
@@ -198,9 +251,13 @@ public final class BenchCli {
     return List.of(
         OptionSpec.required("out", "URI", "output directory: a path, file:///..., hdfs://..."),
         OptionSpec.required("records", "N", "number of records (k, m, g = 10^3, 10^6, 10^9)"),
-        OptionSpec.required("seed", "S", "random seed; the same seed and options give byte-identical output"),
+        OptionSpec.required(
+            "seed", "S", "random seed; the same seed and options give byte-identical output"),
         OptionSpec.optional("files", "N", "number of part files (one per intended mapper)", "1"),
-        OptionSpec.optional("threads", "N", "parallel writers",
+        OptionSpec.optional(
+            "threads",
+            "N",
+            "parallel writers",
             Integer.toString(Runtime.getRuntime().availableProcessors())),
         OptionSpec.flag("overwrite", "replace --out if it exists"));
   }
@@ -210,29 +267,42 @@ public final class BenchCli {
     return dir.isEmpty() ? RepoLayout.defaultResultsDir() : Path.of(dir).toAbsolutePath();
   }
 
-  /** The exact command, for result lines: a launcher script may pass its own spelling in -Dlevee.bench.command. */
+  /**
+   * The exact command, for result lines: a launcher script may pass its own spelling in
+   * -Dlevee.bench.command.
+   */
   private String commandLine(String[] argv) {
     String given = System.getProperty("levee.bench.command");
     if (given != null && !given.isBlank()) {
       return given;
     }
-    return programName + " " + Arrays.stream(argv).map(a -> a.matches("[A-Za-z0-9_./:=,@+-]+") ? a : "'" + a + "'")
-        .collect(Collectors.joining(" "));
+    return programName
+        + " "
+        + Arrays.stream(argv)
+            .map(a -> a.matches("[A-Za-z0-9_./:=,@+-]+") ? a : "'" + a + "'")
+            .collect(Collectors.joining(" "));
   }
 
   private static void noPositional(String command, ParsedOptions o) {
     if (!o.positional().isEmpty()) {
-      throw new BadArgumentException(command + ": unexpected argument '" + o.positional().get(0)
-          + "' (options are written --name value)");
+      throw new BadArgumentException(
+          command
+              + ": unexpected argument '"
+              + o.positional().get(0)
+              + "' (options are written --name value)");
     }
   }
 
-  /** The same options with nothing required, to honour --help before complaining about missing options. */
+  /**
+   * The same options with nothing required, to honour --help before complaining about missing
+   * options.
+   */
   private static List<OptionSpec> withoutRequired(List<OptionSpec> specs, List<String> args) {
     if (!args.contains("--help")) {
       return specs;
     }
-    return specs.stream().map(s -> s.isRequired() ? OptionSpec.optional(s.name(), s.valueHint(), s.help(), "") : s)
+    return specs.stream()
+        .map(s -> s.isRequired() ? OptionSpec.optional(s.name(), s.valueHint(), s.help(), "") : s)
         .toList();
   }
 
@@ -250,8 +320,13 @@ public final class BenchCli {
     StringBuilder b = new StringBuilder();
     b.append("usage: ").append(programName).append(" <command> [options]\n\n");
     b.append("commands:\n");
-    b.append(String.format("  %-22s %s%n", "generate <dataset>", "write a synthetic dataset to any Hadoop file system"));
-    b.append(String.format("  %-22s %s%n", "report", "Markdown tables and PNG charts from the results files"));
+    b.append(
+        String.format(
+            "  %-22s %s%n",
+            "generate <dataset>", "write a synthetic dataset to any Hadoop file system"));
+    b.append(
+        String.format(
+            "  %-22s %s%n", "report", "Markdown tables and PNG charts from the results files"));
     for (Suite s : suites.all()) {
       b.append(String.format("  %-22s %s%n", s.name(), s.summary()));
     }
@@ -259,8 +334,11 @@ public final class BenchCli {
     for (Dataset d : datasets.all()) {
       b.append(String.format("  %-22s %s%n", d.name(), d.summary()));
     }
-    b.append("\n'").append(programName).append(" <command> --help' shows a command's options;\n'")
-        .append(programName).append(" generate <dataset> --help' a dataset's.\n");
+    b.append("\n'")
+        .append(programName)
+        .append(" <command> --help' shows a command's options;\n'")
+        .append(programName)
+        .append(" generate <dataset> --help' a dataset's.\n");
     return b.toString();
   }
 
@@ -268,15 +346,23 @@ public final class BenchCli {
     StringBuilder b = new StringBuilder();
     switch (command) {
       case "generate" -> {
-        b.append("usage: ").append(programName).append(" generate <dataset> --out URI --records N --seed S [options]\n");
+        b.append("usage: ")
+            .append(programName)
+            .append(" generate <dataset> --out URI --records N --seed S [options]\n");
         b.append("datasets: ").append(datasetNames()).append("\n\n");
         generateOptions().forEach(s -> b.append(s.helpLine()).append('\n'));
       }
       case "report" -> {
         b.append("usage: ").append(programName).append(" report [--results DIR] [--out DIR]\n\n");
         b.append(RESULTS.helpLine()).append('\n');
-        b.append(OptionSpec.optional("out", "DIR", "where REPORT.md and the charts go (default: results dir)", "")
-            .helpLine()).append('\n');
+        b.append(
+                OptionSpec.optional(
+                        "out",
+                        "DIR",
+                        "where REPORT.md and the charts go (default: results dir)",
+                        "")
+                    .helpLine())
+            .append('\n');
       }
       default -> {
         Suite s = suites.get(command);

@@ -6,10 +6,11 @@ import java.util.List;
 /**
  * A benchmark suite runnable as {@code BenchMain <name> [options]}.
  *
- * <p>This is the extension point: implement it, then list the class in
- * {@code META-INF/services/dev.levee.bench.Suite} of the module that holds it (or pass it to
- * {@link SuiteRegistry#with(Suite)}). Any module on the runner's classpath contributes its suites that way.
- * A suite records each measurement through {@link SuiteContext#record}; it never writes result files itself.
+ * <p>This is the extension point: implement it, then list the class in {@code
+ * META-INF/services/dev.levee.bench.Suite} of the module that holds it (or pass it to {@link
+ * SuiteRegistry#with(Suite)}). Any module on the runner's classpath contributes its suites that
+ * way. A suite records each measurement through {@link SuiteContext#record}; it never writes result
+ * files itself.
  */
 public interface Suite {
 

@@ -9,7 +9,9 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Map;
 
-/** What a running suite gets: its parsed options, a place to record measurements, and stdout/stderr. */
+/**
+ * What a running suite gets: its parsed options, a place to record measurements, and stdout/stderr.
+ */
 public final class SuiteContext {
   private final String suite;
   private final ParsedOptions options;
@@ -20,8 +22,15 @@ public final class SuiteContext {
   private final PrintStream out;
   private final PrintStream err;
 
-  public SuiteContext(String suite, ParsedOptions options, ResultsStore store, MachineInfo machine,
-      String gitRevision, String command, PrintStream out, PrintStream err) {
+  public SuiteContext(
+      String suite,
+      ParsedOptions options,
+      ResultsStore store,
+      MachineInfo machine,
+      String gitRevision,
+      String command,
+      PrintStream out,
+      PrintStream err) {
     this.suite = suite;
     this.options = options;
     this.store = store;
@@ -36,10 +45,23 @@ public final class SuiteContext {
     return options;
   }
 
-  /** Appends one measurement line to {@code <results>/<suite>.jsonl}, stamped with machine, revision and time. */
-  public Measurement record(String variant, Map<String, ?> params, Map<String, Double> metrics, int repetition) {
-    Measurement m = new Measurement(suite, variant, Map.copyOf(params), metrics, repetition, machine.toMap(),
-        gitRevision, Instant.now().toString(), command);
+  /**
+   * Appends one measurement line to {@code <results>/<suite>.jsonl}, stamped with machine, revision
+   * and time.
+   */
+  public Measurement record(
+      String variant, Map<String, ?> params, Map<String, Double> metrics, int repetition) {
+    Measurement m =
+        new Measurement(
+            suite,
+            variant,
+            Map.copyOf(params),
+            metrics,
+            repetition,
+            machine.toMap(),
+            gitRevision,
+            Instant.now().toString(),
+            command);
     store.append(m);
     return m;
   }

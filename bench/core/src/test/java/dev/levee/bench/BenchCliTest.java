@@ -20,14 +20,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BenchCliTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(SuiteRegistry suites, String... args) {
-    return new BenchCli("BenchMain", suites, Datasets.builtIn(), new PrintStream(out, true), new PrintStream(err, true))
+    return new BenchCli(
+            "BenchMain",
+            suites,
+            Datasets.builtIn(),
+            new PrintStream(out, true),
+            new PrintStream(err, true))
         .run(args);
   }
 
@@ -47,19 +51,39 @@ class BenchCliTest {
   void badArgumentsExitTwoWithAMessageNamingThem() {
     SuiteRegistry r = SuiteRegistry.discover(getClass().getClassLoader());
     assertEquals(2, run(r, "generate", "zipff", "--out", "x"));
-    assertTrue(err().contains("unknown dataset 'zipff'; allowed: zipf, uniform, pareto, terasort, web, clicks"), err());
+    assertTrue(
+        err()
+            .contains(
+                "unknown dataset 'zipff'; allowed: zipf, uniform, pareto, terasort, web, clicks"),
+        err());
     err.reset();
-    assertEquals(2, run(r, "generate", "zipf", "--out", tmp.toString(), "--records", "10", "--seed", "1", "--s", "0"));
+    assertEquals(
+        2,
+        run(
+            r,
+            "generate",
+            "zipf",
+            "--out",
+            tmp.toString(),
+            "--records",
+            "10",
+            "--seed",
+            "1",
+            "--s",
+            "0"));
     assertTrue(err().contains("--s: expected a number > 0.0"), err());
     err.reset();
     assertEquals(2, run(r, "generate", "zipf", "--records", "10", "--seed", "1"));
     assertTrue(err().contains("missing required option --out URI"), err());
     err.reset();
     assertEquals(2, run(r, "physical-limits", "--probes", "gpu"));
-    assertTrue(err().contains("--probes: unknown probe 'gpu'; allowed: memcpy, tcp, disk, shm"), err());
+    assertTrue(
+        err().contains("--probes: unknown probe 'gpu'; allowed: memcpy, tcp, disk, shm"), err());
     err.reset();
     assertEquals(2, run(r, "nosuch"));
-    assertTrue(err().contains("unknown command 'nosuch'; commands: generate, report, physical-limits"), err());
+    assertTrue(
+        err().contains("unknown command 'nosuch'; commands: generate, report, physical-limits"),
+        err());
     err.reset();
     assertEquals(0, run(r, "physical-limits", "--help"));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("--disk-bytes SIZE"));
@@ -69,20 +93,53 @@ class BenchCliTest {
   void generateThroughTheCli() throws Exception {
     SuiteRegistry r = SuiteRegistry.empty();
     Path dir = tmp.resolve("data");
-    assertEquals(0, run(r, "generate", "terasort", "--out", dir.toUri().toString(), "--records", "1k", "--seed", "3",
-        "--files", "2"), err());
+    assertEquals(
+        0,
+        run(
+            r,
+            "generate",
+            "terasort",
+            "--out",
+            dir.toUri().toString(),
+            "--records",
+            "1k",
+            "--seed",
+            "3",
+            "--files",
+            "2"),
+        err());
     assertEquals(50_000, Files.size(dir.resolve("part-00000")));
     assertEquals(50_000, Files.size(dir.resolve("part-00001")));
   }
 
-  /** A real, tiny physical-limits run: every probe records positive bandwidth lines, and report reads them. */
+  /**
+   * A real, tiny physical-limits run: every probe records positive bandwidth lines, and report
+   * reads them.
+   */
   @Test
   void physicalLimitsRecordsEveryProbeAndReportsThem() throws Exception {
     SuiteRegistry r = SuiteRegistry.discover(getClass().getClassLoader());
     Path results = tmp.resolve("results");
-    int rc = run(r, "physical-limits", "--results", results.toString(), "--repetitions", "2",
-        "--memcpy-buffer", "4m", "--memcpy-passes", "2", "--tcp-bytes", "8m", "--disk-bytes", "8m",
-        "--disk-dir", tmp.toString(), "--shm-bytes", "4m");
+    int rc =
+        run(
+            r,
+            "physical-limits",
+            "--results",
+            results.toString(),
+            "--repetitions",
+            "2",
+            "--memcpy-buffer",
+            "4m",
+            "--memcpy-passes",
+            "2",
+            "--tcp-bytes",
+            "8m",
+            "--disk-bytes",
+            "8m",
+            "--disk-dir",
+            tmp.toString(),
+            "--shm-bytes",
+            "4m");
     assertEquals(0, rc, err());
     List<String> lines = Files.readAllLines(results.resolve("physical-limits.jsonl"));
     Set<String> variants = new HashSet<>();
@@ -94,13 +151,24 @@ class BenchCliTest {
       assertTrue(n.get("command").asText().startsWith("BenchMain physical-limits"), line);
     }
     assertEquals(2 * 7, lines.size());
-    assertTrue(variants.containsAll(Set.of("memcpy-heap", "memcpy-direct", "tcp-loopback", "disk-write-fsync",
-        "shm-mmap-write-new", "shm-mmap-rewrite")), variants.toString());
-    assertTrue(variants.contains("disk-read-direct") || variants.contains("disk-read-cached"), variants.toString());
+    assertTrue(
+        variants.containsAll(
+            Set.of(
+                "memcpy-heap",
+                "memcpy-direct",
+                "tcp-loopback",
+                "disk-write-fsync",
+                "shm-mmap-write-new",
+                "shm-mmap-rewrite")),
+        variants.toString());
+    assertTrue(
+        variants.contains("disk-read-direct") || variants.contains("disk-read-cached"),
+        variants.toString());
     String table = out.toString(StandardCharsets.UTF_8);
     assertTrue(table.contains("memcpy-heap") && table.contains("median"), table);
     try (var files = Files.list(tmp)) {
-      assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("levee-physical-limits")),
+      assertTrue(
+          files.noneMatch(f -> f.getFileName().toString().startsWith("levee-physical-limits")),
           "probe files are removed");
     }
 
@@ -112,34 +180,37 @@ class BenchCliTest {
 
   @Test
   void extraSuitesRegisterWithoutTouchingTheCli() {
-    Suite custom = new Suite() {
-      @Override
-      public String name() {
-        return "sponge-micro";
-      }
+    Suite custom =
+        new Suite() {
+          @Override
+          public String name() {
+            return "sponge-micro";
+          }
 
-      @Override
-      public String summary() {
-        return "test suite";
-      }
+          @Override
+          public String summary() {
+            return "test suite";
+          }
 
-      @Override
-      public List<OptionSpec> options() {
-        return List.of(OptionSpec.optional("records", "N", "records", "10"));
-      }
+          @Override
+          public List<OptionSpec> options() {
+            return List.of(OptionSpec.optional("records", "N", "records", "10"));
+          }
 
-      @Override
-      public void run(SuiteContext context) {
-        long n = context.options().longAtLeast("records", 1);
-        context.record("stock", Map.of("records", n), Map.of("seconds", 2.0), 0);
-        context.record("sponge", Map.of("records", n), Map.of("seconds", 1.0), 0);
-      }
-    };
+          @Override
+          public void run(SuiteContext context) {
+            long n = context.options().longAtLeast("records", 1);
+            context.record("stock", Map.of("records", n), Map.of("seconds", 2.0), 0);
+            context.record("sponge", Map.of("records", n), Map.of("seconds", 1.0), 0);
+          }
+        };
     SuiteRegistry r = SuiteRegistry.empty().with(custom);
     Path results = tmp.resolve("r");
-    assertEquals(0, run(r, "sponge-micro", "--records", "5", "--results", results.toString()), err());
+    assertEquals(
+        0, run(r, "sponge-micro", "--records", "5", "--results", results.toString()), err());
     assertEquals(0, run(r, "report", "--results", results.toString()), err());
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("| sponge | records=5 | 0.500 |"),
+    assertTrue(
+        out.toString(StandardCharsets.UTF_8).contains("| sponge | records=5 | 0.500 |"),
         out.toString(StandardCharsets.UTF_8));
   }
 }

@@ -9,7 +9,8 @@ import dev.levee.leaky.value.ValueDecoder
 final class CombiningBuilder[V, C](
     values: ValueDecoder,
     createCombiner: V => C,
-    mergeValue: (C, V) => C) extends GroupBuilder[C] {
+    mergeValue: (C, V) => C
+) extends GroupBuilder[C] {
   private var combiner: C = _
   private var empty = true
 

@@ -17,10 +17,16 @@ object LeakyAggregation {
       aggregator: Aggregator[K, V, C],
       serializer: Serializer,
       conf: LeakyConf,
-      context: TaskContext): Iterator[(K, C)] = {
-    LeakyTask.group[K, C](context, serializer, conf, LeakyTask.useJoinLayout(conf, joinLike = false),
+      context: TaskContext
+  ): Iterator[(K, C)] = {
+    LeakyTask.group[K, C](
+      context,
+      serializer,
+      conf,
+      LeakyTask.useJoinLayout(conf, joinLike = false),
       Seq(records),
-      values => new CombiningBuilder[V, C](values, aggregator.createCombiner, aggregator.mergeValue))
+      values => new CombiningBuilder[V, C](values, aggregator.createCombiner, aggregator.mergeValue)
+    )
   }
 
   /** Records carry combiners built by a map-side combine. */
@@ -29,10 +35,16 @@ object LeakyAggregation {
       aggregator: Aggregator[K, _, C],
       serializer: Serializer,
       conf: LeakyConf,
-      context: TaskContext): Iterator[(K, C)] = {
+      context: TaskContext
+  ): Iterator[(K, C)] = {
     val merge = aggregator.mergeCombiners
-    LeakyTask.group[K, C](context, serializer, conf, LeakyTask.useJoinLayout(conf, joinLike = false),
+    LeakyTask.group[K, C](
+      context,
+      serializer,
+      conf,
+      LeakyTask.useJoinLayout(conf, joinLike = false),
       Seq(records),
-      values => new CombiningBuilder[C, C](values, identity, merge))
+      values => new CombiningBuilder[C, C](values, identity, merge)
+    )
   }
 }

@@ -17,8 +17,12 @@ object LeakyCogroup {
   def cogroup[K: ClassTag](
       inputs: Seq[RDD[_ <: Product2[K, _]]],
       partitioner: Partitioner,
-      joinLike: Boolean): RDD[(K, Array[Iterable[Any]])] = {
-    require(inputs.nonEmpty && inputs.size <= 2, s"leaky cogroup takes 1 or 2 inputs, got ${inputs.size}")
+      joinLike: Boolean
+  ): RDD[(K, Array[Iterable[Any]])] = {
+    require(
+      inputs.nonEmpty && inputs.size <= 2,
+      s"leaky cogroup takes 1 or 2 inputs, got ${inputs.size}"
+    )
     val conf = LeakyConf(inputs.head.sparkContext.getConf) // fails fast on the driver
     val joinLayout = LeakyTask.useJoinLayout(conf, joinLike)
     val sides = inputs.size
@@ -28,12 +32,20 @@ object LeakyCogroup {
       else new ShuffledRDD[K, Any, Any](r, partitioner).asInstanceOf[RDD[Product2[K, Any]]]
     }
     def group(perInput: Seq[Iterator[Product2[K, Any]]]): Iterator[(K, Array[Iterable[Any]])] =
-      LeakyTask.group[K, Array[Iterable[Any]]](TaskContext.get(), SparkEnv.get.serializer, conf,
-        joinLayout, perInput, values => new CogroupBuilder(values, sides))
+      LeakyTask.group[K, Array[Iterable[Any]]](
+        TaskContext.get(),
+        SparkEnv.get.serializer,
+        conf,
+        joinLayout,
+        perInput,
+        values => new CogroupBuilder(values, sides)
+      )
     if (sides == 1) {
       aligned.head.mapPartitions(it => group(Seq(it)), preservesPartitioning = true)
     } else {
-      aligned.head.zipPartitions(aligned(1), preservesPartitioning = true)((a, b) => group(Seq(a, b)))
+      aligned.head.zipPartitions(aligned(1), preservesPartitioning = true)((a, b) =>
+        group(Seq(a, b))
+      )
     }
   }
 }

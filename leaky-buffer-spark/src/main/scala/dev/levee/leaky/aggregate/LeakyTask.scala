@@ -25,11 +25,17 @@ object LeakyTask {
       conf: LeakyConf,
       joinLayout: Boolean,
       inputs: Seq[Iterator[Product2[K, Any]]],
-      newBuilder: ValueDecoder => GroupBuilder[R]): Iterator[(K, R)] = {
+      newBuilder: ValueDecoder => GroupBuilder[R]
+  ): Iterator[(K, R)] = {
     // One instance per task: Kryo instances carry a buffer that is too costly to make per group.
     val instance = serializer.newInstance()
-    val table = new LeakyHashTable[K](SparkInternals.taskMemoryManager(context),
-      instance, conf, joinLayout, SparkInternals.spillStorage())
+    val table = new LeakyHashTable[K](
+      SparkInternals.taskMemoryManager(context),
+      instance,
+      conf,
+      joinLayout,
+      SparkInternals.spillStorage()
+    )
     context.addTaskCompletionListener[Unit](_ => table.free())
     var tag = 0
     inputs.foreach { input =>
@@ -39,16 +45,20 @@ object LeakyTask {
       }
       tag += 1
     }
-    SparkInternals.recordTableMetrics(context, table.peakMemoryBytes, table.memoryBytesSpilled,
-      table.diskBytesSpilled)
+    SparkInternals.recordTableMetrics(
+      context,
+      table.peakMemoryBytes,
+      table.memoryBytesSpilled,
+      table.diskBytesSpilled
+    )
     val decoder = new ValueDecoder(instance)
     table.groups(() => newBuilder(decoder))
   }
 
   /** Which layout an operator gets under `spark.levee.leaky.layout`. */
   def useJoinLayout(conf: LeakyConf, joinLike: Boolean): Boolean = conf.layout match {
-    case LeakyConf.JoinLayout => true
+    case LeakyConf.JoinLayout  => true
     case LeakyConf.GroupLayout => false
-    case LeakyConf.AutoLayout => joinLike
+    case LeakyConf.AutoLayout  => joinLike
   }
 }

@@ -47,12 +47,18 @@ object HeapBudget {
    * `maxLiveFraction` of the old generation (every task of an executor shares one).
    */
   def of(fraction: Double, maxLiveFraction: Double): HeapBudget =
-    perSetting.computeIfAbsent((fraction, maxLiveFraction), { _ =>
-      val heapShare = (Runtime.getRuntime.maxMemory * fraction).toLong
-      if (maxLiveFraction >= 1.0) new HeapBudget(heapShare)
-      else {
-        lazy val budget: HeapBudget = new HeapBudget(heapShare, LiveHeapCeiling.ofThisJvm(maxLiveFraction, () => budget.heldBytes))
-        budget
+    perSetting.computeIfAbsent(
+      (fraction, maxLiveFraction),
+      { _ =>
+        val heapShare = (Runtime.getRuntime.maxMemory * fraction).toLong
+        if (maxLiveFraction >= 1.0) new HeapBudget(heapShare)
+        else {
+          lazy val budget: HeapBudget = new HeapBudget(
+            heapShare,
+            LiveHeapCeiling.ofThisJvm(maxLiveFraction, () => budget.heldBytes)
+          )
+          budget
+        }
       }
-    })
+    )
 }

@@ -26,25 +26,35 @@ import com.sun.management.GarbageCollectionNotificationInfo
  * allocated by the unused part of the last doubling. That errs towards a lower estimate of Spark's share and so a
  * higher ceiling, by at most one doubling; the next full collection corrects it.
  */
-final class LiveHeapCeiling private (maxLiveFraction: Double, oldGenCapacity: Long, heldByTables: () => Long)
-  extends TableCeiling {
+final class LiveHeapCeiling private (
+    maxLiveFraction: Double,
+    oldGenCapacity: Long,
+    heldByTables: () => Long
+) extends TableCeiling {
   private val othersLive = new AtomicLong(-1)
 
   override def bytes: Long = {
     val others = othersLive.get
-    if (others < 0) Long.MaxValue else math.max(0L, (oldGenCapacity * maxLiveFraction).toLong - others)
+    if (others < 0) Long.MaxValue
+    else math.max(0L, (oldGenCapacity * maxLiveFraction).toLong - others)
   }
 
   /** Records a full collection that left `liveBytes` in the heap. */
-  def afterFullCollection(liveBytes: Long): Unit = othersLive.set(math.max(0L, liveBytes - heldByTables()))
+  def afterFullCollection(liveBytes: Long): Unit =
+    othersLive.set(math.max(0L, liveBytes - heldByTables()))
 
   /** Bytes found live outside the tables after the latest full collection; -1 before the first. */
   def othersLiveBytes: Long = othersLive.get
 }
 
 object LiveHeapCeiling {
+
   /** A ceiling fed by nothing but [[LiveHeapCeiling.afterFullCollection]]: for tests. */
-  def manual(maxLiveFraction: Double, oldGenCapacity: Long, heldByTables: () => Long): LiveHeapCeiling =
+  def manual(
+      maxLiveFraction: Double,
+      oldGenCapacity: Long,
+      heldByTables: () => Long
+  ): LiveHeapCeiling =
     new LiveHeapCeiling(maxLiveFraction, oldGenCapacity, heldByTables)
 
   /**
@@ -52,26 +62,31 @@ object LiveHeapCeiling {
    * unlimited and the fixed heap share alone applies.
    */
   def ofThisJvm(maxLiveFraction: Double, heldByTables: () => Long): TableCeiling = {
-    val heapPools = ManagementFactory.getMemoryPoolMXBeans.asScala.filter(_.getType == MemoryType.HEAP)
+    val heapPools =
+      ManagementFactory.getMemoryPoolMXBeans.asScala.filter(_.getType == MemoryType.HEAP)
     // ParallelGC's "PS Old Gen", Serial's "Tenured Gen", G1's "G1 Old Gen" (whose capacity is the whole heap).
     val oldGen = heapPools.find(p => p.getName.contains("Old Gen") || p.getName.contains("Tenured"))
-    val capacity = oldGen.map(_.getUsage.getMax).filter(_ > 0).getOrElse(Runtime.getRuntime.maxMemory)
+    val capacity =
+      oldGen.map(_.getUsage.getMax).filter(_ > 0).getOrElse(Runtime.getRuntime.maxMemory)
     val heapPoolNames = heapPools.map(_.getName).toSet
     val ceiling = new LiveHeapCeiling(maxLiveFraction, capacity, heldByTables)
     val listener = new NotificationListener {
       override def handleNotification(n: Notification, handback: Any): Unit =
         if (n.getType == GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION) {
-          val info = GarbageCollectionNotificationInfo.from(n.getUserData.asInstanceOf[CompositeData])
+          val info =
+            GarbageCollectionNotificationInfo.from(n.getUserData.asInstanceOf[CompositeData])
           if (info.getGcAction.contains("major")) {
             val after = info.getGcInfo.getMemoryUsageAfterGc.asScala
-            ceiling.afterFullCollection(after.collect { case (pool, u) if heapPoolNames(pool) => u.getUsed }.sum)
+            ceiling.afterFullCollection(after.collect {
+              case (pool, u) if heapPoolNames(pool) => u.getUsed
+            }.sum)
           }
         }
     }
     try {
       ManagementFactory.getGarbageCollectorMXBeans.asScala.foreach {
         case emitter: NotificationEmitter => emitter.addNotificationListener(listener, null, null)
-        case _ =>
+        case _                            =>
       }
       ceiling
     } catch { case NonFatal(_) | _: LinkageError => TableCeiling.Unlimited }

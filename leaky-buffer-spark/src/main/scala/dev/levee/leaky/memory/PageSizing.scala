@@ -14,13 +14,15 @@ import com.sun.management.HotSpotDiagnosticMXBean
  */
 object PageSizing {
   val DefaultBytes: Int = 1 << 20
+
   /** Array header and alignment, so that header plus payload stay below half a region. */
   private val ArrayOverhead = 64
 
   def auto(): Int = g1RegionBytes().fold(DefaultBytes)(forRegion)
 
   /** The auto page size for a G1 heap with `regionBytes` regions. */
-  def forRegion(regionBytes: Long): Int = math.min(DefaultBytes.toLong, regionBytes / 2 - ArrayOverhead).toInt
+  def forRegion(regionBytes: Long): Int =
+    math.min(DefaultBytes.toLong, regionBytes / 2 - ArrayOverhead).toInt
 
   private def g1RegionBytes(): Option[Long] =
     try {

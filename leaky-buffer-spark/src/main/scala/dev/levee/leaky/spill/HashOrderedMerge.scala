@@ -11,12 +11,14 @@ import dev.levee.leaky.table.GroupBuilder
  */
 final class HashOrderedMerge[K, R](
     sources: Seq[SortedGroupSource[K]],
-    newBuilder: () => GroupBuilder[R]) extends Iterator[(K, R)] {
+    newBuilder: () => GroupBuilder[R]
+) extends Iterator[(K, R)] {
 
   private val heap = new java.util.PriorityQueue[SortedGroupSource[K]](
     math.max(1, sources.size),
     (a: SortedGroupSource[K], b: SortedGroupSource[K]) =>
-      Integer.compare(a.currentHash, b.currentHash))
+      Integer.compare(a.currentHash, b.currentHash)
+  )
   sources.foreach(s => if (s.hasCurrent) heap.add(s))
 
   private val ready = new ArrayBuffer[(K, R)]()

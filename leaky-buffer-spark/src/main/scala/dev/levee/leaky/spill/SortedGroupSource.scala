@@ -10,6 +10,7 @@ trait SortedGroupSource[K] {
   def hasCurrent: Boolean
   def currentHash: Int
   def currentKey: K
+
   /** Visits the current key's records; at most once per key. */
   def visitCurrent(visitor: RecordVisitor): Unit
   def advance(): Unit

@@ -10,7 +10,8 @@ import org.apache.spark.serializer.SerializerInstance
 final class SpillReader[K](source: SpillFile, serializer: SerializerInstance, bufferSize: Int)
     extends SortedGroupSource[K] {
   private val in = new DataInputStream(
-    source.wrap(new BufferedInputStream(new FileInputStream(source.file), bufferSize)))
+    source.wrap(new BufferedInputStream(new FileInputStream(source.file), bufferSize))
+  )
   private var scratch = new Array[Byte](256)
   private val keyDecoder = new ValueDecoder(serializer)
   private var present = false

@@ -15,7 +15,8 @@ trait SpillStorage {
 final class SpillFile(
     val file: File,
     wrapOut: OutputStream => OutputStream,
-    wrapIn: InputStream => InputStream) {
+    wrapIn: InputStream => InputStream
+) {
   def wrap(out: OutputStream): OutputStream = wrapOut(out)
   def wrap(in: InputStream): InputStream = wrapIn(in)
   def delete(): Unit = if (file.exists() && !file.delete()) file.deleteOnExit()

@@ -17,7 +17,8 @@ import org.apache.spark.serializer.SerializerInstance
  */
 final class SpillWriter(target: SpillFile, serializer: SerializerInstance, bufferSize: Int) {
   private val out = new DataOutputStream(
-    target.wrap(new BufferedOutputStream(new FileOutputStream(target.file), bufferSize)))
+    target.wrap(new BufferedOutputStream(new FileOutputStream(target.file), bufferSize))
+  )
   private val header = new Array[Byte](5)
   private val keyEncoder = new ValueEncoder(serializer)
 

@@ -101,10 +101,11 @@ final class KeyIndex[K] {
 
 object KeyIndex {
   private val InitialSlots = 128
+
   /** Keeps every per-key array well under 1 GiB; the table spills when it is reached. */
   val MaxKeys: Int = 1 << 26
 
   @inline def hashOf(key: Any): Int = if (key == null) 0 else key.hashCode()
-  @inline private def mix(h: Int): Int = { val x = h * 0x9E3779B9; x ^ (x >>> 16) }
+  @inline private def mix(h: Int): Int = { val x = h * 0x9e3779b9; x ^ (x >>> 16) }
   @inline private def equal(a: AnyRef, b: Any): Boolean = if (a == null) b == null else a.equals(b)
 }

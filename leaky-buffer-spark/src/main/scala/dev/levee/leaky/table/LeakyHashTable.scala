@@ -4,7 +4,14 @@ import scala.collection.mutable.ArrayBuffer
 
 import dev.levee.leaky.LeakyConf
 import dev.levee.leaky.memory.HeapBudget
-import dev.levee.leaky.spill.{HashOrderedMerge, SortedGroupSource, SpillFile, SpillReader, SpillStorage, SpillWriter}
+import dev.levee.leaky.spill.{
+  HashOrderedMerge,
+  SortedGroupSource,
+  SpillFile,
+  SpillReader,
+  SpillStorage,
+  SpillWriter
+}
 import dev.levee.leaky.value.ValueEncoder
 import org.apache.spark.internal.Logging
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
@@ -31,12 +38,25 @@ final class LeakyHashTable[K](
     conf: LeakyConf,
     joinLayout: Boolean,
     storage: SpillStorage,
-    heapBudget: HeapBudget)
-  extends MemoryConsumer(taskMemoryManager, MemoryMode.ON_HEAP) with Logging {
+    heapBudget: HeapBudget
+) extends MemoryConsumer(taskMemoryManager, MemoryMode.ON_HEAP)
+    with Logging {
 
-  def this(taskMemoryManager: TaskMemoryManager, serializer: SerializerInstance, conf: LeakyConf,
-      joinLayout: Boolean, storage: SpillStorage) =
-    this(taskMemoryManager, serializer, conf, joinLayout, storage, HeapBudget.of(conf.maxHeapFraction, conf.maxLiveFraction))
+  def this(
+      taskMemoryManager: TaskMemoryManager,
+      serializer: SerializerInstance,
+      conf: LeakyConf,
+      joinLayout: Boolean,
+      storage: SpillStorage
+  ) =
+    this(
+      taskMemoryManager,
+      serializer,
+      conf,
+      joinLayout,
+      storage,
+      HeapBudget.of(conf.maxHeapFraction, conf.maxLiveFraction)
+    )
 
   private val encoder = new ValueEncoder(serializer)
 
@@ -62,6 +82,7 @@ final class LeakyHashTable[K](
   def peakMemoryBytes: Long = math.max(peak, currentBytes)
   def memoryBytesSpilled: Long = spilledMemory
   def diskBytesSpilled: Long = spilledDisk
+
   /** Bytes held right now: pages, per-key arrays and the estimated key objects. */
   def currentBytes: Long = keys.memoryBytes + layout.memoryBytes
 
@@ -78,7 +99,9 @@ final class LeakyHashTable[K](
   def insertBytes(key: K, tag: Int, value: Array[Byte], offset: Int, length: Int): Unit = {
     if (emitting) throw new IllegalStateException("cannot insert after groups() was called")
     if (tag < 0 || tag > RecordFormat.MaxTag) {
-      throw new IllegalArgumentException(s"input tag $tag for key $key is out of range 0..${RecordFormat.MaxTag}")
+      throw new IllegalArgumentException(
+        s"input tag $tag for key $key is out of range 0..${RecordFormat.MaxTag}"
+      )
     }
     makeRoom(RecordFormat.recordSize(length))
     val id = keys.idOf(key)
@@ -174,8 +197,10 @@ final class LeakyHashTable[K](
     } finally writer.close()
     spilledMemory += held
     spilledDisk += target.file.length()
-    logInfo(s"Leaky table spilled ${keys.size} keys (${held >> 10} KiB in memory, " +
-      s"${target.file.length() >> 10} KiB on disk) to ${target.file}; ${spills.size} runs so far")
+    logInfo(
+      s"Leaky table spilled ${keys.size} keys (${held >> 10} KiB in memory, " +
+        s"${target.file.length() >> 10} KiB on disk) to ${target.file}; ${spills.size} runs so far"
+    )
     if (keepPages && heapBudget.heldBytes <= heapBudget.currentLimit) {
       keys.recycle()
       layout.recycle()
@@ -209,7 +234,8 @@ final class LeakyHashTable[K](
     override def hasCurrent: Boolean = i < order.length
     override def currentHash: Int = keys.hash(order(i))
     override def currentKey: K = keys.key(order(i))
-    override def visitCurrent(visitor: RecordVisitor): Unit = layout.foreachRecord(order(i), visitor)
+    override def visitCurrent(visitor: RecordVisitor): Unit =
+      layout.foreachRecord(order(i), visitor)
     override def advance(): Unit = i += 1
     override def close(): Unit = ()
   }

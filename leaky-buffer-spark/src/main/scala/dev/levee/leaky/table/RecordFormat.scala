@@ -6,12 +6,16 @@ package dev.levee.leaky.table
  */
 object RecordFormat {
   val MaxTag = 126
+
   /** Written after the last record of a key in a spill file; never a valid tag. */
   val EndOfKey: Byte = -1
 
   def varintSize(v: Int): Int =
-    if ((v & ~0x7f) == 0) 1 else if ((v & ~0x3fff) == 0) 2 else if ((v & ~0x1fffff) == 0) 3
-    else if ((v & ~0xfffffff) == 0) 4 else 5
+    if ((v & ~0x7f) == 0) 1
+    else if ((v & ~0x3fff) == 0) 2
+    else if ((v & ~0x1fffff) == 0) 3
+    else if ((v & ~0xfffffff) == 0) 4
+    else 5
 
   def recordSize(valueLength: Int): Int = 1 + varintSize(valueLength) + valueLength
 
@@ -32,7 +36,9 @@ object RecordFormat {
     var len = 0
     var shift = 0
     var byte = 0
-    while ({ byte = b(p); p += 1; (byte & 0x80) != 0 }) { len |= (byte & 0x7f) << shift; shift += 7 }
+    while ({ byte = b(p); p += 1; (byte & 0x80) != 0 }) {
+      len |= (byte & 0x7f) << shift; shift += 7
+    }
     len |= byte << shift
     visitor.record(tag, b, p, len)
     p + len

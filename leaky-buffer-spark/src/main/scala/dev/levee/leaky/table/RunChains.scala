@@ -41,15 +41,22 @@ final class RunChains(store: PagedBytes, maxSegment: Int) {
   def append(id: Int, n: Int): Long = {
     val tail = tails(id)
     var seg = tail
-    if (tail == PagedBytes.Null || {
-          val page = store.page(tail); val off = PagedBytes.offset(tail)
-          getInt(page, off + 12) - getInt(page, off + 8) < n
-        }) {
-      val previousCapacity = if (tail == PagedBytes.Null) 0 else getInt(store.page(tail), PagedBytes.offset(tail) + 12)
-      val capacity = math.max(n, if (previousCapacity == 0) FirstSegment else math.min(maxSegment, previousCapacity * 2))
+    if (
+      tail == PagedBytes.Null || {
+        val page = store.page(tail); val off = PagedBytes.offset(tail)
+        getInt(page, off + 12) - getInt(page, off + 8) < n
+      }
+    ) {
+      val previousCapacity =
+        if (tail == PagedBytes.Null) 0 else getInt(store.page(tail), PagedBytes.offset(tail) + 12)
+      val capacity = math.max(
+        n,
+        if (previousCapacity == 0) FirstSegment else math.min(maxSegment, previousCapacity * 2)
+      )
       seg = store.reserve(Header + capacity)
       val page = store.page(seg); val off = PagedBytes.offset(seg)
-      putLong(page, off, PagedBytes.Null); putInt(page, off + 8, 0); putInt(page, off + 12, capacity)
+      putLong(page, off, PagedBytes.Null); putInt(page, off + 8, 0);
+      putInt(page, off + 12, capacity)
       if (tail == PagedBytes.Null) heads(id) = seg
       else putLong(store.page(tail), PagedBytes.offset(tail), seg)
       tails(id) = seg

@@ -6,16 +6,22 @@ import dev.levee.leaky.memory.PagedBytes
 sealed trait ValueLayout {
   def ensureKey(id: Int): Unit
   def append(id: Int, tag: Int, value: Array[Byte], offset: Int, length: Int): Unit
+
   /** Visits key `id`'s values in insertion order. */
   def foreachRecord(id: Int, visitor: RecordVisitor): Unit
+
   /** Bytes this layout holds (pages and per-key arrays). */
   def memoryBytes: Long
+
   /** Upper bound of new memory the next append of a `recordSize`-byte record can allocate. */
   def worstCaseAllocation(recordSize: Int): Long
+
   /** Forgets every key and value but keeps the pages for the next fill (see [[PagedBytes.recycle]]). */
   def recycle(): Unit
+
   /** Drops the pages kept by [[recycle]] that the current fill has not used. */
   def dropSpare(): Unit
+
   /** Forgets every key and value and drops the pages. */
   def clear(): Unit
 }

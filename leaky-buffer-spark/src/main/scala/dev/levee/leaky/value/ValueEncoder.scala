@@ -38,22 +38,26 @@ final class ValueEncoder(serializer: SerializerInstance) {
 
   /** Writes `value` in a compact form if it has one; false (and nothing usable written) if not. */
   private def writeCompact(value: Any, allowTuple: Boolean): Boolean = value match {
-    case null => tag(ValueTag.Null); true
-    case s: String => writeString(s); true
+    case null                 => tag(ValueTag.Null); true
+    case s: String            => writeString(s); true
     case i: java.lang.Integer => tag(ValueTag.Int); putInt(i.intValue); true
-    case l: java.lang.Long => tag(ValueTag.Long); putLong(l.longValue); true
-    case d: java.lang.Double => tag(ValueTag.Double); putLong(java.lang.Double.doubleToRawLongBits(d)); true
-    case f: java.lang.Float => tag(ValueTag.Float); putInt(java.lang.Float.floatToRawIntBits(f)); true
+    case l: java.lang.Long    => tag(ValueTag.Long); putLong(l.longValue); true
+    case d: java.lang.Double  =>
+      tag(ValueTag.Double); putLong(java.lang.Double.doubleToRawLongBits(d)); true
+    case f: java.lang.Float =>
+      tag(ValueTag.Float); putInt(java.lang.Float.floatToRawIntBits(f)); true
     case b: java.lang.Boolean => tag(ValueTag.Boolean); putByte(if (b.booleanValue) 1 else 0); true
-    case s: java.lang.Short => tag(ValueTag.Short); putShort(s.intValue); true
-    case b: java.lang.Byte => tag(ValueTag.Byte); putByte(b.intValue); true
+    case s: java.lang.Short   => tag(ValueTag.Short); putShort(s.intValue); true
+    case b: java.lang.Byte    => tag(ValueTag.Byte); putByte(b.intValue); true
     case c: java.lang.Character => tag(ValueTag.Char); putShort(c.charValue.toInt); true
-    case a: Array[Byte] =>
-      tag(ValueTag.ByteArray); room(a.length); System.arraycopy(a, 0, buf, len, a.length); len += a.length; true
+    case a: Array[Byte]         =>
+      tag(ValueTag.ByteArray); room(a.length); System.arraycopy(a, 0, buf, len, a.length);
+      len += a.length; true
     // Exact class only: specialized subclasses (Tuple2$mcII$sp...) must come back as themselves.
     // Elements are limited to immutable compact values, so no aliasing can be lost in the copy.
-    case t: scala.Tuple2[_, _] if allowTuple && (t.getClass eq TupleClass) &&
-        immutableCompact(t._1) && immutableCompact(t._2) =>
+    case t: scala.Tuple2[_, _]
+        if allowTuple && (t.getClass eq TupleClass) &&
+          immutableCompact(t._1) && immutableCompact(t._2) =>
       tag(ValueTag.Tuple2)
       val lengthAt = len
       room(4); len += 4
@@ -97,13 +101,16 @@ final class ValueEncoder(serializer: SerializerInstance) {
 
   private def tag(t: Int): Unit = putByte(t)
   private def putByte(v: Int): Unit = { room(1); buf(len) = v.toByte; len += 1 }
-  private def putShort(v: Int): Unit = { room(2); buf(len) = (v >>> 8).toByte; buf(len + 1) = v.toByte; len += 2 }
+  private def putShort(v: Int): Unit = {
+    room(2); buf(len) = (v >>> 8).toByte; buf(len + 1) = v.toByte; len += 2
+  }
   private def putInt(v: Int): Unit = { room(4); PagedBytes.putInt(buf, len, v); len += 4 }
   private def putLong(v: Long): Unit = { room(8); PagedBytes.putLong(buf, len, v); len += 8 }
 
   private def room(n: Int): Unit = if (buf.length - len < n) {
     val needed = len.toLong + n
-    if (needed > MaxArray) throw new IllegalArgumentException(s"value of $needed bytes is too large to buffer")
+    if (needed > MaxArray)
+      throw new IllegalArgumentException(s"value of $needed bytes is too large to buffer")
     buf = java.util.Arrays.copyOf(buf, math.min(MaxArray, math.max(needed, 2L * buf.length)).toInt)
   }
 }
@@ -113,8 +120,10 @@ object ValueEncoder {
   private val MaxArray = Int.MaxValue - 16
 
   private def immutableCompact(v: Any): Boolean = v match {
-    case null | _: String | _: java.lang.Integer | _: java.lang.Long | _: java.lang.Double | _: java.lang.Float |
-         _: java.lang.Boolean | _: java.lang.Short | _: java.lang.Byte | _: java.lang.Character => true
+    case null | _: String | _: java.lang.Integer | _: java.lang.Long | _: java.lang.Double |
+        _: java.lang.Float | _: java.lang.Boolean | _: java.lang.Short | _: java.lang.Byte |
+        _: java.lang.Character =>
+      true
     case _ => false
   }
 }

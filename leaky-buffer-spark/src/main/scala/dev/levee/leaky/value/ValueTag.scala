@@ -8,8 +8,10 @@ package dev.levee.leaky.value
  */
 object ValueTag {
   final val Null = 0
+
   /** A String whose chars all fit in one byte: one byte per char. */
   final val Latin1String = 1
+
   /** Any other String: two bytes per char (UTF-16 code units, so lone surrogates survive). */
   final val Utf16String = 2
   final val Int = 3
@@ -21,6 +23,7 @@ object ValueTag {
   final val Boolean = 9
   final val Char = 10
   final val ByteArray = 11
+
   /** scala.Tuple2 of two non-tuple compact values: [first's length: 4][first][second]. */
   final val Tuple2 = 12
   final val Serialized = 13

@@ -16,7 +16,9 @@ class HeapBudgetSuite extends AnyFunSuite {
     assert(budget.acquireUpTo(1) == 0)
   }
 
-  test("after a full collection the tables may fill the old generation's live share beside what else is live") {
+  test(
+    "after a full collection the tables may fill the old generation's live share beside what else is live"
+  ) {
     val budget = new AtomicLong // the tables' grants at the moment of the collection
     val ceiling = LiveHeapCeiling.manual(0.7, 100 * MiB, () => budget.get)
     budget.set(10 * MiB)
@@ -29,16 +31,20 @@ class HeapBudgetSuite extends AnyFunSuite {
     heap.release(20 * MiB)
 
     budget.set(0)
-    ceiling.afterFullCollection(80 * MiB) // Spark's own live set grew past the live share: nothing for the tables
+    ceiling.afterFullCollection(
+      80 * MiB
+    ) // Spark's own live set grew past the live share: nothing for the tables
     assert(ceiling.bytes == 0 && heap.acquireUpTo(MiB) == 0)
     ceiling.afterFullCollection(5 * MiB) // and shrank again: the fixed share is the cap once more
     assert(heap.currentLimit == 30 * MiB)
   }
 
-  test("this JVM's full collections feed the ceiling, and a large live array lowers it by its size") {
+  test(
+    "this JVM's full collections feed the ceiling, and a large live array lowers it by its size"
+  ) {
     val ceiling = LiveHeapCeiling.ofThisJvm(0.7, () => 0L) match {
       case c: LiveHeapCeiling => c
-      case other => fail(s"a HotSpot JVM offers collection notifications, got $other")
+      case other              => fail(s"a HotSpot JVM offers collection notifications, got $other")
     }
     def collectAndWait(): Long = {
       val before = ceiling.bytes
@@ -53,7 +59,9 @@ class HeapBudgetSuite extends AnyFunSuite {
     val ballast = new Array[Byte]((32 * MiB).toInt)
     val withBallast = collectAndWait()
     assert(ballast.length > 0)
-    assert(without - withBallast >= 30 * MiB && without - withBallast <= 40 * MiB,
-      s"a 32 MiB live array lowered the ceiling by ${(without - withBallast) / MiB} MiB")
+    assert(
+      without - withBallast >= 30 * MiB && without - withBallast <= 40 * MiB,
+      s"a 32 MiB live array lowered the ceiling by ${(without - withBallast) / MiB} MiB"
+    )
   }
 }

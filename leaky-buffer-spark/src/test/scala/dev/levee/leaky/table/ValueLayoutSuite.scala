@@ -28,14 +28,18 @@ class ValueLayoutSuite extends AnyFunSuite {
       val buffer = new Array[Byte](len + 7)
       System.arraycopy(value, 0, buffer, 3, len)
       layout.append(id, tag, buffer, 3, len)
-      expected.getOrElseUpdate(id, mutable.ArrayBuffer()) += ((tag, new String(value, "ISO-8859-1")))
+      expected
+        .getOrElseUpdate(id, mutable.ArrayBuffer()) += ((tag, new String(value, "ISO-8859-1")))
     }
     expected.foreach { case (id, values) =>
       val seen = mutable.ArrayBuffer[(Int, String)]()
-      layout.foreachRecord(id, new RecordVisitor {
-        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit =
-          seen += ((tag, new String(bytes, offset, length, "ISO-8859-1")))
-      })
+      layout.foreachRecord(
+        id,
+        new RecordVisitor {
+          override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit =
+            seen += ((tag, new String(bytes, offset, length, "ISO-8859-1")))
+        }
+      )
       assert(seen == values, s"key $id: values must come back intact and in insertion order")
     }
   }
@@ -58,7 +62,10 @@ class ValueLayoutSuite extends AnyFunSuite {
     assert(store.page(first)(PagedBytes.offset(first)) == 7, "earlier pages are never moved")
     val huge = store.reserve(pageSize * 3)
     assert(store.page(huge).length == pageSize * 3)
-    assert(store.allocationFor(1) == pageSize, "after a dedicated page the next region starts a new page")
+    assert(
+      store.allocationFor(1) == pageSize,
+      "after a dedicated page the next region starts a new page"
+    )
   }
 
   test("recycled paged memory reuses its standard pages and drops dedicated ones") {
@@ -67,22 +74,35 @@ class ValueLayoutSuite extends AnyFunSuite {
     store.reserve(pageSize * 3)
     assert(store.allocatedBytes == 13L * pageSize + pageSize * 3)
     store.recycle()
-    assert(store.allocatedBytes == 13L * pageSize && store.spareBytes == 13L * pageSize,
-      "standard pages stay charged while kept; the dedicated one is gone")
+    assert(
+      store.allocatedBytes == 13L * pageSize && store.spareBytes == 13L * pageSize,
+      "standard pages stay charged while kept; the dedicated one is gone"
+    )
     assert(store.allocationFor(100) == 0, "a kept page makes the next page free of new memory")
     (0 until 1000).foreach(_ => store.reserve(100))
-    assert(store.allocatedBytes == 13L * pageSize && store.spareBytes == 0, "the refill used only kept pages")
-    assert(store.allocationFor(pageSize) == pageSize, "with no kept page left, growth allocates again")
+    assert(
+      store.allocatedBytes == 13L * pageSize && store.spareBytes == 0,
+      "the refill used only kept pages"
+    )
+    assert(
+      store.allocationFor(pageSize) == pageSize,
+      "with no kept page left, growth allocates again"
+    )
     store.recycle()
     (0 until 100).foreach(_ => store.reserve(100)) // two of the 13 kept pages
     store.dropSpare()
-    assert(store.allocatedBytes == 2L * pageSize && store.spareBytes == 0, "dropping the spares keeps the pages in use")
+    assert(
+      store.allocatedBytes == 2L * pageSize && store.spareBytes == 0,
+      "dropping the spares keeps the pages in use"
+    )
     store.clear()
     assert(store.allocatedBytes == 0 && store.spareBytes == 0)
   }
 
   test("a recycled layout holds only the new fill's values, on the old pages") {
-    for (layout <- Seq(new GroupRunLayout(pageSize, 1024), new SharedAreaJoinLayout(pageSize, 1024))) {
+    for (
+      layout <- Seq(new GroupRunLayout(pageSize, 1024), new SharedAreaJoinLayout(pageSize, 1024))
+    ) {
       roundTrip(layout)
       val held = layout.memoryBytes
       layout.recycle()
@@ -90,10 +110,13 @@ class ValueLayoutSuite extends AnyFunSuite {
       layout.ensureKey(0)
       layout.append(0, 1, "fresh".getBytes("ISO-8859-1"), 0, 5)
       val seen = mutable.ArrayBuffer[(Int, String)]()
-      layout.foreachRecord(0, new RecordVisitor {
-        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit =
-          seen += ((tag, new String(bytes, offset, length, "ISO-8859-1")))
-      })
+      layout.foreachRecord(
+        0,
+        new RecordVisitor {
+          override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit =
+            seen += ((tag, new String(bytes, offset, length, "ISO-8859-1")))
+        }
+      )
       assert(seen == Seq((1, "fresh")), s"${layout.getClass.getSimpleName} after recycle")
       assert(layout.memoryBytes <= held, "recycling allocates nothing new for a small refill")
       layout.recycle()
@@ -107,9 +130,14 @@ class ValueLayoutSuite extends AnyFunSuite {
       val at = RecordFormat.writeHeader(b, 0, 5, len)
       assert(at + len == b.length)
       var got = (-1, -1)
-      val end = RecordFormat.visit(b, 0, new RecordVisitor {
-        override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = got = (tag, length)
-      })
+      val end = RecordFormat.visit(
+        b,
+        0,
+        new RecordVisitor {
+          override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = got =
+            (tag, length)
+        }
+      )
       assert(got == ((5, len)) && end == b.length)
     }
   }

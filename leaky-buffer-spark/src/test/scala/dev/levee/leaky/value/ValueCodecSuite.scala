@@ -10,39 +10,74 @@ class ValueCodecSuite extends AnyFunSuite {
 
   private val serializers: Seq[(String, SerializerInstance)] = Seq(
     "java" -> new JavaSerializer(new SparkConf(false)).newInstance(),
-    "kryo" -> new KryoSerializer(new SparkConf(false)).newInstance())
+    "kryo" -> new KryoSerializer(new SparkConf(false)).newInstance()
+  )
 
   private val samples: Seq[Any] = Seq(
-    null, "", "12345", "é-latin1-ÿ", "日本語", "lone \ud800 surrogate", "x" * 100000,
-    0, -1, Int.MaxValue, Int.MinValue, 0L, Long.MinValue, 3.5, Double.NaN, -0.0, 1.5f, Float.NegativeInfinity,
-    true, false, 7.toShort, (-3).toByte, 'q', '\uffff',
-    Array[Byte](1, 2, 3), Array.emptyByteArray,
-    ("a", 1), (null, "b"), ("日本", 2.5), (1, 2), // (1, 2) is a specialized Tuple2 subclass
-    (("nested", 1), 2), ("left", Array[Byte](9)), // have no compact form: fall back whole
-    Seq(1, 2, 3), Some("x"), HeapProbeValue("probe"), BigDecimal("1.5"), Array(1, 2))
+    null,
+    "",
+    "12345",
+    "é-latin1-ÿ",
+    "日本語",
+    "lone \ud800 surrogate",
+    "x" * 100000,
+    0,
+    -1,
+    Int.MaxValue,
+    Int.MinValue,
+    0L,
+    Long.MinValue,
+    3.5,
+    Double.NaN,
+    -0.0,
+    1.5f,
+    Float.NegativeInfinity,
+    true,
+    false,
+    7.toShort,
+    (-3).toByte,
+    'q',
+    '\uffff',
+    Array[Byte](1, 2, 3),
+    Array.emptyByteArray,
+    ("a", 1),
+    (null, "b"),
+    ("日本", 2.5),
+    (1, 2), // (1, 2) is a specialized Tuple2 subclass
+    (("nested", 1), 2),
+    ("left", Array[Byte](9)), // have no compact form: fall back whole
+    Seq(1, 2, 3),
+    Some("x"),
+    HeapProbeValue("probe"),
+    BigDecimal("1.5"),
+    Array(1, 2)
+  )
 
   private def expectedTag(v: Any): Int = v match {
-    case null => ValueTag.Null
-    case s: String => if (s.forall(_ <= 0xff)) ValueTag.Latin1String else ValueTag.Utf16String
-    case _: Int => ValueTag.Int
-    case _: Long => ValueTag.Long
-    case _: Double => ValueTag.Double
-    case _: Float => ValueTag.Float
-    case _: Boolean => ValueTag.Boolean
-    case _: Short => ValueTag.Short
-    case _: Byte => ValueTag.Byte
-    case _: Char => ValueTag.Char
+    case null           => ValueTag.Null
+    case s: String      => if (s.forall(_ <= 0xff)) ValueTag.Latin1String else ValueTag.Utf16String
+    case _: Int         => ValueTag.Int
+    case _: Long        => ValueTag.Long
+    case _: Double      => ValueTag.Double
+    case _: Float       => ValueTag.Float
+    case _: Boolean     => ValueTag.Boolean
+    case _: Short       => ValueTag.Short
+    case _: Byte        => ValueTag.Byte
+    case _: Char        => ValueTag.Char
     case _: Array[Byte] => ValueTag.ByteArray
-    case t: (_, _) if t.getClass == classOf[(_, _)] && !t._1.isInstanceOf[Product] && !t._2.isInstanceOf[Array[_]] =>
+    case t: (_, _)
+        if t.getClass == classOf[(_, _)] && !t._1.isInstanceOf[Product] && !t._2
+          .isInstanceOf[Array[_]] =>
       ValueTag.Tuple2
     case _ => ValueTag.Serialized
   }
 
   private def same(a: Any, b: Any): Boolean = (a, b) match {
     case (x: Array[Byte], y: Array[Byte]) => x.sameElements(y)
-    case (x: Array[Int], y: Array[Int]) => x.sameElements(y)
+    case (x: Array[Int], y: Array[Int])   => x.sameElements(y)
     case (x: (_, _), y: (_, _)) => x.getClass == y.getClass && same(x._1, y._1) && same(x._2, y._2)
-    case (x: Double, y: Double) => java.lang.Double.doubleToRawLongBits(x) == java.lang.Double.doubleToRawLongBits(y)
+    case (x: Double, y: Double) =>
+      java.lang.Double.doubleToRawLongBits(x) == java.lang.Double.doubleToRawLongBits(y)
     case _ => a == b && (a == null || a.getClass == b.getClass)
   }
 
@@ -73,7 +108,9 @@ class ValueCodecSuite extends AnyFunSuite {
   }
 
   test("a corrupt tag fails with a clear message") {
-    val e = intercept[IllegalStateException](new ValueDecoder(serializers.head._2).decode(Array[Byte](99), 0, 1))
+    val e = intercept[IllegalStateException](
+      new ValueDecoder(serializers.head._2).decode(Array[Byte](99), 0, 1)
+    )
     assert(e.getMessage.contains("unknown tag 99"))
   }
 }

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The task's remote-memory client together with what it depends on (the ZooKeeper session its server list comes
- * from): the sponge file system closes its {@link RemoteMemory} at task end, and this takes the rest down with it.
+ * The task's remote-memory client together with what it depends on (the ZooKeeper session its
+ * server list comes from): the sponge file system closes its {@link RemoteMemory} at task end, and
+ * this takes the rest down with it.
  */
 final class ClosingRemoteMemory implements RemoteMemory {
   private final RemoteMemory client;
@@ -28,7 +29,8 @@ final class ClosingRemoteMemory implements RemoteMemory {
   }
 
   @Override
-  public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data) throws IOException {
+  public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data)
+      throws IOException {
     return client.store(server, data);
   }
 

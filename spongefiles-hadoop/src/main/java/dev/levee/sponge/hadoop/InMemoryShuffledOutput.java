@@ -15,8 +15,8 @@ import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 
 /**
- * A map output held on the reducer's heap, decompressed (as stock does, so in-memory merges need no codec), in
- * memory reserved from the {@link SpongeMergeManager}'s budget.
+ * A map output held on the reducer's heap, decompressed (as stock does, so in-memory merges need no
+ * codec), in memory reserved from the {@link SpongeMergeManager}'s budget.
  */
 final class InMemoryShuffledOutput<K, V> extends MapOutput<K, V> {
   private final Configuration conf;
@@ -24,8 +24,13 @@ final class InMemoryShuffledOutput<K, V> extends MapOutput<K, V> {
   private final CompressionCodec codec;
   private final byte[] memory;
 
-  InMemoryShuffledOutput(Configuration conf, TaskAttemptID mapId, SpongeMergeManager<K, V> manager, int size,
-      CompressionCodec codec, boolean primaryMapOutput) {
+  InMemoryShuffledOutput(
+      Configuration conf,
+      TaskAttemptID mapId,
+      SpongeMergeManager<K, V> manager,
+      int size,
+      CompressionCodec codec,
+      boolean primaryMapOutput) {
     super(mapId, size, primaryMapOutput);
     this.conf = conf;
     this.manager = manager;
@@ -38,8 +43,14 @@ final class InMemoryShuffledOutput<K, V> extends MapOutput<K, V> {
   }
 
   @Override
-  public void shuffle(MapHost host, InputStream input, long compressedLength, long decompressedLength,
-      ShuffleClientMetrics metrics, Reporter reporter) throws IOException {
+  public void shuffle(
+      MapHost host,
+      InputStream input,
+      long compressedLength,
+      long decompressedLength,
+      ShuffleClientMetrics metrics,
+      Reporter reporter)
+      throws IOException {
     InputStream in = new IFileInputStream(input, compressedLength, conf);
     Decompressor decompressor = codec == null ? null : CodecPool.getDecompressor(codec);
     try {
@@ -50,7 +61,8 @@ final class InMemoryShuffledOutput<K, V> extends MapOutput<K, V> {
       IOUtils.readFully(in, memory, 0, memory.length);
       metrics.inputBytes(memory.length);
       reporter.progress();
-      // Draining the stream makes the checksum stream verify its trailer and catches a map output longer than said.
+      // Draining the stream makes the checksum stream verify its trailer and catches a map output
+      // longer than said.
       if (in.read() >= 0) {
         throw new IOException("unexpected extra bytes in the map output of " + getMapId());
       }

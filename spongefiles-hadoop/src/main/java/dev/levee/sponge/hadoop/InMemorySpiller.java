@@ -7,9 +7,9 @@ import java.util.function.Consumer;
 import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
 
 /**
- * The background thread that empties the in-memory shuffle buffer into SpongeFiles, one batch of map outputs at a
- * time, while fetchers keep fetching. Fetchers that find the buffer full wait in {@link #awaitIdle()}, as they wait
- * for stock's in-memory merger.
+ * The background thread that empties the in-memory shuffle buffer into SpongeFiles, one batch of
+ * map outputs at a time, while fetchers keep fetching. Fetchers that find the buffer full wait in
+ * {@link #awaitIdle()}, as they wait for stock's in-memory merger.
  */
 final class InMemorySpiller<T> {
   private final Deque<List<T>> batches = new ArrayDeque<>();
@@ -19,7 +19,10 @@ final class InMemorySpiller<T> {
   private int pending;
   private boolean closed;
 
-  /** {@code spill} merges one batch into a SpongeFile; a failure goes to {@code errors} and stops the spiller. */
+  /**
+   * {@code spill} merges one batch into a SpongeFile; a failure goes to {@code errors} and stops
+   * the spiller.
+   */
   InMemorySpiller(String name, Consumer<List<T>> spill, ExceptionReporter errors) {
     this.spill = spill;
     this.errors = errors;

@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What one reduce task's merge did, for the task counters. A merge round is one pass that reads spilled runs back:
- * stock Hadoop needs several once there are more runs than {@code mapreduce.task.io.sort.factor}; SpongeFiles need one,
- * unless the runs' read buffers do not fit the task's direct memory ({@link MergeBufferBudget}).
+ * What one reduce task's merge did, for the task counters. A merge round is one pass that reads
+ * spilled runs back: stock Hadoop needs several once there are more runs than {@code
+ * mapreduce.task.io.sort.factor}; SpongeFiles need one, unless the runs' read buffers do not fit
+ * the task's direct memory ({@link MergeBufferBudget}).
  */
 final class MergeStatistics {
   private final AtomicLong mapOutputsToSponge = new AtomicLong();
@@ -26,13 +27,19 @@ final class MergeStatistics {
     memorySpills.incrementAndGet();
   }
 
-  /** Buffered runs were merged into one before the final merge because their read buffers would not fit. */
+  /**
+   * Buffered runs were merged into one before the final merge because their read buffers would not
+   * fit.
+   */
   void intermediateMerge() {
     intermediateRounds.incrementAndGet();
     mergeRounds.incrementAndGet();
   }
 
-  /** The final merge read {@code spilledRuns} SpongeFiles (and the retained in-memory runs) in one pass. */
+  /**
+   * The final merge read {@code spilledRuns} SpongeFiles (and the retained in-memory runs) in one
+   * pass.
+   */
   void finalMerge(int spilledRuns, int totalRuns) {
     if (spilledRuns > 0) {
       mergeRounds.incrementAndGet();

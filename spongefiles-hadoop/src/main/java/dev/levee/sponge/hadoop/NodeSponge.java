@@ -35,11 +35,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds this node's sponge: from the {@link SpongeNodeDescriptor} the NodeManager's aux service published in the
- * NodeManager local dir above the task's own local dirs, or, where there is none (the standalone daemon, local job
- * runs), from the {@code levee.sponge.*} keys of the job configuration. Then it probes the node's sponge server,
- * attaches the shared pool, and connects the remote-memory client to the tracker's server list. Every reason not to use SpongeFiles
- * ends up as {@link Attachment#unavailable}, so the caller can fall back to stock spilling; only invalid
+ * Finds this node's sponge: from the {@link SpongeNodeDescriptor} the NodeManager's aux service
+ * published in the NodeManager local dir above the task's own local dirs, or, where there is none
+ * (the standalone daemon, local job runs), from the {@code levee.sponge.*} keys of the job
+ * configuration. Then it probes the node's sponge server, attaches the shared pool, and connects
+ * the remote-memory client to the tracker's server list. Every reason not to use SpongeFiles ends
+ * up as {@link Attachment#unavailable}, so the caller can fall back to stock spilling; only invalid
  * configuration values throw, because silently ignoring a typo would hide it.
  */
 final class NodeSponge {
@@ -61,8 +62,9 @@ final class NodeSponge {
 
   static Attachment attach(JobConf job, TaskAttemptID reduceId) {
     if (job.getBoolean(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA, false)) {
-      return Attachment.unavailable(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA
-          + "=true: SpongeFiles do not encrypt chunks, so encrypted shuffles stay on stock spilling");
+      return Attachment.unavailable(
+          MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA
+              + "=true: SpongeFiles do not encrypt chunks, so encrypted shuffles stay on stock spilling");
     }
     Configuration conf = withTaskDiskDirs(job, reduceId);
     Optional<Path> descriptorFile = descriptorFor(job);
@@ -70,49 +72,74 @@ final class NodeSponge {
     if (descriptorFile.isPresent()) {
       try {
         SpongeNodeDescriptor node = SpongeNodeDescriptor.readFrom(descriptorFile.get());
-        Optional<String> staleReason = node.staleReason(SpongeServerConfig.from(conf).clientConnectTimeoutMillis());
+        Optional<String> staleReason =
+            node.staleReason(SpongeServerConfig.from(conf).clientConnectTimeoutMillis());
         if (staleReason.isPresent()) {
-          // Left behind by a NodeManager that died without withdrawing it: this node has no sponge server now.
-          stale = "the sponge node descriptor " + descriptorFile.get() + " is stale: " + staleReason.get();
+          // Left behind by a NodeManager that died without withdrawing it: this node has no sponge
+          // server now.
+          stale =
+              "the sponge node descriptor "
+                  + descriptorFile.get()
+                  + " is stale: "
+                  + staleReason.get();
           warnStaleOnce(descriptorFile.get(), reduceId + ": " + stale + "; ignoring it");
         } else {
           conf = node.applyTo(conf);
-          LOG.info("{}: using the sponge node described in {}: server {}:{}, pool {}", reduceId,
-              descriptorFile.get(), node.advertisedHost(), node.port(), node.poolDir());
+          LOG.info(
+              "{}: using the sponge node described in {}: server {}:{}, pool {}",
+              reduceId,
+              descriptorFile.get(),
+              node.advertisedHost(),
+              node.port(),
+              node.poolDir());
         }
       } catch (IOException e) {
-        return Attachment.unavailable("cannot read this node's sponge descriptor: " + e.getMessage());
+        return Attachment.unavailable(
+            "cannot read this node's sponge descriptor: " + e.getMessage());
       }
     }
     SpongeConfig sponge = SpongeConfig.from(conf);
     SpongeServerConfig server = SpongeServerConfig.from(conf);
-    boolean requireServer = SpongeConfig.bool(conf, SpongeShuffleKeys.REQUIRE_SERVER,
-        SpongeShuffleKeys.REQUIRE_SERVER_DEFAULT);
+    boolean requireServer =
+        SpongeConfig.bool(
+            conf, SpongeShuffleKeys.REQUIRE_SERVER, SpongeShuffleKeys.REQUIRE_SERVER_DEFAULT);
 
     SpongeServerAddress local = null;
     if (server.port() > 0) {
       local = new SpongeServerAddress(server.advertisedHost(), server.port(), server.rack());
     } else if (requireServer) {
-      return Attachment.unavailable(SpongeServerConfig.PORT + "=0 names no sponge server for tasks to use"
-          + (stale != null ? ", and " + stale
-              : descriptorFile.isEmpty() ? ", and no sponge node descriptor (" + SpongeNodeDescriptor.RELATIVE_PATH
-                  + ") was found in the NodeManager local dir above the task's local dirs" : ""));
+      return Attachment.unavailable(
+          SpongeServerConfig.PORT
+              + "=0 names no sponge server for tasks to use"
+              + (stale != null
+                  ? ", and " + stale
+                  : descriptorFile.isEmpty()
+                      ? ", and no sponge node descriptor ("
+                          + SpongeNodeDescriptor.RELATIVE_PATH
+                          + ") was found in the NodeManager local dir above the task's local dirs"
+                      : ""));
     }
     String ownerNode = local != null ? NodeNames.of(local) : sponge.ownerHost();
-    ClientIdentity identity = ClientIdentity.ofCurrentProcess(applicationId(reduceId), ownerNode, server.rack());
-    ClientSettings settings = new ClientSettings(server.clientConnectTimeoutMillis(),
-        server.clientReadTimeoutMillis(), sponge.chunkSize(), 2);
+    ClientIdentity identity =
+        ClientIdentity.ofCurrentProcess(applicationId(reduceId), ownerNode, server.rack());
+    ClientSettings settings =
+        new ClientSettings(
+            server.clientConnectTimeoutMillis(),
+            server.clientReadTimeoutMillis(),
+            sponge.chunkSize(),
+            2);
 
     List<AutoCloseable> opened = new ArrayList<>();
     try {
       ServerListSource servers = new StaticServerList(List.of());
       if (sponge.remoteEnabled() && server.zooKeeperEnabled()) {
-        CuratorFramework zk = CuratorFrameworkFactory.builder()
-            .connectString(server.zkQuorum())
-            .sessionTimeoutMs(server.zkSessionTimeoutMillis())
-            .connectionTimeoutMs(Math.min(15_000, server.zkSessionTimeoutMillis()))
-            .retryPolicy(new ExponentialBackoffRetry(200, 3, 2_000))
-            .build();
+        CuratorFramework zk =
+            CuratorFrameworkFactory.builder()
+                .connectString(server.zkQuorum())
+                .sessionTimeoutMs(server.zkSessionTimeoutMillis())
+                .connectionTimeoutMs(Math.min(15_000, server.zkSessionTimeoutMillis()))
+                .retryPolicy(new ExponentialBackoffRetry(200, 3, 2_000))
+                .build();
         zk.start();
         opened.add(zk);
         servers = new PublishedServerList(zk, new SpongeZnodes(server.zkRoot()));
@@ -131,7 +158,8 @@ final class NodeSponge {
         return new Attachment(SpongeFileSystem.open(sponge, conf, remote), null);
       } catch (IOException e) {
         closeAll(opened);
-        return Attachment.unavailable("cannot attach the local sponge pool " + sponge.poolDir() + ": " + e);
+        return Attachment.unavailable(
+            "cannot attach the local sponge pool " + sponge.poolDir() + ": " + e);
       }
     } catch (RuntimeException e) {
       closeAll(opened);
@@ -140,8 +168,8 @@ final class NodeSponge {
   }
 
   /**
-   * Warns about a stale descriptor once per file and JVM: every reduce (and every retry) of a reused JVM would
-   * otherwise repeat it. Returns whether it warned.
+   * Warns about a stale descriptor once per file and JVM: every reduce (and every retry) of a
+   * reused JVM would otherwise repeat it. Returns whether it warned.
    */
   static boolean warnStaleOnce(Path descriptor, String message) {
     if (STALE_WARNED.add(descriptor)) {
@@ -152,13 +180,21 @@ final class NodeSponge {
     return false;
   }
 
-  /** Null when the node's server answers with the geometry this task expects, else what is wrong. */
+  /**
+   * Null when the node's server answers with the geometry this task expects, else what is wrong.
+   */
   private static String probe(SpongeClient client, SpongeServerAddress local, SpongeConfig sponge) {
     try {
       SpongeClient.FreeSpace free = client.freeSpace(local);
       if (free.chunkSize() != sponge.chunkSize()) {
-        return "the sponge server at " + local + " uses chunks of " + free.chunkSize() + " bytes but "
-            + SpongeConfigKeys.CHUNK_SIZE + " says " + sponge.chunkSize();
+        return "the sponge server at "
+            + local
+            + " uses chunks of "
+            + free.chunkSize()
+            + " bytes but "
+            + SpongeConfigKeys.CHUNK_SIZE
+            + " says "
+            + sponge.chunkSize();
       }
       return null;
     } catch (IOException | RuntimeException e) {
@@ -167,8 +203,9 @@ final class NodeSponge {
   }
 
   /**
-   * The descriptor of the NodeManager this task runs under, found in the NodeManager local dir above any of the
-   * task's local dirs; empty outside YARN or when the node runs no sponge aux service.
+   * The descriptor of the NodeManager this task runs under, found in the NodeManager local dir
+   * above any of the task's local dirs; empty outside YARN or when the node runs no sponge aux
+   * service.
    */
   static Optional<Path> descriptorFor(Configuration job) {
     for (String d : job.getTrimmedStrings(MRConfig.LOCAL_DIR)) {
@@ -176,7 +213,8 @@ final class NodeSponge {
       if (!Path.of(p).isAbsolute()) {
         continue;
       }
-      Optional<Path> file = SpongeNodeDescriptor.nodeManagerLocalDirOf(Path.of(p)).map(SpongeNodeDescriptor::in);
+      Optional<Path> file =
+          SpongeNodeDescriptor.nodeManagerLocalDirOf(Path.of(p)).map(SpongeNodeDescriptor::in);
       if (file.isPresent() && Files.isReadable(file.get())) {
         return file;
       }
@@ -185,8 +223,9 @@ final class NodeSponge {
   }
 
   /**
-   * Disk chunks default to the task's local directories (under {@code mapreduce.cluster.local.dir}), which the
-   * framework cleans up after the job, rather than {@code java.io.tmpdir}, which nobody does.
+   * Disk chunks default to the task's local directories (under {@code
+   * mapreduce.cluster.local.dir}), which the framework cleans up after the job, rather than {@code
+   * java.io.tmpdir}, which nobody does.
    */
   private static Configuration withTaskDiskDirs(JobConf job, TaskAttemptID reduceId) {
     if (!job.getTrimmed(SpongeConfigKeys.DISK_DIRS, "").isEmpty()) {
@@ -208,7 +247,10 @@ final class NodeSponge {
     return c;
   }
 
-  /** YARN names an application after its job: job_1700000000000_0001 runs as application_1700000000000_0001. */
+  /**
+   * YARN names an application after its job: job_1700000000000_0001 runs as
+   * application_1700000000000_0001.
+   */
   static String applicationId(TaskAttemptID reduceId) {
     String job = reduceId.getJobID().toString();
     return job.startsWith("job_") ? "application_" + job.substring("job_".length()) : job;

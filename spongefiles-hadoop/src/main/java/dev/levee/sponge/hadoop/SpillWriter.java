@@ -25,9 +25,9 @@ import org.apache.hadoop.mapred.Task.CombineValuesIterator;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /**
- * Merges sorted runs (in memory) into one new run in a SpongeFile, with Hadoop's own {@link Merger} and IFile
- * writer, so the bytes are exactly what stock would have written to a local spill file; optionally through the
- * job's combiner, as stock's in-memory merge does.
+ * Merges sorted runs (in memory) into one new run in a SpongeFile, with Hadoop's own {@link Merger}
+ * and IFile writer, so the bytes are exactly what stock would have written to a local spill file;
+ * optionally through the job's combiner, as stock's in-memory merge does.
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
 final class SpillWriter<K, V> {
@@ -47,9 +47,17 @@ final class SpillWriter<K, V> {
   private final Class<V> valueClass;
   private final RawComparator<K> comparator;
 
-  SpillWriter(JobConf job, FileSystem localFs, SpongeFileSystem sponge, CompressionCodec codec, Reporter reporter,
-      Path tmpDir, Class<? extends Reducer> combinerClass, CombineOutputCollector<K, V> combineCollector,
-      Counters.Counter spilledRecords, Counters.Counter combineInputRecords) {
+  SpillWriter(
+      JobConf job,
+      FileSystem localFs,
+      SpongeFileSystem sponge,
+      CompressionCodec codec,
+      Reporter reporter,
+      Path tmpDir,
+      Class<? extends Reducer> combinerClass,
+      CombineOutputCollector<K, V> combineCollector,
+      Counters.Counter spilledRecords,
+      Counters.Counter combineInputRecords) {
     this.job = job;
     this.localFs = localFs;
     this.sponge = sponge;
@@ -66,19 +74,34 @@ final class SpillWriter<K, V> {
   }
 
   /**
-   * Writes the merge of {@code runs} (all of them at once: they are in memory) into a new SpongeFile.
+   * Writes the merge of {@code runs} (all of them at once: they are in memory) into a new
+   * SpongeFile.
    *
    * @param combine run the job's combiner, if it has one, over the merged records
    */
   SpilledSegment spill(List<Segment<K, V>> runs, boolean combine, String label) throws IOException {
     SpongeFile file = sponge.create(label);
     try {
-      // Buffered as stock's local file system buffers a spill: IFile writes record lengths a byte at a time.
+      // Buffered as stock's local file system buffers a spill: IFile writes record lengths a byte
+      // at a time.
       OutputStream out = new BufferedOutputStream(file.output(), streamBufferSize(job));
-      IFile.Writer<K, V> writer = new IFile.Writer<>(job, new FSDataOutputStream(out, null), keyClass, valueClass,
-          codec, null, true);
-      RawKeyValueIterator merged = Merger.merge(job, localFs, keyClass, valueClass, runs, runs.size(), tmpDir,
-          comparator, reporter, spilledRecords, null, null);
+      IFile.Writer<K, V> writer =
+          new IFile.Writer<>(
+              job, new FSDataOutputStream(out, null), keyClass, valueClass, codec, null, true);
+      RawKeyValueIterator merged =
+          Merger.merge(
+              job,
+              localFs,
+              keyClass,
+              valueClass,
+              runs,
+              runs.size(),
+              tmpDir,
+              comparator,
+              reporter,
+              spilledRecords,
+              null,
+              null);
       if (combine && combinerClass != null) {
         combineCollector.setWriter(writer);
         combine(merged);
@@ -97,18 +120,25 @@ final class SpillWriter<K, V> {
     }
   }
 
-  /** The stream buffer stock's local file system uses for spills and merges ({@code io.file.buffer.size}). */
+  /**
+   * The stream buffer stock's local file system uses for spills and merges ({@code
+   * io.file.buffer.size}).
+   */
   static int streamBufferSize(JobConf job) {
-    return Math.max(MIN_STREAM_BUFFER, job.getInt(CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
-        CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT));
+    return Math.max(
+        MIN_STREAM_BUFFER,
+        job.getInt(
+            CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
+            CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT));
   }
 
   private void combine(RawKeyValueIterator records) throws IOException {
     Reducer combiner = ReflectionUtils.newInstance(combinerClass, job);
     RawComparator<K> grouping = (RawComparator<K>) job.getCombinerKeyGroupingComparator();
     try {
-      CombineValuesIterator values = new CombineValuesIterator(records, grouping, keyClass, valueClass, job,
-          Reporter.NULL, combineInputRecords);
+      CombineValuesIterator values =
+          new CombineValuesIterator(
+              records, grouping, keyClass, valueClass, job, Reporter.NULL, combineInputRecords);
       while (values.more()) {
         combiner.reduce(values.getKey(), values, combineCollector, Reporter.NULL);
         values.nextKey();

@@ -35,16 +35,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reduce-side merge manager with SpongeFiles as its spill space. Memory is budgeted exactly as stock does
- * ({@link ShuffleMemoryBudget}); what differs is where data goes when it does not fit:
+ * The reduce-side merge manager with SpongeFiles as its spill space. Memory is budgeted exactly as
+ * stock does ({@link ShuffleMemoryBudget}); what differs is where data goes when it does not fit:
  *
  * <ul>
- *   <li>a map output larger than a single shuffle may take is written, as fetched, into its own SpongeFile;
- *   <li>when committed in-memory outputs reach the merge threshold they are merged (through the combiner, if any)
- *       into one SpongeFile;
- *   <li>the final merge reads every spilled run and the in-memory runs the reducer may keep in a single pass. Stock
- *       merges in rounds of {@code io.sort.factor} runs to bound disk seeks; a SpongeFile read costs no seek, so the
- *       intermediate rounds would only rewrite the data.
+ *   <li>a map output larger than a single shuffle may take is written, as fetched, into its own
+ *       SpongeFile;
+ *   <li>when committed in-memory outputs reach the merge threshold they are merged (through the
+ *       combiner, if any) into one SpongeFile;
+ *   <li>the final merge reads every spilled run and the in-memory runs the reducer may keep in a
+ *       single pass. Stock merges in rounds of {@code io.sort.factor} runs to bound disk seeks; a
+ *       SpongeFile read costs no seek, so the intermediate rounds would only rewrite the data.
  * </ul>
  */
 @SuppressWarnings("unchecked")
@@ -68,13 +69,17 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   private final MergeBufferBudget readBuffers;
   private final AtomicInteger spillNumber = new AtomicInteger();
 
-  private final Set<InMemoryShuffledOutput<K, V>> inMemory = new TreeSet<>(new MapOutput.MapOutputComparator<>());
+  private final Set<InMemoryShuffledOutput<K, V>> inMemory =
+      new TreeSet<>(new MapOutput.MapOutputComparator<>());
   private final List<SpilledSegment> spilled = new ArrayList<>();
   private long usedMemory;
   private long committedMemory;
 
-  SpongeMergeManager(ShuffleConsumerPlugin.Context<K, V> context, SpongeFileSystem sponge,
-      ExceptionReporter exceptionReporter, MergeStatistics stats) {
+  SpongeMergeManager(
+      ShuffleConsumerPlugin.Context<K, V> context,
+      SpongeFileSystem sponge,
+      ExceptionReporter exceptionReporter,
+      MergeStatistics stats) {
     this.reduceId = context.getReduceId();
     this.job = context.getJobConf();
     this.sponge = sponge;
@@ -88,14 +93,36 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     this.localFs = local instanceof LocalFileSystem lfs ? lfs.getRaw() : local;
     this.tmpDir = new Path(reduceId.toString());
     this.stats = stats;
-    this.readBuffers = new MergeBufferBudget(sponge.config().chunkSize(), sponge.config().maxInFlightWrites(), MergeBufferBudget.bytesFromFraction(job.getFloat(
-            SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION, SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION_DEFAULT)));
-    this.writer = new SpillWriter<>(job, localFs, sponge, codec, reporter, tmpDir, context.getCombinerClass(),
-        context.getCombineCollector(), spilledRecords, context.getReduceCombineInputCounter());
-    this.spiller = new InMemorySpiller<>("SpongeFiles in-memory spiller for " + reduceId, this::spillBatch,
-        exceptionReporter);
-    LOG.info("{}: shuffling into SpongeFiles: memoryLimit={} maxSingleShuffle={} mergeThreshold={} "
-        + "retainedForReduce={}", reduceId, budget.memoryLimit(), budget.maxSingleShuffle(), budget.mergeThreshold(),
+    this.readBuffers =
+        new MergeBufferBudget(
+            sponge.config().chunkSize(),
+            sponge.config().maxInFlightWrites(),
+            MergeBufferBudget.bytesFromFraction(
+                job.getFloat(
+                    SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION,
+                    SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION_DEFAULT)));
+    this.writer =
+        new SpillWriter<>(
+            job,
+            localFs,
+            sponge,
+            codec,
+            reporter,
+            tmpDir,
+            context.getCombinerClass(),
+            context.getCombineCollector(),
+            spilledRecords,
+            context.getReduceCombineInputCounter());
+    this.spiller =
+        new InMemorySpiller<>(
+            "SpongeFiles in-memory spiller for " + reduceId, this::spillBatch, exceptionReporter);
+    LOG.info(
+        "{}: shuffling into SpongeFiles: memoryLimit={} maxSingleShuffle={} mergeThreshold={} "
+            + "retainedForReduce={}",
+        reduceId,
+        budget.memoryLimit(),
+        budget.maxSingleShuffle(),
+        budget.mergeThreshold(),
         budget.maxRetainedForReduce());
   }
 
@@ -109,10 +136,11 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       throws IOException {
     if (requestedSize > budget.maxSingleShuffle()) {
       stats.mapOutputToSponge();
-      return new SpongeShuffledOutput<>(job, mapId, this, requestedSize,
-          sponge.create(reduceId + "/" + mapId.getTaskID()));
+      return new SpongeShuffledOutput<>(
+          job, mapId, this, requestedSize, sponge.create(reduceId + "/" + mapId.getTaskID()));
     }
-    // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers unblocks the rest.
+    // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers
+    // unblocks the rest.
     if (usedMemory > budget.memoryLimit()) {
       return null;
     }
@@ -149,14 +177,20 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       runs = new ArrayList<>(spilled);
       spilled.clear();
     }
-    // Stock logs "finalMerge called" at the same point; tools time the merge and the reduce from either line.
-    LOG.info("{}: {} {} in-memory map outputs and {} SpongeFile runs", reduceId,
-        SpongeShuffleKeys.FINAL_MERGE_LOG_MARKER, memory.size(), runs.size());
+    // Stock logs "finalMerge called" at the same point; tools time the merge and the reduce from
+    // either line.
+    LOG.info(
+        "{}: {} {} in-memory map outputs and {} SpongeFile runs",
+        reduceId,
+        SpongeShuffleKeys.FINAL_MERGE_LOG_MARKER,
+        memory.size(),
+        runs.size());
     long memoryBytes = 0;
     for (InMemoryShuffledOutput<K, V> o : memory) {
       memoryBytes += o.memory().length;
     }
-    // Keep at most reduce.input.buffer.percent on the heap for the reducer; spill the rest, smallest outputs first.
+    // Keep at most reduce.input.buffer.percent on the heap for the reducer; spill the rest,
+    // smallest outputs first.
     List<Segment<K, V>> vacate = new ArrayList<>();
     while (memoryBytes > budget.maxRetainedForReduce() && !memory.isEmpty()) {
       InMemoryShuffledOutput<K, V> o = memory.remove(0);
@@ -173,32 +207,61 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     for (InMemoryShuffledOutput<K, V> o : memory) {
       segments.add(inMemorySegment(o));
     }
-    boolean prefetch = sponge.config().prefetch() && readBuffers.prefetchFits(runs, SpongeMergeManager::nonLocalBytes);
+    boolean prefetch =
+        sponge.config().prefetch()
+            && readBuffers.prefetchFits(runs, SpongeMergeManager::nonLocalBytes);
     for (SpilledSegment run : runs) {
       segments.add(spilledSegment(run, prefetch));
     }
     stats.finalMerge(runs.size(), segments.size());
-    LOG.info("{}: final merge of {} SpongeFile runs ({} prefetch) and {} in-memory runs ({} bytes)", reduceId,
-        runs.size(), prefetch ? "with" : "without", memory.size(), memoryBytes);
-    return Merger.merge(job, localFs, (Class<K>) job.getMapOutputKeyClass(),
-        (Class<V>) job.getMapOutputValueClass(), segments, Math.max(1, segments.size()), tmpDir,
-        (RawComparator<K>) job.getOutputKeyComparator(), reporter, false, null, null, mergePhase);
+    LOG.info(
+        "{}: final merge of {} SpongeFile runs ({} prefetch) and {} in-memory runs ({} bytes)",
+        reduceId,
+        runs.size(),
+        prefetch ? "with" : "without",
+        memory.size(),
+        memoryBytes);
+    return Merger.merge(
+        job,
+        localFs,
+        (Class<K>) job.getMapOutputKeyClass(),
+        (Class<V>) job.getMapOutputValueClass(),
+        segments,
+        Math.max(1, segments.size()),
+        tmpDir,
+        (RawComparator<K>) job.getOutputKeyComparator(),
+        reporter,
+        false,
+        null,
+        null,
+        mergePhase);
   }
 
-  /** Merges the smallest buffered runs until the final merge's read buffers fit {@link #readBuffers}. */
+  /**
+   * Merges the smallest buffered runs until the final merge's read buffers fit {@link
+   * #readBuffers}.
+   */
   private List<SpilledSegment> fitReadBuffers(List<SpilledSegment> runs) throws IOException {
     List<SpilledSegment> pending = new ArrayList<>(runs);
     int round = 0;
-    for (Optional<List<SpilledSegment>> batch = next(pending); batch.isPresent(); batch = next(pending)) {
+    for (Optional<List<SpilledSegment>> batch = next(pending);
+        batch.isPresent();
+        batch = next(pending)) {
       List<SpilledSegment> merging = new ArrayList<>(batch.get());
       List<Segment<K, V>> segments = new ArrayList<>(merging.size());
       for (SpilledSegment run : merging) {
         segments.add(spilledSegment(run, false));
       }
       round++;
-      LOG.info("{}: intermediate merge {} of {} SpongeFile runs: the final merge's read buffers would exceed {} bytes "
-          + "of direct memory", reduceId, round, merging.size(), readBuffers.budgetBytes());
-      SpilledSegment merged = writer.spill(segments, false, reduceId + "/intermediate-merge-" + round);
+      LOG.info(
+          "{}: intermediate merge {} of {} SpongeFile runs: the final merge's read buffers would exceed {} bytes "
+              + "of direct memory",
+          reduceId,
+          round,
+          merging.size(),
+          readBuffers.budgetBytes());
+      SpilledSegment merged =
+          writer.spill(segments, false, reduceId + "/intermediate-merge-" + round);
       stats.intermediateMerge();
       pending.removeAll(merging);
       pending.add(merged);
@@ -207,7 +270,8 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   }
 
   private Optional<List<SpilledSegment>> next(List<SpilledSegment> runs) {
-    return readBuffers.nextIntermediateMerge(runs, SpongeMergeManager::nonLocalBytes, SpilledSegment::storedLength);
+    return readBuffers.nextIntermediateMerge(
+        runs, SpongeMergeManager::nonLocalBytes, SpilledSegment::storedLength);
   }
 
   private static long nonLocalBytes(SpilledSegment run) {
@@ -226,25 +290,33 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       segments.add(inMemorySegment(o));
     }
     try {
-      SpilledSegment run = writer.spill(segments, true, reduceId + "/memory-spill-" + spillNumber.incrementAndGet());
+      SpilledSegment run =
+          writer.spill(segments, true, reduceId + "/memory-spill-" + spillNumber.incrementAndGet());
       stats.memorySpill();
       closeSpilled(run);
     } catch (IOException e) {
-      throw new UncheckedIOException("spilling " + batch.size() + " in-memory map outputs of " + reduceId
-          + " into a SpongeFile failed", e);
+      throw new UncheckedIOException(
+          "spilling "
+              + batch.size()
+              + " in-memory map outputs of "
+              + reduceId
+              + " into a SpongeFile failed",
+          e);
     }
   }
 
   private Segment<K, V> inMemorySegment(InMemoryShuffledOutput<K, V> output) {
     byte[] data = output.memory();
     try {
-      InMemoryReader<K, V> reader = new InMemoryReader<>(null, output.getMapId(), data, 0, data.length, job) {
-        @Override
-        public void close() {
-          super.close();
-          unreserve(data.length); // the merge has drained this output: its memory may take new fetches
-        }
-      };
+      InMemoryReader<K, V> reader =
+          new InMemoryReader<>(null, output.getMapId(), data, 0, data.length, job) {
+            @Override
+            public void close() {
+              super.close();
+              unreserve(data.length); // the merge has drained this output: its memory may take new
+              // fetches
+            }
+          };
       return new Segment<>(reader, true, output.isPrimaryMapOutput() ? mergedMapOutputs : null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -252,8 +324,11 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   }
 
   private Segment<K, V> spilledSegment(SpilledSegment run, boolean prefetch) throws IOException {
-    FSDataInputStream in = new FSDataInputStream(new SpongeSegmentStream(run.file(), prefetch, SpillWriter.streamBufferSize(job)));
-    IFile.Reader<K, V> reader = new IFile.Reader<>(job, in, run.storedLength(), codec, spilledRecords);
+    FSDataInputStream in =
+        new FSDataInputStream(
+            new SpongeSegmentStream(run.file(), prefetch, SpillWriter.streamBufferSize(job)));
+    IFile.Reader<K, V> reader =
+        new IFile.Reader<>(job, in, run.storedLength(), codec, spilledRecords);
     return new Segment<>(reader, false, run.mapOutput() ? mergedMapOutputs : null);
   }
 }

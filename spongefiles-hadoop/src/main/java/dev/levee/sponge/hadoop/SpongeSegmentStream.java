@@ -9,10 +9,12 @@ import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.Seekable;
 
 /**
- * Reads a sealed SpongeFile for Hadoop's IFile reader, which insists on an {@code FSDataInputStream} and therefore on
- * {@link Seekable} and {@link PositionedReadable}. SpongeFiles are sequential by design, and a merge only ever reads
- * forward, so only "seeks" to the current position are honoured. Closing the stream deletes the file: a run is read
- * exactly once, and freeing its chunks as soon as the merge has drained it returns sponge memory to other tasks early.
+ * Reads a sealed SpongeFile for Hadoop's IFile reader, which insists on an {@code
+ * FSDataInputStream} and therefore on {@link Seekable} and {@link PositionedReadable}. SpongeFiles
+ * are sequential by design, and a merge only ever reads forward, so only "seeks" to the current
+ * position are honoured. Closing the stream deletes the file: a run is read exactly once, and
+ * freeing its chunks as soon as the merge has drained it returns sponge memory to other tasks
+ * early.
  */
 final class SpongeSegmentStream extends InputStream implements Seekable, PositionedReadable {
   private final SpongeFile file;
@@ -21,8 +23,9 @@ final class SpongeSegmentStream extends InputStream implements Seekable, Positio
   private boolean closed;
 
   /**
-   * @param bufferSize the read buffer, like the one stock's local file system puts under an IFile reader: the reader
-   *     takes record lengths a byte at a time, and each unbuffered byte would cross every layer of the SpongeFile
+   * @param bufferSize the read buffer, like the one stock's local file system puts under an IFile
+   *     reader: the reader takes record lengths a byte at a time, and each unbuffered byte would
+   *     cross every layer of the SpongeFile
    */
   SpongeSegmentStream(SpongeFile file, boolean prefetch, int bufferSize) throws IOException {
     this.file = file;
@@ -62,7 +65,8 @@ final class SpongeSegmentStream extends InputStream implements Seekable, Positio
   @Override
   public void seek(long pos) throws IOException {
     if (pos != position) {
-      throw new IOException(file + " is read sequentially: cannot seek to " + pos + " from " + position);
+      throw new IOException(
+          file + " is read sequentially: cannot seek to " + pos + " from " + position);
     }
   }
 

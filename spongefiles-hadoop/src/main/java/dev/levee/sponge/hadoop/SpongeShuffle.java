@@ -9,17 +9,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reduce-side shuffle with SpongeFiles as spill space: Hadoop's own fetchers and scheduler, with a
- * {@link SpongeMergeManager} in place of the stock merge manager. Switch it on per job or cluster-wide with
+ * The reduce-side shuffle with SpongeFiles as spill space: Hadoop's own fetchers and scheduler,
+ * with a {@link SpongeMergeManager} in place of the stock merge manager. Switch it on per job or
+ * cluster-wide with
  *
- * <pre>mapreduce.job.reduce.shuffle.consumer.plugin.class = dev.levee.sponge.hadoop.SpongeShuffle</pre>
+ * <pre>mapreduce.job.reduce.shuffle.consumer.plugin.class = dev.levee.sponge.hadoop.SpongeShuffle
+ * </pre>
  *
- * When this node has no usable sponge (no server answering, pool not attachable, encrypted shuffle) the task runs
- * the stock merge manager instead, says so once in its log, and counts it in {@value #FALLBACKS_COUNTER}.
+ * When this node has no usable sponge (no server answering, pool not attachable, encrypted shuffle)
+ * the task runs the stock merge manager instead, says so once in its log, and counts it in {@value
+ * #FALLBACKS_COUNTER}.
  */
 public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffle.class);
-  /** Counter (in {@value SpongeShuffleKeys#COUNTER_GROUP}): 1 when this task ran the stock merge instead. */
+
+  /**
+   * Counter (in {@value SpongeShuffleKeys#COUNTER_GROUP}): 1 when this task ran the stock merge
+   * instead.
+   */
   public static final String FALLBACKS_COUNTER = "shuffle.fallbacks";
 
   private TaskCounterPublisher counters;
@@ -30,20 +37,27 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   @Override
   protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
     counters = new TaskCounterPublisher(context.getReporter());
-    NodeSponge.Attachment attachment = NodeSponge.attach(context.getJobConf(), context.getReduceId());
+    NodeSponge.Attachment attachment =
+        NodeSponge.attach(context.getJobConf(), context.getReduceId());
     if (!attachment.available()) {
       fellBack = true;
-      LOG.warn("{}: SpongeFiles unavailable, spilling this shuffle to local disk as stock Hadoop does: {}",
-          context.getReduceId(), attachment.unavailableReason());
+      LOG.warn(
+          "{}: SpongeFiles unavailable, spilling this shuffle to local disk as stock Hadoop does: {}",
+          context.getReduceId(),
+          attachment.unavailableReason());
       return super.createMergeManager(context);
     }
     sponge = attachment.fs();
     stats = new MergeStatistics();
-    LOG.info("{}: spilling the shuffle into SpongeFiles ({})", context.getReduceId(), sponge.config());
+    LOG.info(
+        "{}: spilling the shuffle into SpongeFiles ({})", context.getReduceId(), sponge.config());
     return new SpongeMergeManager<K, V>(context, sponge, this, stats);
   }
 
-  /** Runs after the reducer has consumed the merge: the sponge files are drained, so the figures are final. */
+  /**
+   * Runs after the reducer has consumed the merge: the sponge files are drained, so the figures are
+   * final.
+   */
   @Override
   public void close() {
     try {

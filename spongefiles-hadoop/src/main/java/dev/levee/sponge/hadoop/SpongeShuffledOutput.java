@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A map output too big for the in-memory shuffle, written as fetched (still compressed, checksum verified and kept)
- * into its own SpongeFile, where stock Hadoop would write a local file.
+ * A map output too big for the in-memory shuffle, written as fetched (still compressed, checksum
+ * verified and kept) into its own SpongeFile, where stock Hadoop would write a local file.
  */
 final class SpongeShuffledOutput<K, V> extends MapOutput<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffledOutput.class);
@@ -26,7 +26,11 @@ final class SpongeShuffledOutput<K, V> extends MapOutput<K, V> {
   private final SpongeMergeManager<K, V> manager;
   private final SpongeFile file;
 
-  SpongeShuffledOutput(Configuration conf, TaskAttemptID mapId, SpongeMergeManager<K, V> manager, long size,
+  SpongeShuffledOutput(
+      Configuration conf,
+      TaskAttemptID mapId,
+      SpongeMergeManager<K, V> manager,
+      long size,
       SpongeFile file) {
     super(mapId, size, true);
     this.conf = conf;
@@ -35,8 +39,14 @@ final class SpongeShuffledOutput<K, V> extends MapOutput<K, V> {
   }
 
   @Override
-  public void shuffle(MapHost host, InputStream input, long compressedLength, long decompressedLength,
-      ShuffleClientMetrics metrics, Reporter reporter) throws IOException {
+  public void shuffle(
+      MapHost host,
+      InputStream input,
+      long compressedLength,
+      long decompressedLength,
+      ShuffleClientMetrics metrics,
+      Reporter reporter)
+      throws IOException {
     IFileInputStream checked = new IFileInputStream(input, compressedLength, conf);
     long left = compressedLength;
     byte[] buf = new byte[COPY_BUFFER];
@@ -53,8 +63,16 @@ final class SpongeShuffledOutput<K, V> extends MapOutput<K, V> {
       }
     }
     if (left != 0) {
-      throw new IOException("incomplete map output of " + getMapId() + " from " + host.getHostName() + ": "
-          + left + " of " + compressedLength + " bytes missing");
+      throw new IOException(
+          "incomplete map output of "
+              + getMapId()
+              + " from "
+              + host.getHostName()
+              + ": "
+              + left
+              + " of "
+              + compressedLength
+              + " bytes missing");
     }
   }
 

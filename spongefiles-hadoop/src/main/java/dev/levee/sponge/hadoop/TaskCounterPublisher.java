@@ -4,9 +4,10 @@ import java.util.Map;
 import org.apache.hadoop.mapred.Reporter;
 
 /**
- * Copies SpongeFiles figures into the task's counters, group {@value SpongeShuffleKeys#COUNTER_GROUP}, so they
- * reach the job's counters and history like Hadoop's own. Zero figures are left out: a job has a limited counter
- * budget ({@code mapreduce.job.counters.max}) and most tiers are idle most of the time.
+ * Copies SpongeFiles figures into the task's counters, group {@value
+ * SpongeShuffleKeys#COUNTER_GROUP}, so they reach the job's counters and history like Hadoop's own.
+ * Zero figures are left out: a job has a limited counter budget ({@code
+ * mapreduce.job.counters.max}) and most tiers are idle most of the time.
  */
 final class TaskCounterPublisher {
   private final Reporter reporter;

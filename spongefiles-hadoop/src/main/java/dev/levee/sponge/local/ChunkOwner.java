@@ -6,16 +6,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * The process that holds a chunk: its pid and the host it runs on. Stored in the pool's metadata so that the sponge
- * server can tell orphaned chunks from live ones (pid check for local owners, a question to the owner's server for
- * remote ones).
+ * The process that holds a chunk: its pid and the host it runs on. Stored in the pool's metadata so
+ * that the sponge server can tell orphaned chunks from live ones (pid check for local owners, a
+ * question to the owner's server for remote ones).
  *
- * <p>The host is stored in a fixed-size metadata entry, so its UTF-8 form is limited to {@link #MAX_HOST_BYTES}
- * bytes (the DNS limit for a full name). A pid of 0 is reserved: it marks a free entry.
+ * <p>The host is stored in a fixed-size metadata entry, so its UTF-8 form is limited to {@link
+ * #MAX_HOST_BYTES} bytes (the DNS limit for a full name). A pid of 0 is reserved: it marks a free
+ * entry.
  */
 public record ChunkOwner(long pid, String host) {
 
-  /** Longest host name a metadata entry can hold, in UTF-8 bytes (the DNS limit for a fully qualified name). */
+  /**
+   * Longest host name a metadata entry can hold, in UTF-8 bytes (the DNS limit for a fully
+   * qualified name).
+   */
   public static final int MAX_HOST_BYTES = 253;
 
   public ChunkOwner {
@@ -29,7 +33,12 @@ public record ChunkOwner(long pid, String host) {
     int bytes = host.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_HOST_BYTES) {
       throw new IllegalArgumentException(
-          "chunk owner host must be at most " + MAX_HOST_BYTES + " UTF-8 bytes, got " + bytes + ": " + host);
+          "chunk owner host must be at most "
+              + MAX_HOST_BYTES
+              + " UTF-8 bytes, got "
+              + bytes
+              + ": "
+              + host);
     }
   }
 
@@ -39,9 +48,9 @@ public record ChunkOwner(long pid, String host) {
   }
 
   /**
-   * The name this node goes by in owner entries when none is configured: the canonical host name, or the loopback
-   * name when the host cannot resolve itself. Tasks and the sponge server must use the same function (or the same
-   * configured name) so that the server recognises local owners.
+   * The name this node goes by in owner entries when none is configured: the canonical host name,
+   * or the loopback name when the host cannot resolve itself. Tasks and the sponge server must use
+   * the same function (or the same configured name) so that the server recognises local owners.
    */
   public static String localHostName() {
     try {
@@ -52,9 +61,10 @@ public record ChunkOwner(long pid, String host) {
   }
 
   /**
-   * Whether this owner's pid still names a live process on this machine. Only meaningful for owners whose
-   * {@link #host()} is this machine; a pid reused by an unrelated process reads as alive (the chunk is then kept
-   * until that process exits too, which wastes memory but never frees a live owner's chunk).
+   * Whether this owner's pid still names a live process on this machine. Only meaningful for owners
+   * whose {@link #host()} is this machine; a pid reused by an unrelated process reads as alive (the
+   * chunk is then kept until that process exits too, which wastes memory but never frees a live
+   * owner's chunk).
    */
   public boolean isAliveOnThisHost() {
     return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);

@@ -9,29 +9,36 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A spin lock shared by every process (and thread) that maps the pool: a 64-bit word in the mapped metadata, taken by
- * compare-and-set. The word holds the holder's pid, so a waiter can tell a holder that died (kill -9 inside the
- * critical section) from a slow one, and take the lock over with a CAS from exactly the dead holder's word. A per
- * acquisition token in the low half keeps threads of one process apart and makes the takeover immune to ABA.
+ * A spin lock shared by every process (and thread) that maps the pool: a 64-bit word in the mapped
+ * metadata, taken by compare-and-set. The word holds the holder's pid, so a waiter can tell a
+ * holder that died (kill -9 inside the critical section) from a slow one, and take the lock over
+ * with a CAS from exactly the dead holder's word. A per acquisition token in the low half keeps
+ * threads of one process apart and makes the takeover immune to ABA.
  *
- * <p>Critical sections are a few microseconds (one metadata entry), so waiters spin, then yield, then park briefly;
- * liveness of the holder is checked only every few milliseconds because it costs a /proc lookup.
+ * <p>Critical sections are a few microseconds (one metadata entry), so waiters spin, then yield,
+ * then park briefly; liveness of the holder is checked only every few milliseconds because it costs
+ * a /proc lookup.
  */
 final class CrossProcessLock {
   private static final VarHandle LONGS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
-  private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+  private static final VarHandle INTS =
+      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
   private static final AtomicInteger TOKENS = new AtomicInteger();
   private static final long PID = ProcessHandle.current().pid();
   private static final long LIVENESS_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
   /**
-   * A lock word must stay unchanged this long before its holder may be judged dead. Critical sections take
-   * microseconds, so this costs nothing normally; it guards against a holder whose pid this process cannot see (a
-   * task in another pid namespace, e.g. a Docker container) being taken for dead in mid-update.
+   * A lock word must stay unchanged this long before its holder may be judged dead. Critical
+   * sections take microseconds, so this costs nothing normally; it guards against a holder whose
+   * pid this process cannot see (a task in another pid namespace, e.g. a Docker container) being
+   * taken for dead in mid-update.
    */
   private static final long BREAK_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
-  /** Called with the lock held after it was taken from a dead holder: metadata may be mid-update. */
+  /**
+   * Called with the lock held after it was taken from a dead holder: metadata may be mid-update.
+   */
   interface Recovery {
     void afterBrokenLock(long deadPid);
   }
@@ -67,7 +74,8 @@ final class CrossProcessLock {
       if (now - lastCheck >= LIVENESS_CHECK_NANOS && now - watchedSince >= BREAK_GRACE_NANOS) {
         lastCheck = now;
         long holder = seen >>> 32;
-        if (holder != PID && !isAlive(holder)
+        if (holder != PID
+            && !isAlive(holder)
             && LONGS.compareAndSet(meta, PoolLayout.LOCK_OFFSET, seen, mine)) {
           INTS.getAndAdd(meta, PoolLayout.LOCK_BREAKS_OFFSET, 1);
           recovery.afterBrokenLock(holder);
@@ -80,10 +88,14 @@ final class CrossProcessLock {
 
   void unlock(long word) {
     if (!LONGS.compareAndSet(meta, PoolLayout.LOCK_OFFSET, word, 0L)) {
-      // Only a waiter that judged this (live) process dead could have replaced the word: a pid namespace or pid
+      // Only a waiter that judged this (live) process dead could have replaced the word: a pid
+      // namespace or pid
       // reuse confusion that would make the metadata unsafe to trust.
-      throw new IllegalStateException("sponge pool lock was taken from a live holder (pid " + PID
-          + "); lock word is now " + Long.toHexString((long) LONGS.getVolatile(meta, PoolLayout.LOCK_OFFSET)));
+      throw new IllegalStateException(
+          "sponge pool lock was taken from a live holder (pid "
+              + PID
+              + "); lock word is now "
+              + Long.toHexString((long) LONGS.getVolatile(meta, PoolLayout.LOCK_OFFSET)));
     }
   }
 

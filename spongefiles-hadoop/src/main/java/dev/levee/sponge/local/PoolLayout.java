@@ -1,13 +1,15 @@
 package dev.levee.sponge.local;
 
 /**
- * Byte layout of the pool's metadata file. The file starts with a one-page header, then holds one fixed-size entry
- * per chunk. Chunk data lives in separate segment files so that each mapping stays under 2 GiB (a Java mapping limit)
- * and under the 1 GiB segment size operators expect to see on tmpfs.
+ * Byte layout of the pool's metadata file. The file starts with a one-page header, then holds one
+ * fixed-size entry per chunk. Chunk data lives in separate segment files so that each mapping stays
+ * under 2 GiB (a Java mapping limit) and under the 1 GiB segment size operators expect to see on
+ * tmpfs.
  */
 final class PoolLayout {
   /** "LEVEESPG" in ASCII. */
   static final long MAGIC = 0x4C45564545535047L;
+
   static final int VERSION = 1;
 
   static final int MAGIC_OFFSET = 0;
@@ -16,18 +18,34 @@ final class PoolLayout {
   static final int CHUNK_COUNT_OFFSET = 16;
   static final int CHUNKS_PER_SEGMENT_OFFSET = 20;
   static final int ENTRY_BYTES_OFFSET = 24;
-  /** Lock word: 0 when free, else (holder pid << 32 | per-acquisition token). 8-byte aligned for CAS. */
+
+  /**
+   * Lock word: 0 when free, else (holder pid << 32 | per-acquisition token). 8-byte aligned for
+   * CAS.
+   */
   static final int LOCK_OFFSET = 32;
+
   static final int FREE_COUNT_OFFSET = 40;
-  /** Where the next free-entry scan starts, so that allocation is not quadratic in a filling pool. */
+
+  /**
+   * Where the next free-entry scan starts, so that allocation is not quadratic in a filling pool.
+   */
   static final int NEXT_FIT_OFFSET = 44;
-  /** How many times a dead holder's lock was broken; kept for operators, never read by the algorithm. */
+
+  /**
+   * How many times a dead holder's lock was broken; kept for operators, never read by the
+   * algorithm.
+   */
   static final int LOCK_BREAKS_OFFSET = 48;
 
   static final int HEADER_BYTES = 4096;
 
-  /** Entry: pid (0 = free), allocation time in epoch millis, host length, host bytes; padded to 8 bytes. */
+  /**
+   * Entry: pid (0 = free), allocation time in epoch millis, host length, host bytes; padded to 8
+   * bytes.
+   */
   static final int ENTRY_PID = 0;
+
   static final int ENTRY_TIME = 8;
   static final int ENTRY_HOST_LEN = 16;
   static final int ENTRY_HOST = 18;

@@ -23,21 +23,24 @@ import java.util.OptionalInt;
 import java.util.function.Predicate;
 
 /**
- * The node's memory sponge: fixed-size chunks in memory-mapped files (tmpfs, {@code /dev/shm} by default) that every
- * task on the node and the node's sponge server map at once.
+ * The node's memory sponge: fixed-size chunks in memory-mapped files (tmpfs, {@code /dev/shm} by
+ * default) that every task on the node and the node's sponge server map at once.
  *
- * <p>Files in the pool directory: {@code pool.meta} (a validated header, the cross-process lock word, and one entry
- * per chunk naming its owner or marking it free) and {@code segment-NNNNN} (chunk data, at most 1 GiB each). The
- * metadata is touched only by {@link #allocate}, {@link #free}, {@link #ownerOf} and {@link #reclaim}; reads and
- * writes of chunk data go straight to the mapping, with no lock, because a chunk has exactly one owner.
+ * <p>Files in the pool directory: {@code pool.meta} (a validated header, the cross-process lock
+ * word, and one entry per chunk naming its owner or marking it free) and {@code segment-NNNNN}
+ * (chunk data, at most 1 GiB each). The metadata is touched only by {@link #allocate}, {@link
+ * #free}, {@link #ownerOf} and {@link #reclaim}; reads and writes of chunk data go straight to the
+ * mapping, with no lock, because a chunk has exactly one owner.
  *
- * <p>Crash safety: an entry becomes owned when its pid word is written (after the host), and free when the pid is
- * cleared, so a holder killed inside the critical section leaves every entry either free or owned by the dead pid
- * (reclaimed later). The free counter may be off by one; whoever breaks the dead holder's lock recounts it.
+ * <p>Crash safety: an entry becomes owned when its pid word is written (after the host), and free
+ * when the pid is cleared, so a holder killed inside the critical section leaves every entry either
+ * free or owned by the dead pid (reclaimed later). The free counter may be off by one; whoever
+ * breaks the dead holder's lock recounts it.
  *
- * <p>Thread-safe. Instances in several threads, several pools objects in one JVM and several processes may all use
- * the same directory. Mappings are released by the garbage collector after {@link #close()} (unmapping explicitly
- * while another thread might still copy would crash the JVM).
+ * <p>Thread-safe. Instances in several threads, several pools objects in one JVM and several
+ * processes may all use the same directory. Mappings are released by the garbage collector after
+ * {@link #close()} (unmapping explicitly while another thread might still copy would crash the
+ * JVM).
  */
 public final class SharedMemoryPool implements Closeable {
   public static final Path DEFAULT_DIR = Path.of("/dev/shm/levee-sponge");
@@ -45,8 +48,12 @@ public final class SharedMemoryPool implements Closeable {
 
   private static final VarHandle LONGS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
-  private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
-  /** FileLock is per JVM: two pool objects in one JVM opening at once must also exclude each other. */
+  private static final VarHandle INTS =
+      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
+  /**
+   * FileLock is per JVM: two pool objects in one JVM opening at once must also exclude each other.
+   */
   private static final Object OPEN_MONITOR = new Object();
 
   private final Path dir;
@@ -58,8 +65,8 @@ public final class SharedMemoryPool implements Closeable {
   private final CrossProcessLock lock;
   private volatile boolean closed;
 
-  private SharedMemoryPool(Path dir, int chunkSize, int chunkCount, MappedByteBuffer meta,
-      MappedByteBuffer[] segments) {
+  private SharedMemoryPool(
+      Path dir, int chunkSize, int chunkCount, MappedByteBuffer meta, MappedByteBuffer[] segments) {
     this.dir = dir;
     this.chunkSize = chunkSize;
     this.chunkCount = chunkCount;
@@ -70,34 +77,51 @@ public final class SharedMemoryPool implements Closeable {
   }
 
   /**
-   * Creates the pool in {@code dir}, or attaches to the one already there. Every process that attaches must ask for
-   * the same geometry; a mismatch fails with an {@link IOException} that names both.
+   * Creates the pool in {@code dir}, or attaches to the one already there. Every process that
+   * attaches must ask for the same geometry; a mismatch fails with an {@link IOException} that
+   * names both.
    *
    * @param capacityBytes total chunk memory; rounded down to whole chunks
    * @param chunkSize bytes per chunk, 4 KiB .. 1 GiB
    */
-  public static SharedMemoryPool open(Path dir, long capacityBytes, int chunkSize) throws IOException {
+  public static SharedMemoryPool open(Path dir, long capacityBytes, int chunkSize)
+      throws IOException {
     Objects.requireNonNull(dir, "dir");
     if (chunkSize < 4096 || chunkSize > PoolLayout.MAX_SEGMENT_BYTES) {
-      throw new IllegalArgumentException("sponge pool chunk size must be in 4096.." + PoolLayout.MAX_SEGMENT_BYTES
-          + " bytes, got " + chunkSize);
+      throw new IllegalArgumentException(
+          "sponge pool chunk size must be in 4096.."
+              + PoolLayout.MAX_SEGMENT_BYTES
+              + " bytes, got "
+              + chunkSize);
     }
     long count = capacityBytes / chunkSize;
     long maxChunks = (Integer.MAX_VALUE - PoolLayout.HEADER_BYTES) / PoolLayout.ENTRY_BYTES;
     if (count < 1 || count > maxChunks) {
-      throw new IllegalArgumentException("sponge pool capacity must hold 1.." + maxChunks + " chunks of "
-          + chunkSize + " bytes, got " + capacityBytes + " bytes");
+      throw new IllegalArgumentException(
+          "sponge pool capacity must hold 1.."
+              + maxChunks
+              + " chunks of "
+              + chunkSize
+              + " bytes, got "
+              + capacityBytes
+              + " bytes");
     }
     int chunkCount = (int) count;
     Files.createDirectories(dir);
     synchronized (OPEN_MONITOR) {
-      try (FileChannel metaChannel = FileChannel.open(dir.resolve(META_FILE), StandardOpenOption.CREATE,
-          StandardOpenOption.READ, StandardOpenOption.WRITE);
+      try (FileChannel metaChannel =
+              FileChannel.open(
+                  dir.resolve(META_FILE),
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.READ,
+                  StandardOpenOption.WRITE);
           FileLock ignored = metaChannel.lock()) {
-        // The file lock only serialises creation: the OS drops it if the creator dies, so a half-made pool (no
+        // The file lock only serialises creation: the OS drops it if the creator dies, so a
+        // half-made pool (no
         // magic yet) is simply made again by the next opener.
         long metaBytes = PoolLayout.metadataBytes(chunkCount);
-        boolean initialized = metaChannel.size() >= PoolLayout.HEADER_BYTES && readMagic(metaChannel) != 0;
+        boolean initialized =
+            metaChannel.size() >= PoolLayout.HEADER_BYTES && readMagic(metaChannel) != 0;
         if (!initialized) {
           checkSpace(dir, (long) chunkCount * chunkSize + metaBytes);
           createSegments(dir, chunkCount, chunkSize);
@@ -111,18 +135,26 @@ public final class SharedMemoryPool implements Closeable {
           meta.putInt(PoolLayout.ENTRY_BYTES_OFFSET, PoolLayout.ENTRY_BYTES);
           INTS.setVolatile(meta, PoolLayout.FREE_COUNT_OFFSET, chunkCount);
           LONGS.setVolatile(meta, PoolLayout.MAGIC_OFFSET, PoolLayout.MAGIC);
-          return new SharedMemoryPool(dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
+          return new SharedMemoryPool(
+              dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
         }
-        MappedByteBuffer header = metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_BYTES);
+        MappedByteBuffer header =
+            metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_BYTES);
         header.order(ByteOrder.nativeOrder());
         validateHeader(dir, header, chunkSize, chunkCount);
         if (metaChannel.size() < metaBytes) {
-          throw new IOException("sponge pool metadata " + dir.resolve(META_FILE) + " is truncated: "
-              + metaChannel.size() + " bytes, expected " + metaBytes);
+          throw new IOException(
+              "sponge pool metadata "
+                  + dir.resolve(META_FILE)
+                  + " is truncated: "
+                  + metaChannel.size()
+                  + " bytes, expected "
+                  + metaBytes);
         }
         MappedByteBuffer meta = metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, metaBytes);
         meta.order(ByteOrder.nativeOrder());
-        return new SharedMemoryPool(dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
+        return new SharedMemoryPool(
+            dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
       }
     }
   }
@@ -171,13 +203,15 @@ public final class SharedMemoryPool implements Closeable {
           meta.putLong(entry + PoolLayout.ENTRY_TIME, System.currentTimeMillis());
           meta.putShort(entry + PoolLayout.ENTRY_HOST_LEN, (short) host.length);
           meta.put(entry + PoolLayout.ENTRY_HOST, host);
-          LONGS.setVolatile(meta, entry + PoolLayout.ENTRY_PID, owner.pid()); // commits the allocation
+          LONGS.setVolatile(
+              meta, entry + PoolLayout.ENTRY_PID, owner.pid()); // commits the allocation
           INTS.setVolatile(meta, PoolLayout.FREE_COUNT_OFFSET, free - 1);
           meta.putInt(PoolLayout.NEXT_FIT_OFFSET, chunk + 1 == chunkCount ? 0 : chunk + 1);
           return OptionalInt.of(chunk);
         }
       }
-      // The counter said free but no entry is: it drifted (never expected); repair it for the next caller.
+      // The counter said free but no entry is: it drifted (never expected); repair it for the next
+      // caller.
       INTS.setVolatile(meta, PoolLayout.FREE_COUNT_OFFSET, 0);
       return OptionalInt.empty();
     } finally {
@@ -188,7 +222,8 @@ public final class SharedMemoryPool implements Closeable {
   /**
    * Returns {@code chunk} to the pool.
    *
-   * @throws IllegalStateException when the chunk is free or owned by someone other than {@code expectedOwner}
+   * @throws IllegalStateException when the chunk is free or owned by someone other than {@code
+   *     expectedOwner}
    */
   public void free(int chunk, ChunkOwner expectedOwner) {
     Objects.requireNonNull(expectedOwner, "expectedOwner");
@@ -198,8 +233,15 @@ public final class SharedMemoryPool implements Closeable {
     try {
       ChunkOwner actual = readOwner(chunk);
       if (!expectedOwner.equals(actual)) {
-        throw new IllegalStateException("cannot free sponge chunk " + chunk + " in " + dir + " for " + expectedOwner
-            + ": it is " + (actual == null ? "already free" : "owned by " + actual));
+        throw new IllegalStateException(
+            "cannot free sponge chunk "
+                + chunk
+                + " in "
+                + dir
+                + " for "
+                + expectedOwner
+                + ": it is "
+                + (actual == null ? "already free" : "owned by " + actual));
       }
       clearEntry(chunk);
     } finally {
@@ -219,7 +261,10 @@ public final class SharedMemoryPool implements Closeable {
     }
   }
 
-  /** Every allocated chunk and its owner (one locked pass; for the sponge server's reports and for tests). */
+  /**
+   * Every allocated chunk and its owner (one locked pass; for the sponge server's reports and for
+   * tests).
+   */
   public Map<Integer, ChunkOwner> owners() {
     ensureOpen();
     Map<Integer, ChunkOwner> owners = new HashMap<>();
@@ -238,14 +283,17 @@ public final class SharedMemoryPool implements Closeable {
   }
 
   /**
-   * Frees every chunk whose owner {@code isDead} says is gone, and returns how many were freed. The predicate runs
-   * once per distinct owner and outside the lock (it may ask another node's server), so a slow answer never stalls
-   * allocation on this node; a chunk is freed only if it still belongs to the owner that was judged dead.
+   * Frees every chunk whose owner {@code isDead} says is gone, and returns how many were freed. The
+   * predicate runs once per distinct owner and outside the lock (it may ask another node's server),
+   * so a slow answer never stalls allocation on this node; a chunk is freed only if it still
+   * belongs to the owner that was judged dead.
    */
   public int reclaim(Predicate<ChunkOwner> isDead) {
     Objects.requireNonNull(isDead, "isDead");
     Map<ChunkOwner, List<Integer>> byOwner = new HashMap<>();
-    owners().forEach((chunk, owner) -> byOwner.computeIfAbsent(owner, o -> new ArrayList<>()).add(chunk));
+    owners()
+        .forEach(
+            (chunk, owner) -> byOwner.computeIfAbsent(owner, o -> new ArrayList<>()).add(chunk));
     List<Map.Entry<ChunkOwner, List<Integer>>> dead = new ArrayList<>();
     for (Map.Entry<ChunkOwner, List<Integer>> e : byOwner.entrySet()) {
       if (isDead.test(e.getKey())) {
@@ -272,7 +320,10 @@ public final class SharedMemoryPool implements Closeable {
     return freed;
   }
 
-  /** Copies {@code src} (position..limit, at most one chunk) to the start of {@code chunk}; advances src. */
+  /**
+   * Copies {@code src} (position..limit, at most one chunk) to the start of {@code chunk}; advances
+   * src.
+   */
   public void write(int chunk, ByteBuffer src) {
     checkChunk(chunk);
     int length = src.remaining();
@@ -287,13 +338,16 @@ public final class SharedMemoryPool implements Closeable {
     read(chunk, 0, length, dst);
   }
 
-  /** Copies {@code length} bytes starting at {@code offset} within {@code chunk} into {@code dst}; advances dst. */
+  /**
+   * Copies {@code length} bytes starting at {@code offset} within {@code chunk} into {@code dst};
+   * advances dst.
+   */
   public void read(int chunk, int offset, int length, ByteBuffer dst) {
     checkChunk(chunk);
     checkLength(offset, length);
     if (dst.remaining() < length) {
-      throw new IllegalArgumentException("destination has room for " + dst.remaining() + " bytes, asked to read "
-          + length);
+      throw new IllegalArgumentException(
+          "destination has room for " + dst.remaining() + " bytes, asked to read " + length);
     }
     ensureOpen();
     dst.put(dst.position(), segmentOf(chunk), offsetInSegment(chunk) + offset, length);
@@ -301,8 +355,9 @@ public final class SharedMemoryPool implements Closeable {
   }
 
   /**
-   * Copies {@code length} bytes starting at {@code offset} within {@code chunk} into {@code dst} at {@code dstOffset}.
-   * Allocates nothing: a merge reads a run in pieces as small as one byte, and even a view per call adds up.
+   * Copies {@code length} bytes starting at {@code offset} within {@code chunk} into {@code dst} at
+   * {@code dstOffset}. Allocates nothing: a merge reads a run in pieces as small as one byte, and
+   * even a view per call adds up.
    */
   public void read(int chunk, int offset, byte[] dst, int dstOffset, int length) {
     checkChunk(chunk);
@@ -313,9 +368,9 @@ public final class SharedMemoryPool implements Closeable {
   }
 
   /**
-   * A writable view of the whole chunk (position 0, limit chunk size), for a holder that fills its chunk in place
-   * instead of staging the bytes elsewhere first. The view stays valid after {@link #free}: only use it while the
-   * chunk is yours.
+   * A writable view of the whole chunk (position 0, limit chunk size), for a holder that fills its
+   * chunk in place instead of staging the bytes elsewhere first. The view stays valid after {@link
+   * #free}: only use it while the chunk is yours.
    */
   public ByteBuffer chunkBuffer(int chunk) {
     checkChunk(chunk);
@@ -369,7 +424,9 @@ public final class SharedMemoryPool implements Closeable {
 
   private void clearEntry(int chunk) {
     LONGS.setVolatile(meta, PoolLayout.entryOffset(chunk) + PoolLayout.ENTRY_PID, 0L);
-    INTS.setVolatile(meta, PoolLayout.FREE_COUNT_OFFSET,
+    INTS.setVolatile(
+        meta,
+        PoolLayout.FREE_COUNT_OFFSET,
         (int) INTS.getVolatile(meta, PoolLayout.FREE_COUNT_OFFSET) + 1);
   }
 
@@ -377,7 +434,8 @@ public final class SharedMemoryPool implements Closeable {
   private void recountFree() {
     int free = 0;
     for (int chunk = 0; chunk < chunkCount; chunk++) {
-      if ((long) LONGS.getVolatile(meta, PoolLayout.entryOffset(chunk) + PoolLayout.ENTRY_PID) == 0L) {
+      if ((long) LONGS.getVolatile(meta, PoolLayout.entryOffset(chunk) + PoolLayout.ENTRY_PID)
+          == 0L) {
         free++;
       }
     }
@@ -394,14 +452,21 @@ public final class SharedMemoryPool implements Closeable {
 
   private void checkChunk(int chunk) {
     if (chunk < 0 || chunk >= chunkCount) {
-      throw new IndexOutOfBoundsException("sponge chunk " + chunk + " is outside 0.." + (chunkCount - 1));
+      throw new IndexOutOfBoundsException(
+          "sponge chunk " + chunk + " is outside 0.." + (chunkCount - 1));
     }
   }
 
   private void checkLength(int offset, int length) {
     if (offset < 0 || length < 0 || (long) offset + length > chunkSize) {
-      throw new IllegalArgumentException("range [" + offset + ", " + ((long) offset + length)
-          + ") does not fit a chunk of " + chunkSize + " bytes");
+      throw new IllegalArgumentException(
+          "range ["
+              + offset
+              + ", "
+              + ((long) offset + length)
+              + ") does not fit a chunk of "
+              + chunkSize
+              + " bytes");
     }
   }
 
@@ -417,26 +482,49 @@ public final class SharedMemoryPool implements Closeable {
     return b.getLong(0);
   }
 
-  private static void validateHeader(Path dir, ByteBuffer header, int chunkSize, int chunkCount) throws IOException {
+  private static void validateHeader(Path dir, ByteBuffer header, int chunkSize, int chunkCount)
+      throws IOException {
     long magic = (long) LONGS.getVolatile(header, PoolLayout.MAGIC_OFFSET);
     Path file = dir.resolve(META_FILE);
     if (magic != PoolLayout.MAGIC) {
-      throw new IOException(file + " is not a Levee sponge pool (magic " + Long.toHexString(magic) + ")");
+      throw new IOException(
+          file + " is not a Levee sponge pool (magic " + Long.toHexString(magic) + ")");
     }
     int version = header.getInt(PoolLayout.VERSION_OFFSET);
     int entryBytes = header.getInt(PoolLayout.ENTRY_BYTES_OFFSET);
     if (version != PoolLayout.VERSION || entryBytes != PoolLayout.ENTRY_BYTES) {
-      throw new IOException("sponge pool " + file + " has layout version " + version + " (entry " + entryBytes
-          + " B); this build reads version " + PoolLayout.VERSION + " (entry " + PoolLayout.ENTRY_BYTES
-          + " B). Stop every process using it and delete " + dir);
+      throw new IOException(
+          "sponge pool "
+              + file
+              + " has layout version "
+              + version
+              + " (entry "
+              + entryBytes
+              + " B); this build reads version "
+              + PoolLayout.VERSION
+              + " (entry "
+              + PoolLayout.ENTRY_BYTES
+              + " B). Stop every process using it and delete "
+              + dir);
     }
     int haveSize = header.getInt(PoolLayout.CHUNK_SIZE_OFFSET);
     int haveCount = header.getInt(PoolLayout.CHUNK_COUNT_OFFSET);
     if (haveSize != chunkSize || haveCount != chunkCount) {
-      throw new IOException("sponge pool " + dir + " holds " + haveCount + " chunks of " + haveSize
-          + " bytes, but this process is configured for " + chunkCount + " chunks of " + chunkSize
-          + " bytes; every process on a node must use the same levee.sponge.chunk.size and"
-          + " levee.sponge.local.pool.size (or delete " + dir + " once no process uses it)");
+      throw new IOException(
+          "sponge pool "
+              + dir
+              + " holds "
+              + haveCount
+              + " chunks of "
+              + haveSize
+              + " bytes, but this process is configured for "
+              + chunkCount
+              + " chunks of "
+              + chunkSize
+              + " bytes; every process on a node must use the same levee.sponge.chunk.size and"
+              + " levee.sponge.local.pool.size (or delete "
+              + dir
+              + " once no process uses it)");
     }
   }
 
@@ -450,11 +538,18 @@ public final class SharedMemoryPool implements Closeable {
         }
       }
     }
-    // tmpfs files are sparse: touching a page past the file system's size kills the JVM with SIGBUS, so refuse a
+    // tmpfs files are sparse: touching a page past the file system's size kills the JVM with
+    // SIGBUS, so refuse a
     // pool the mount cannot hold up front.
     if (usable + existing < needed) {
-      throw new IOException("sponge pool in " + dir + " needs " + needed + " bytes but its file system has only "
-          + (usable + existing) + " bytes available; lower levee.sponge.local.pool.size or enlarge the mount");
+      throw new IOException(
+          "sponge pool in "
+              + dir
+              + " needs "
+              + needed
+              + " bytes but its file system has only "
+              + (usable + existing)
+              + " bytes available; lower levee.sponge.local.pool.size or enlarge the mount");
     }
   }
 
@@ -464,23 +559,27 @@ public final class SharedMemoryPool implements Closeable {
     for (int s = 0; s < segmentCount; s++) {
       int chunks = Math.min(perSegment, chunkCount - s * perSegment);
       try (RandomAccessFile f = new RandomAccessFile(segmentPath(dir, s).toFile(), "rw")) {
-        // A stale segment from an older pool may hold data: start from zero length so old bytes never leak.
+        // A stale segment from an older pool may hold data: start from zero length so old bytes
+        // never leak.
         f.setLength(0);
         f.setLength((long) chunks * chunkSize);
       }
     }
   }
 
-  private static MappedByteBuffer[] mapSegments(Path dir, int chunkCount, int chunkSize) throws IOException {
+  private static MappedByteBuffer[] mapSegments(Path dir, int chunkCount, int chunkSize)
+      throws IOException {
     int perSegment = PoolLayout.chunksPerSegment(chunkSize);
     int segmentCount = (chunkCount + perSegment - 1) / perSegment;
     MappedByteBuffer[] segments = new MappedByteBuffer[segmentCount];
     for (int s = 0; s < segmentCount; s++) {
       long bytes = (long) Math.min(perSegment, chunkCount - s * perSegment) * chunkSize;
       Path path = segmentPath(dir, s);
-      try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      try (FileChannel ch =
+          FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
         if (ch.size() < bytes) {
-          throw new IOException("sponge pool segment " + path + " has " + ch.size() + " bytes, expected " + bytes);
+          throw new IOException(
+              "sponge pool segment " + path + " has " + ch.size() + " bytes, expected " + bytes);
         }
         segments[s] = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
       }

@@ -1,8 +1,9 @@
 package dev.levee.sponge.remote;
 
 /**
- * A chunk held in another sponge server's memory. Opaque to the SpongeFile beyond where it is and how many bytes it
- * holds; the implementation carries the server-side index and the unguessable capability that proves ownership.
+ * A chunk held in another sponge server's memory. Opaque to the SpongeFile beyond where it is and
+ * how many bytes it holds; the implementation carries the server-side index and the unguessable
+ * capability that proves ownership.
  */
 public interface RemoteChunk {
   SpongeServerAddress server();

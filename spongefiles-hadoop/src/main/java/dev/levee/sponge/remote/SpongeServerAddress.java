@@ -2,7 +2,9 @@ package dev.levee.sponge.remote;
 
 import java.util.Objects;
 
-/** Where a sponge server listens, and the rack it sits in ({@code null} when topology is unknown). */
+/**
+ * Where a sponge server listens, and the rack it sits in ({@code null} when topology is unknown).
+ */
 public record SpongeServerAddress(String host, int port, String rack) {
   public SpongeServerAddress {
     Objects.requireNonNull(host, "host");

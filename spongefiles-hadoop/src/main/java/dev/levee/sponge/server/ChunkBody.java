@@ -4,12 +4,18 @@ import dev.levee.sponge.remote.net.Payload;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
-/** The chunk bytes of an ALLOCATE_WRITE request, read into the allocated chunk only once the chunk exists. */
+/**
+ * The chunk bytes of an ALLOCATE_WRITE request, read into the allocated chunk only once the chunk
+ * exists.
+ */
 interface ChunkBody {
   /** Bytes of the body not yet read. */
   long remaining();
 
-  /** Reads the whole remaining body into {@code dst}, which has exactly {@link #remaining()} bytes of room. */
+  /**
+   * Reads the whole remaining body into {@code dst}, which has exactly {@link #remaining()} bytes
+   * of room.
+   */
   void readInto(ByteBuffer dst) throws IOException;
 
   /** The bytes of {@code p} after the fields decoded so far: a body already in memory. */

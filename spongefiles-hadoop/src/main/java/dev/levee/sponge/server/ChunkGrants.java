@@ -9,21 +9,32 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The chunks this server handed out to remote clients: for each, the capability that unlocks it, the application
- * it counts against, its owner entry in the pool and its length; plus per-application counts for quotas.
+ * The chunks this server handed out to remote clients: for each, the capability that unlocks it,
+ * the application it counts against, its owner entry in the pool and its length; plus
+ * per-application counts for quotas.
  *
- * <p>Kept in server memory only: after a restart the capabilities are gone, so the server frees every remote-owned
- * chunk at start (see {@link SpongeNode}) and clients reading them get "no such chunk".
+ * <p>Kept in server memory only: after a restart the capabilities are gone, so the server frees
+ * every remote-owned chunk at start (see {@link SpongeNode}) and clients reading them get "no such
+ * chunk".
  */
 final class ChunkGrants {
   record Grant(
-      int chunk, Capability capability, String applicationId, ChunkOwner owner, int length, long grantedAtNanos) {}
+      int chunk,
+      Capability capability,
+      String applicationId,
+      ChunkOwner owner,
+      int length,
+      long grantedAtNanos) {}
 
   private final Map<Integer, Grant> byChunk = new HashMap<>();
+
   /** Granted plus reserved (allocation in flight) chunks per application. */
   private final Map<String, Integer> perApplication = new HashMap<>();
 
-  /** Counts one chunk against {@code applicationId} if that stays within {@code quota}; false when it would not. */
+  /**
+   * Counts one chunk against {@code applicationId} if that stays within {@code quota}; false when
+   * it would not.
+   */
   synchronized boolean reserve(String applicationId, int quota) {
     int used = perApplication.getOrDefault(applicationId, 0);
     if (used >= quota) {
@@ -43,13 +54,19 @@ final class ChunkGrants {
     byChunk.put(g.chunk(), g);
   }
 
-  /** The grant for {@code chunk} if {@code capability} unlocks it, else null (unknown and wrong look the same). */
+  /**
+   * The grant for {@code chunk} if {@code capability} unlocks it, else null (unknown and wrong look
+   * the same).
+   */
   synchronized Grant lookup(int chunk, Capability capability) {
     Grant g = byChunk.get(chunk);
     return g != null && g.capability().matches(capability) ? g : null;
   }
 
-  /** Whether {@code g} is still the live grant of its chunk (it was not freed or collected meanwhile). */
+  /**
+   * Whether {@code g} is still the live grant of its chunk (it was not freed or collected
+   * meanwhile).
+   */
   synchronized boolean isCurrent(Grant g) {
     return byChunk.get(g.chunk()) == g;
   }
@@ -64,7 +81,10 @@ final class ChunkGrants {
     return g;
   }
 
-  /** Removes and returns every grant of an application (it finished: its chunks go back to the pool). */
+  /**
+   * Removes and returns every grant of an application (it finished: its chunks go back to the
+   * pool).
+   */
   synchronized List<Grant> revokeApplication(String applicationId) {
     List<Grant> out = new ArrayList<>();
     for (Iterator<Grant> it = byChunk.values().iterator(); it.hasNext(); ) {
@@ -79,9 +99,10 @@ final class ChunkGrants {
   }
 
   /**
-   * Drops grants whose chunk no longer belongs to the grant's owner in the pool (garbage-collected, or freed behind
-   * our back), so quotas and capabilities follow the pool. Only grants older than the snapshot are judged: a chunk
-   * allocated after {@code snapshotNanos} may be missing from it. Returns how many were dropped.
+   * Drops grants whose chunk no longer belongs to the grant's owner in the pool (garbage-collected,
+   * or freed behind our back), so quotas and capabilities follow the pool. Only grants older than
+   * the snapshot are judged: a chunk allocated after {@code snapshotNanos} may be missing from it.
+   * Returns how many were dropped.
    */
   synchronized int retainOwned(Map<Integer, ChunkOwner> poolOwners, long snapshotNanos) {
     int dropped = 0;

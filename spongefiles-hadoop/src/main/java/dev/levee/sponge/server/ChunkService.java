@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the sponge protocol does to the node's pool: every op on a decoded request payload, answered with a
- * {@link Reply}. Thread-safe; called from every connection thread.
+ * What the sponge protocol does to the node's pool: every op on a decoded request payload, answered
+ * with a {@link Reply}. Thread-safe; called from every connection thread.
  */
 final class ChunkService {
   private static final Logger LOG = LoggerFactory.getLogger(ChunkService.class);
@@ -27,7 +27,11 @@ final class ChunkService {
   private final int quotaChunksPerApplication;
   private final SpongeServerMetrics metrics;
 
-  ChunkService(SharedMemoryPool pool, ChunkGrants grants, int quotaChunksPerApplication, SpongeServerMetrics metrics) {
+  ChunkService(
+      SharedMemoryPool pool,
+      ChunkGrants grants,
+      int quotaChunksPerApplication,
+      SpongeServerMetrics metrics) {
     this.pool = pool;
     this.grants = grants;
     this.quotaChunksPerApplication = quotaChunksPerApplication;
@@ -39,8 +43,8 @@ final class ChunkService {
   }
 
   /**
-   * Serves one request whose payload is all in memory. {@code readBuffer} is the connection's chunk-sized scratch
-   * buffer for READ replies (valid until the reply is written).
+   * Serves one request whose payload is all in memory. {@code readBuffer} is the connection's
+   * chunk-sized scratch buffer for READ replies (valid until the reply is written).
    */
   Reply serve(Op op, Payload p, ByteBuffer readBuffer) throws MalformedFrameException {
     return switch (op) {
@@ -59,11 +63,13 @@ final class ChunkService {
   }
 
   /**
-   * Allocates a chunk and fills it from {@code body}: the fields come from {@code p}, the chunk bytes are read
-   * straight into the pool chunk (no staging copy), and only after the request passed every check and the chunk
-   * exists. A refused request leaves {@code body} unread (its caller drains it).
+   * Allocates a chunk and fills it from {@code body}: the fields come from {@code p}, the chunk
+   * bytes are read straight into the pool chunk (no staging copy), and only after the request
+   * passed every check and the chunk exists. A refused request leaves {@code body} unread (its
+   * caller drains it).
    *
-   * @throws IOException when reading the body fails; the chunk and the quota reservation are given back first
+   * @throws IOException when reading the body fails; the chunk and the quota reservation are given
+   *     back first
    */
   Reply allocateWrite(Payload p, ChunkBody body) throws MalformedFrameException, IOException {
     String app = p.getString("application id");
@@ -71,11 +77,13 @@ final class ChunkService {
     String host = p.getString("owner node");
     int length = p.getInt("data length");
     if (length < 0 || length > pool.chunkSize()) {
-      return Reply.error(Status.BAD_REQUEST,
+      return Reply.error(
+          Status.BAD_REQUEST,
           "data length " + length + " is outside 0.." + pool.chunkSize() + " (the chunk size)");
     }
     if (body.remaining() != length) {
-      return Reply.error(Status.BAD_REQUEST,
+      return Reply.error(
+          Status.BAD_REQUEST,
           "data length says " + length + " bytes but the frame carries " + body.remaining());
     }
     if (app.isEmpty()) {
@@ -89,8 +97,13 @@ final class ChunkService {
     }
     if (!grants.reserve(app, quotaChunksPerApplication)) {
       metrics.rejectionsQuota.increment();
-      return Reply.error(Status.NO_ROOM, "application " + app + " already holds its quota of "
-          + quotaChunksPerApplication + " chunks on this server");
+      return Reply.error(
+          Status.NO_ROOM,
+          "application "
+              + app
+              + " already holds its quota of "
+              + quotaChunksPerApplication
+              + " chunks on this server");
     }
     OptionalInt chunk = pool.allocate(owner);
     if (chunk.isEmpty()) {
@@ -110,7 +123,8 @@ final class ChunkService {
     grants.grant(new ChunkGrants.Grant(index, cap, app, owner, length, System.nanoTime()));
     metrics.allocations.increment();
     metrics.bytesIn.add(length);
-    ByteBuffer head = ByteBuffer.allocate(4 + Capability.BYTES).putInt(index).put(cap.bytes()).flip();
+    ByteBuffer head =
+        ByteBuffer.allocate(4 + Capability.BYTES).putInt(index).put(cap.bytes()).flip();
     return Reply.ok(head);
   }
 
@@ -125,7 +139,8 @@ final class ChunkService {
     readBuffer.clear();
     pool.read(index, g.length(), readBuffer);
     readBuffer.flip();
-    // A chunk freed or collected while we copied may already hold someone else's bytes: never send those.
+    // A chunk freed or collected while we copied may already hold someone else's bytes: never send
+    // those.
     if (!grants.isCurrent(g)) {
       return denied(Op.READ, index);
     }
@@ -147,8 +162,12 @@ final class ChunkService {
 
   private Reply freeSpace(Payload p) throws MalformedFrameException {
     p.expectEnd("FREE_SPACE");
-    ByteBuffer head = ByteBuffer.allocate(12).putInt(pool.freeChunks()).putInt(pool.chunkCount())
-        .putInt(pool.chunkSize()).flip();
+    ByteBuffer head =
+        ByteBuffer.allocate(12)
+            .putInt(pool.freeChunks())
+            .putInt(pool.chunkCount())
+            .putInt(pool.chunkSize())
+            .flip();
     return Reply.ok(head);
   }
 
@@ -159,7 +178,10 @@ final class ChunkService {
     return Reply.ok(ByteBuffer.allocate(1).put((byte) (alive ? 1 : 0)).flip());
   }
 
-  /** Frees every chunk an application holds here; the NodeManager calls this when the application ends. */
+  /**
+   * Frees every chunk an application holds here; the NodeManager calls this when the application
+   * ends.
+   */
   int releaseApplication(String applicationId) {
     List<ChunkGrants.Grant> revoked = grants.revokeApplication(applicationId);
     revoked.forEach(this::release);
@@ -177,7 +199,8 @@ final class ChunkService {
 
   private Reply denied(Op op, int index) {
     metrics.capabilityDenials.increment();
-    return Reply.error(Status.NO_SUCH_CHUNK,
+    return Reply.error(
+        Status.NO_SUCH_CHUNK,
         op + " refused: chunk " + index + " is not held here under that capability");
   }
 }

@@ -2,7 +2,10 @@ package dev.levee.sponge.server;
 
 import org.apache.hadoop.conf.Configuration;
 
-/** Typed, range-checked reads of {@code levee.sponge.*} keys; every failure names key, value and what is allowed. */
+/**
+ * Typed, range-checked reads of {@code levee.sponge.*} keys; every failure names key, value and
+ * what is allowed.
+ */
 final class ConfigValues {
   private final Configuration conf;
 

@@ -16,14 +16,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves one client connection, one frame at a time and in order, until the client closes it, goes silent for the
- * socket timeout, or sends something that loses frame sync. Requests may arrive pipelined (a client sends the next
- * before this one's reply); replies go back in request order. Every bad request is answered with a typed error
- * reply; only a frame whose length prefix cannot be trusted (or that ends early) closes the connection, with a log
- * line.
+ * Serves one client connection, one frame at a time and in order, until the client closes it, goes
+ * silent for the socket timeout, or sends something that loses frame sync. Requests may arrive
+ * pipelined (a client sends the next before this one's reply); replies go back in request order.
+ * Every bad request is answered with a typed error reply; only a frame whose length prefix cannot
+ * be trusted (or that ends early) closes the connection, with a log line.
  *
- * <p>An ALLOCATE_WRITE's chunk bytes go from the socket straight into the allocated pool chunk, and a READ reply is
- * written from one direct buffer with a gathering write: no chunk is staged in a {@code byte[]} on the server.
+ * <p>An ALLOCATE_WRITE's chunk bytes go from the socket straight into the allocated pool chunk, and
+ * a READ reply is written from one direct buffer with a gathering write: no chunk is staged in a
+ * {@code byte[]} on the server.
  */
 final class ConnectionHandler implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
@@ -41,7 +42,8 @@ final class ConnectionHandler implements Runnable {
   private ByteBuffer readBuffer;
   private ByteBuffer discard;
 
-  ConnectionHandler(SocketChannel socket, int timeoutMillis, ChunkService service, SpongeServerMetrics metrics) {
+  ConnectionHandler(
+      SocketChannel socket, int timeoutMillis, ChunkService service, SpongeServerMetrics metrics) {
     this.socket = socket;
     this.timeoutMillis = timeoutMillis;
     this.service = service;
@@ -79,7 +81,9 @@ final class ConnectionHandler implements Runnable {
       metrics.protocolErrors.increment();
       LOG.warn("closing sponge connection from {}: truncated frame (stream ended inside it)", peer);
     } catch (SocketTimeoutException e) {
-      LOG.info("closing sponge connection from {}: idle or stalled longer than the socket timeout", peer);
+      LOG.info(
+          "closing sponge connection from {}: idle or stalled longer than the socket timeout",
+          peer);
     } catch (IOException e) {
       if (socket.isOpen()) {
         LOG.info("sponge connection from {} failed: {}", peer, e.toString());
@@ -89,11 +93,18 @@ final class ConnectionHandler implements Runnable {
     }
   }
 
-  /** @throws IOException only when reading the request's chunk bytes fails: the connection is unusable then */
+  /**
+   * @throws IOException only when reading the request's chunk bytes fails: the connection is
+   *     unusable then
+   */
   private Reply handle(ChannelFrames.Head head, IncomingPayload payload) throws IOException {
     if (head.version() != Frame.VERSION) {
-      return Reply.error(Status.UNSUPPORTED_VERSION,
-          "protocol version " + head.version() + " is not supported; this server speaks " + Frame.VERSION);
+      return Reply.error(
+          Status.UNSUPPORTED_VERSION,
+          "protocol version "
+              + head.version()
+              + " is not supported; this server speaks "
+              + Frame.VERSION);
     }
     Optional<Op> op = Op.fromCode(head.code());
     if (op.isEmpty()) {
@@ -114,7 +125,9 @@ final class ConnectionHandler implements Runnable {
   }
 
   private static boolean isProtocolError(Status s) {
-    return s == Status.BAD_REQUEST || s == Status.UNKNOWN_OP || s == Status.UNSUPPORTED_VERSION
+    return s == Status.BAD_REQUEST
+        || s == Status.UNKNOWN_OP
+        || s == Status.UNSUPPORTED_VERSION
         || s == Status.FRAME_TOO_LARGE;
   }
 

@@ -6,20 +6,26 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * A request payload as it arrives: its first bytes (every request's fields fit in {@code Frame.MAX_METADATA_BYTES})
- * in memory, the rest (an ALLOCATE_WRITE's chunk bytes) still on the socket, so that they can be read straight into
- * the pool chunk once it is allocated. Whatever the request's handler leaves unread is drained afterwards, which
- * keeps the connection in frame sync after an early refusal.
+ * A request payload as it arrives: its first bytes (every request's fields fit in {@code
+ * Frame.MAX_METADATA_BYTES}) in memory, the rest (an ALLOCATE_WRITE's chunk bytes) still on the
+ * socket, so that they can be read straight into the pool chunk once it is allocated. Whatever the
+ * request's handler leaves unread is drained afterwards, which keeps the connection in frame sync
+ * after an early refusal.
  */
 final class IncomingPayload implements ChunkBody {
   private final TimedChannel channel;
   private final ByteBuffer head;
   private long onWire;
+
   /** A body read that failed part-way: how much of it is still on the socket is unknown. */
   private boolean outOfSync;
 
-  /** Reads up to {@code headBuffer.capacity()} bytes of a {@code payloadBytes}-byte payload into {@code headBuffer}. */
-  IncomingPayload(TimedChannel channel, int payloadBytes, ByteBuffer headBuffer) throws IOException {
+  /**
+   * Reads up to {@code headBuffer.capacity()} bytes of a {@code payloadBytes}-byte payload into
+   * {@code headBuffer}.
+   */
+  IncomingPayload(TimedChannel channel, int payloadBytes, ByteBuffer headBuffer)
+      throws IOException {
     this.channel = channel;
     this.head = headBuffer;
     head.clear().limit(Math.min(payloadBytes, head.capacity()));
@@ -34,8 +40,8 @@ final class IncomingPayload implements ChunkBody {
   }
 
   /**
-   * The whole payload in memory, for requests that carry no chunk (a frame may still be long: it is bounded by the
-   * frame limit, and must be read whole to be judged).
+   * The whole payload in memory, for requests that carry no chunk (a frame may still be long: it is
+   * bounded by the frame limit, and must be read whole to be judged).
    */
   Payload whole(long requestId) throws IOException {
     if (onWire == 0) {
@@ -56,8 +62,8 @@ final class IncomingPayload implements ChunkBody {
   @Override
   public void readInto(ByteBuffer dst) throws IOException {
     if (dst.remaining() != remaining()) {
-      throw new IllegalArgumentException("destination has room for " + dst.remaining() + " bytes, the body has "
-          + remaining());
+      throw new IllegalArgumentException(
+          "destination has room for " + dst.remaining() + " bytes, the body has " + remaining());
     }
     outOfSync = true;
     dst.put(head);
@@ -69,7 +75,8 @@ final class IncomingPayload implements ChunkBody {
   /** Drops whatever the handler did not read. */
   void discardRest(ByteBuffer scratch) throws IOException {
     if (outOfSync) {
-      throw new IOException("a request body was only partly read; the connection is out of frame sync");
+      throw new IOException(
+          "a request body was only partly read; the connection is out of frame sync");
     }
     head.position(head.limit());
     channel.skip(onWire, scratch);

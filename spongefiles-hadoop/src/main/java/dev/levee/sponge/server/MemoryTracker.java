@@ -24,9 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cluster's memory tracker, run by whichever sponge server holds the ZooKeeper leader latch. While leading it
- * polls every registered server for free chunks and publishes those with room to {@code root/free-servers}, where
- * clients read it. It keeps no state between polls, so a new leader simply starts polling.
+ * The cluster's memory tracker, run by whichever sponge server holds the ZooKeeper leader latch.
+ * While leading it polls every registered server for free chunks and publishes those with room to
+ * {@code root/free-servers}, where clients read it. It keeps no state between polls, so a new
+ * leader simply starts polling.
  */
 final class MemoryTracker implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryTracker.class);
@@ -42,7 +43,12 @@ final class MemoryTracker implements Closeable {
   private ScheduledFuture<?> polling;
   private volatile long lastPublishedMillis;
 
-  MemoryTracker(CuratorFramework zk, SpongeZnodes znodes, String nodeName, SpongeClient probe, long pollMillis) {
+  MemoryTracker(
+      CuratorFramework zk,
+      SpongeZnodes znodes,
+      String nodeName,
+      SpongeClient probe,
+      long pollMillis) {
     this.zk = zk;
     this.znodes = znodes;
     this.nodeName = nodeName;
@@ -55,23 +61,27 @@ final class MemoryTracker implements Closeable {
   }
 
   void start() throws IOException {
-    latch.addListener(new LeaderLatchListener() {
-      @Override
-      public void isLeader() {
-        LOG.info("{} is now the sponge memory tracker; polling every {} ms", nodeName, pollMillis);
-        startPolling();
-      }
+    latch.addListener(
+        new LeaderLatchListener() {
+          @Override
+          public void isLeader() {
+            LOG.info(
+                "{} is now the sponge memory tracker; polling every {} ms", nodeName, pollMillis);
+            startPolling();
+          }
 
-      @Override
-      public void notLeader() {
-        LOG.info("{} is no longer the sponge memory tracker", nodeName);
-        stopPolling();
-      }
-    }, timer);
+          @Override
+          public void notLeader() {
+            LOG.info("{} is no longer the sponge memory tracker", nodeName);
+            stopPolling();
+          }
+        },
+        timer);
     try {
       latch.start();
     } catch (Exception e) {
-      throw new IOException("cannot join the sponge tracker election at " + znodes.trackerLatch(), e);
+      throw new IOException(
+          "cannot join the sponge tracker election at " + znodes.trackerLatch(), e);
     }
   }
 
@@ -85,7 +95,8 @@ final class MemoryTracker implements Closeable {
 
   private synchronized void startPolling() {
     if (polling == null) {
-      polling = timer.scheduleWithFixedDelay(this::pollSafely, 0, pollMillis, TimeUnit.MILLISECONDS);
+      polling =
+          timer.scheduleWithFixedDelay(this::pollSafely, 0, pollMillis, TimeUnit.MILLISECONDS);
     }
   }
 
@@ -144,7 +155,9 @@ final class MemoryTracker implements Closeable {
       return; // lost the latch while polling: the new leader publishes now
     }
     long now = System.currentTimeMillis();
-    zk.create().orSetData().creatingParentsIfNeeded()
+    zk.create()
+        .orSetData()
+        .creatingParentsIfNeeded()
         .forPath(znodes.freeServers(), ServerListCodec.encode(now, nodeName, withRoom));
     lastPublishedMillis = now;
   }

@@ -9,8 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Periodic garbage collection of the node's pool: frees chunks whose owner died (tasks killed with kill -9 never
- * delete their SpongeFiles), then forgets the grants of chunks that went back to the pool.
+ * Periodic garbage collection of the node's pool: frees chunks whose owner died (tasks killed with
+ * kill -9 never delete their SpongeFiles), then forgets the grants of chunks that went back to the
+ * pool.
  */
 final class OrphanCollector implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(OrphanCollector.class);
@@ -21,20 +22,27 @@ final class OrphanCollector implements Closeable {
   private final SpongeServerMetrics metrics;
   private final ScheduledExecutorService timer;
 
-  OrphanCollector(SharedMemoryPool pool, ChunkGrants grants, OwnerLiveness liveness, SpongeServerMetrics metrics) {
+  OrphanCollector(
+      SharedMemoryPool pool,
+      ChunkGrants grants,
+      OwnerLiveness liveness,
+      SpongeServerMetrics metrics) {
     this.pool = pool;
     this.grants = grants;
     this.liveness = liveness;
     this.metrics = metrics;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sponge-gc");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sponge-gc");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   void start(long periodMillis) {
-    timer.scheduleWithFixedDelay(this::collectSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        this::collectSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
   }
 
   /** One GC round; returns the chunks freed. */
@@ -45,8 +53,11 @@ final class OrphanCollector implements Closeable {
     metrics.gcRuns.increment();
     metrics.gcReclaimed.add(freed);
     if (freed > 0) {
-      LOG.info("sponge GC freed {} chunks of dead owners in {} ({} remote grants dropped)", freed,
-          pool.directory(), dropped);
+      LOG.info(
+          "sponge GC freed {} chunks of dead owners in {} ({} remote grants dropped)",
+          freed,
+          pool.directory(),
+          dropped);
     }
     return freed;
   }

@@ -15,10 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides whether a chunk owner is dead. A local owner (its host is one of this node's names) is checked with the
- * pid; a remote owner by asking its node's sponge server IS_ALIVE. A peer that cannot be reached is given the
- * benefit of the doubt for {@code unreachableGraceMillis} (it may be restarting); after that its owners count as
- * dead, because a node that stays gone takes its tasks with it.
+ * Decides whether a chunk owner is dead. A local owner (its host is one of this node's names) is
+ * checked with the pid; a remote owner by asking its node's sponge server IS_ALIVE. A peer that
+ * cannot be reached is given the benefit of the doubt for {@code unreachableGraceMillis} (it may be
+ * restarting); after that its owners count as dead, because a node that stays gone takes its tasks
+ * with it.
  */
 final class OwnerLiveness {
   private static final Logger LOG = LoggerFactory.getLogger(OwnerLiveness.class);
@@ -30,7 +31,11 @@ final class OwnerLiveness {
   private final LongSupplier clockMillis;
   private final Map<SpongeServerAddress, Long> unreachableSince = new ConcurrentHashMap<>();
 
-  OwnerLiveness(Set<String> localNames, int defaultPort, SpongeClient probe, long unreachableGraceMillis,
+  OwnerLiveness(
+      Set<String> localNames,
+      int defaultPort,
+      SpongeClient probe,
+      long unreachableGraceMillis,
       LongSupplier clockMillis) {
     this.localNames = Set.copyOf(localNames);
     this.defaultPort = defaultPort;
@@ -44,8 +49,8 @@ final class OwnerLiveness {
   }
 
   /**
-   * A predicate for one GC round. It remembers peers that failed to answer in this round, so that many owners on
-   * one dead node cost one connect timeout, not one each.
+   * A predicate for one GC round. It remembers peers that failed to answer in this round, so that
+   * many owners on one dead node cost one connect timeout, not one each.
    */
   Predicate<ChunkOwner> newRound() {
     Map<SpongeServerAddress, Boolean> unreachableThisRound = new HashMap<>();
@@ -57,7 +62,10 @@ final class OwnerLiveness {
       try {
         peer = NodeNames.serverOf(owner.host(), defaultPort);
       } catch (IllegalArgumentException e) {
-        LOG.warn("chunk owner {} names no reachable sponge server ({}); reclaiming its chunks", owner, e.getMessage());
+        LOG.warn(
+            "chunk owner {} names no reachable sponge server ({}); reclaiming its chunks",
+            owner,
+            e.getMessage());
         return true;
       }
       if (!unreachableThisRound.containsKey(peer)) {
@@ -69,7 +77,11 @@ final class OwnerLiveness {
           long now = clockMillis.getAsLong();
           long since = unreachableSince.computeIfAbsent(peer, p -> now);
           unreachableThisRound.put(peer, Boolean.TRUE);
-          LOG.info("owner {}'s sponge server {} is unreachable ({} ms so far): {}", owner, peer, now - since,
+          LOG.info(
+              "owner {}'s sponge server {} is unreachable ({} ms so far): {}",
+              owner,
+              peer,
+              now - since,
               e.getMessage());
         }
       }

@@ -4,7 +4,10 @@ import dev.levee.sponge.remote.net.Payload;
 import dev.levee.sponge.remote.net.Status;
 import java.nio.ByteBuffer;
 
-/** A reply before framing: status, a small head, and an optional bulk body (chunk bytes, sent without a copy). */
+/**
+ * A reply before framing: status, a small head, and an optional bulk body (chunk bytes, sent
+ * without a copy).
+ */
 record Reply(Status status, ByteBuffer head, ByteBuffer body) {
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 

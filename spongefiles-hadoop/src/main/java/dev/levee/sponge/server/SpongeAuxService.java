@@ -27,14 +27,15 @@ import org.slf4j.LoggerFactory;
  *   yarn.nodemanager.aux-services.levee_sponge.class = dev.levee.sponge.server.SpongeAuxService
  * </pre>
  *
- * plus the {@code levee.sponge.*} keys of {@link SpongeServerConfig}. When an application finishes, the chunks it
- * holds on this node are freed at once rather than at the next GC.
+ * plus the {@code levee.sponge.*} keys of {@link SpongeServerConfig}. When an application finishes,
+ * the chunks it holds on this node are freed at once rather than at the next GC.
  *
- * <p>One yarn-site.xml configures every NodeManager, and several NodeManagers may share a host (mini clusters, dense
- * test rigs), so the service makes the configured values per NodeManager: its pool lives in a subdirectory of
- * {@code levee.sponge.local.pool.dir} named after the NodeManager's local dirs (stable across NodeManager
- * restarts, distinct between NodeManagers on one host), and it publishes a {@link SpongeNodeDescriptor} with the
- * pool, the real server port and the node name into each NodeManager local dir, where the node's tasks look first.
+ * <p>One yarn-site.xml configures every NodeManager, and several NodeManagers may share a host
+ * (mini clusters, dense test rigs), so the service makes the configured values per NodeManager: its
+ * pool lives in a subdirectory of {@code levee.sponge.local.pool.dir} named after the NodeManager's
+ * local dirs (stable across NodeManager restarts, distinct between NodeManagers on one host), and
+ * it publishes a {@link SpongeNodeDescriptor} with the pool, the real server port and the node name
+ * into each NodeManager local dir, where the node's tasks look first.
  */
 public class SpongeAuxService extends AuxiliaryService {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeAuxService.class);
@@ -51,16 +52,19 @@ public class SpongeAuxService extends AuxiliaryService {
 
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
-    // Validate every key here so a bad yarn-site.xml stops the NodeManager with a clear message at start.
+    // Validate every key here so a bad yarn-site.xml stops the NodeManager with a clear message at
+    // start.
     SpongeServerConfig configured = SpongeServerConfig.from(conf);
     nodeManagerLocalDirs = localDirs(conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS));
     if (nodeManagerLocalDirs.isEmpty()) {
-      LOG.warn("{} is not set: tasks find this sponge through the levee.sponge.* keys of their job only",
+      LOG.warn(
+          "{} is not set: tasks find this sponge through the levee.sponge.* keys of their job only",
           YarnConfiguration.NM_LOCAL_DIRS);
       config = configured;
     } else {
       Configuration scoped = new Configuration(conf);
-      scoped.set(SpongeConfigKeys.LOCAL_POOL_DIR,
+      scoped.set(
+          SpongeConfigKeys.LOCAL_POOL_DIR,
           configured.poolDir().resolve(poolNameFor(nodeManagerLocalDirs)).toString());
       config = SpongeServerConfig.from(scoped);
     }
@@ -98,8 +102,8 @@ public class SpongeAuxService extends AuxiliaryService {
   }
 
   /**
-   * The port, as 4 big-endian bytes, for ApplicationMasters (they receive it when they start a container); tasks
-   * find the node's server through the {@link SpongeNodeDescriptor} instead.
+   * The port, as 4 big-endian bytes, for ApplicationMasters (they receive it when they start a
+   * container); tasks find the node's server through the {@link SpongeNodeDescriptor} instead.
    */
   @Override
   public ByteBuffer getMetaData() {
@@ -134,10 +138,19 @@ public class SpongeAuxService extends AuxiliaryService {
     if (descriptors.isEmpty() && firstFailure != null) {
       node.close();
       node = null;
-      throw new IOException("cannot publish the sponge node descriptor in any of " + nodeManagerLocalDirs
-          + " (" + YarnConfiguration.NM_LOCAL_DIRS + "), so no task could find this node's sponge", firstFailure);
+      throw new IOException(
+          "cannot publish the sponge node descriptor in any of "
+              + nodeManagerLocalDirs
+              + " ("
+              + YarnConfiguration.NM_LOCAL_DIRS
+              + "), so no task could find this node's sponge",
+          firstFailure);
     }
-    LOG.info("sponge node {} with pool {} published to {}", node.nodeName(), config.poolDir(), descriptors);
+    LOG.info(
+        "sponge node {} with pool {} published to {}",
+        node.nodeName(),
+        config.poolDir(),
+        descriptors);
   }
 
   private void withdrawDescriptor() {
@@ -154,7 +167,10 @@ public class SpongeAuxService extends AuxiliaryService {
   private static List<Path> localDirs(String[] configured) {
     List<Path> dirs = new ArrayList<>();
     for (String d : configured) {
-      String p = d.startsWith("file://") ? d.substring("file://".length()) : d.startsWith("file:") ? d.substring(5) : d;
+      String p =
+          d.startsWith("file://")
+              ? d.substring("file://".length())
+              : d.startsWith("file:") ? d.substring(5) : d;
       if (!p.isEmpty()) {
         dirs.add(Path.of(p).toAbsolutePath().normalize());
       }
@@ -162,7 +178,10 @@ public class SpongeAuxService extends AuxiliaryService {
     return dirs;
   }
 
-  /** {@code nm-} and a digest of the local dirs: what tells NodeManagers on one host apart, and survives restarts. */
+  /**
+   * {@code nm-} and a digest of the local dirs: what tells NodeManagers on one host apart, and
+   * survives restarts.
+   */
   static String poolNameFor(List<Path> nodeManagerLocalDirs) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");

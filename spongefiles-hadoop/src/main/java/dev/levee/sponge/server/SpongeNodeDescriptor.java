@@ -18,17 +18,19 @@ import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * What a task needs to use its node's sponge: the pool's location and geometry, the node's server and the
- * ZooKeeper root its tracker publishes to. The NodeManager aux service writes it into each of the NodeManager's
- * local dirs; a task finds it from its own local dirs, which YARN creates under those. This is how a task reaches
- * <em>its</em> NodeManager's sponge when one yarn-site.xml configures every node, and when several NodeManagers
- * share a host (each then runs its own pool and port).
+ * What a task needs to use its node's sponge: the pool's location and geometry, the node's server
+ * and the ZooKeeper root its tracker publishes to. The NodeManager aux service writes it into each
+ * of the NodeManager's local dirs; a task finds it from its own local dirs, which YARN creates
+ * under those. This is how a task reaches <em>its</em> NodeManager's sponge when one yarn-site.xml
+ * configures every node, and when several NodeManagers share a host (each then runs its own pool
+ * and port).
  *
- * <p>File format: Java properties, keyed by the same {@code levee.sponge.*} names the values come from, plus the pid
- * of the process serving the node (the NodeManager; 0 when unknown, as in descriptors written before it was added).
+ * <p>File format: Java properties, keyed by the same {@code levee.sponge.*} names the values come
+ * from, plus the pid of the process serving the node (the NodeManager; 0 when unknown, as in
+ * descriptors written before it was added).
  *
- * <p>A NodeManager killed with SIGKILL never withdraws its descriptor, so a task may find one whose server is gone:
- * {@link #staleReason} tells.
+ * <p>A NodeManager killed with SIGKILL never withdraws its descriptor, so a task may find one whose
+ * server is gone: {@link #staleReason} tells.
  */
 public record SpongeNodeDescriptor(
     Path poolDir,
@@ -44,41 +46,81 @@ public record SpongeNodeDescriptor(
 
   /** Where the descriptor sits inside a NodeManager local dir. */
   public static final String RELATIVE_PATH = "levee-sponge/node.properties";
+
   private static final String FORMAT_KEY = "levee.sponge.node.descriptor.version";
   private static final String FORMAT_VERSION = "1";
+
   /** Optional (older descriptors lack it), so the format version stays 1. */
   static final String SERVER_PID_KEY = "levee.sponge.node.server.pid";
 
   /** A descriptor whose serving process is unknown. */
-  public SpongeNodeDescriptor(Path poolDir, long poolSizeBytes, int chunkSize, String ownerHost, String advertisedHost,
-      int port, String rack, String zkQuorum, String zkRoot) {
-    this(poolDir, poolSizeBytes, chunkSize, ownerHost, advertisedHost, port, rack, zkQuorum, zkRoot, 0);
+  public SpongeNodeDescriptor(
+      Path poolDir,
+      long poolSizeBytes,
+      int chunkSize,
+      String ownerHost,
+      String advertisedHost,
+      int port,
+      String rack,
+      String zkQuorum,
+      String zkRoot) {
+    this(
+        poolDir,
+        poolSizeBytes,
+        chunkSize,
+        ownerHost,
+        advertisedHost,
+        port,
+        rack,
+        zkQuorum,
+        zkRoot,
+        0);
   }
 
-  /** The descriptor of the server this process runs (the aux service runs inside the NodeManager). */
+  /**
+   * The descriptor of the server this process runs (the aux service runs inside the NodeManager).
+   */
   public static SpongeNodeDescriptor of(SpongeServerConfig config, int port) {
-    return new SpongeNodeDescriptor(config.poolDir(), config.poolCapacityBytes(), config.chunkSize(),
-        config.ownerHost(), config.advertisedHost(), port, config.rack(), config.zkQuorum(), config.zkRoot(),
+    return new SpongeNodeDescriptor(
+        config.poolDir(),
+        config.poolCapacityBytes(),
+        config.chunkSize(),
+        config.ownerHost(),
+        config.advertisedHost(),
+        port,
+        config.rack(),
+        config.zkQuorum(),
+        config.zkRoot(),
         ProcessHandle.current().pid());
   }
 
   /**
-   * Why this descriptor no longer describes a running server, or empty when it may well: stale means nothing
-   * accepts connections on its host and port (a NodeManager killed with SIGKILL leaves its descriptor behind). A
-   * dead server pid alone proves nothing (the task may run in another pid namespace), so it only explains the
-   * refusal; a connection that is slow or times out is left to the caller's own probe.
+   * Why this descriptor no longer describes a running server, or empty when it may well: stale
+   * means nothing accepts connections on its host and port (a NodeManager killed with SIGKILL
+   * leaves its descriptor behind). A dead server pid alone proves nothing (the task may run in
+   * another pid namespace), so it only explains the refusal; a connection that is slow or times out
+   * is left to the caller's own probe.
    */
   public Optional<String> staleReason(int connectTimeoutMillis) {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(advertisedHost, port), connectTimeoutMillis);
       return Optional.empty();
     } catch (ConnectException e) {
-      String who = serverPid <= 0 ? ""
-          : ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false)
-              ? "; its server process " + serverPid + " is still running"
-              : "; its server process " + serverPid + " is gone";
-      return Optional.of("nothing accepts connections at " + advertisedHost + ":" + port + " (" + e.getMessage()
-          + ")" + who);
+      String who =
+          serverPid <= 0
+              ? ""
+              : ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false)
+                  ? "; its server process " + serverPid + " is still running"
+                  : "; its server process " + serverPid + " is gone";
+      return Optional.of(
+          "nothing accepts connections at "
+              + advertisedHost
+              + ":"
+              + port
+              + " ("
+              + e.getMessage()
+              + ")"
+              + who);
     } catch (IOException e) {
       return Optional.empty();
     }
@@ -90,16 +132,18 @@ public record SpongeNodeDescriptor(
   }
 
   /**
-   * The NodeManager local dir a container's application dir lives in. YARN lays application dirs out as
-   * {@code <nm-local-dir>/usercache/<user>/appcache/<application>} (these are a container's {@code LOCAL_DIRS},
-   * which MapReduce tasks get as {@code mapreduce.cluster.local.dir}); any other path has no NodeManager dir.
+   * The NodeManager local dir a container's application dir lives in. YARN lays application dirs
+   * out as {@code <nm-local-dir>/usercache/<user>/appcache/<application>} (these are a container's
+   * {@code LOCAL_DIRS}, which MapReduce tasks get as {@code mapreduce.cluster.local.dir}); any
+   * other path has no NodeManager dir.
    */
   public static Optional<Path> nodeManagerLocalDirOf(Path applicationDir) {
     Path app = applicationDir.toAbsolutePath().normalize();
     Path appcache = app.getParent();
     Path user = appcache == null ? null : appcache.getParent();
     Path usercache = user == null ? null : user.getParent();
-    if (usercache == null || usercache.getParent() == null
+    if (usercache == null
+        || usercache.getParent() == null
         || !appcache.getFileName().toString().equals("appcache")
         || !usercache.getFileName().toString().equals("usercache")) {
       return Optional.empty();
@@ -117,7 +161,10 @@ public record SpongeNodeDescriptor(
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
       }
       try (OutputStream out = Files.newOutputStream(tmp)) {
-        toProperties().store(out, "SpongeFiles node descriptor, written by the NodeManager's sponge aux service");
+        toProperties()
+            .store(
+                out,
+                "SpongeFiles node descriptor, written by the NodeManager's sponge aux service");
       }
       try {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -132,8 +179,8 @@ public record SpongeNodeDescriptor(
   /**
    * Reads a descriptor written by {@link #writeTo}.
    *
-   * @throws IOException when the file cannot be read or a value is missing or malformed (the message names the file
-   *     and the key)
+   * @throws IOException when the file cannot be read or a value is missing or malformed (the
+   *     message names the file and the key)
    */
   public static SpongeNodeDescriptor readFrom(Path file) throws IOException {
     Properties p = new Properties();
@@ -142,8 +189,15 @@ public record SpongeNodeDescriptor(
     }
     String version = p.getProperty(FORMAT_KEY);
     if (!FORMAT_VERSION.equals(version)) {
-      throw new IOException("sponge node descriptor " + file + " has " + FORMAT_KEY + "=" + version
-          + "; this client reads version " + FORMAT_VERSION);
+      throw new IOException(
+          "sponge node descriptor "
+              + file
+              + " has "
+              + FORMAT_KEY
+              + "="
+              + version
+              + "; this client reads version "
+              + FORMAT_VERSION);
     }
     try {
       String rack = p.getProperty(SpongeServerConfig.RACK, "");
@@ -159,22 +213,25 @@ public record SpongeNodeDescriptor(
           required(p, SpongeServerConfig.ZK_ROOT),
           Long.parseLong(p.getProperty(SERVER_PID_KEY, "0").trim()));
     } catch (IllegalArgumentException e) {
-      throw new IOException("sponge node descriptor " + file + " is malformed: " + e.getMessage(), e);
+      throw new IOException(
+          "sponge node descriptor " + file + " is malformed: " + e.getMessage(), e);
     }
   }
 
   /**
-   * {@code base} with this node's values in place of the job's: the pool, the server and the tracker's ZooKeeper
-   * are the node's, whatever the job configuration says.
+   * {@code base} with this node's values in place of the job's: the pool, the server and the
+   * tracker's ZooKeeper are the node's, whatever the job configuration says.
    */
   public Configuration applyTo(Configuration base) {
     Configuration c = new Configuration(base);
     String source = "sponge node descriptor";
-    toProperties().forEach((k, v) -> {
-      if (!k.equals(FORMAT_KEY) && !k.equals(SERVER_PID_KEY)) {
-        c.set((String) k, (String) v, source);
-      }
-    });
+    toProperties()
+        .forEach(
+            (k, v) -> {
+              if (!k.equals(FORMAT_KEY) && !k.equals(SERVER_PID_KEY)) {
+                c.set((String) k, (String) v, source);
+              }
+            });
     if (rack == null) {
       c.unset(SpongeServerConfig.RACK);
     }

@@ -24,9 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sponge server's TCP front end: an acceptor thread and at most {@code maxConnections} connection threads.
- * Blocking I/O with one thread per connection is enough here: clients keep a few long-lived connections and move
- * whole megabyte chunks, so threads are few and busy. A connection beyond the limit gets a BUSY reply and is closed.
+ * The sponge server's TCP front end: an acceptor thread and at most {@code maxConnections}
+ * connection threads. Blocking I/O with one thread per connection is enough here: clients keep a
+ * few long-lived connections and move whole megabyte chunks, so threads are few and busy. A
+ * connection beyond the limit gets a BUSY reply and is closed.
  */
 final class SpongeServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
@@ -40,8 +41,14 @@ final class SpongeServer implements Closeable {
   private final Thread acceptor;
   private volatile boolean closed;
 
-  SpongeServer(String bindHost, int port, int maxConnections, int socketTimeoutMillis, ChunkService service,
-      SpongeServerMetrics metrics) throws IOException {
+  SpongeServer(
+      String bindHost,
+      int port,
+      int maxConnections,
+      int socketTimeoutMillis,
+      ChunkService service,
+      SpongeServerMetrics metrics)
+      throws IOException {
     this.service = service;
     this.metrics = metrics;
     this.socketTimeoutMillis = socketTimeoutMillis;
@@ -49,16 +56,24 @@ final class SpongeServer implements Closeable {
     try {
       serverSocket.setOption(StandardSocketOptions.SO_REUSEADDR, true);
       // Set on the listener so that accepted sockets start with it (and the window scale it needs).
-      serverSocket.setOption(StandardSocketOptions.SO_RCVBUF, ChannelFrames.socketBufferBytes(service.chunkSize()));
+      serverSocket.setOption(
+          StandardSocketOptions.SO_RCVBUF, ChannelFrames.socketBufferBytes(service.chunkSize()));
       serverSocket.bind(new InetSocketAddress(InetAddress.getByName(bindHost), port), 128);
     } catch (IOException e) {
       serverSocket.close();
-      throw new IOException("sponge server cannot listen on " + bindHost + ":" + port + ": " + e.getMessage(), e);
+      throw new IOException(
+          "sponge server cannot listen on " + bindHost + ":" + port + ": " + e.getMessage(), e);
     }
     int localPort = port();
     AtomicInteger n = new AtomicInteger();
-    this.workers = new ThreadPoolExecutor(maxConnections, maxConnections, 30, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), r -> daemon(r, "sponge-conn-" + localPort + "-" + n.incrementAndGet()));
+    this.workers =
+        new ThreadPoolExecutor(
+            maxConnections,
+            maxConnections,
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            r -> daemon(r, "sponge-conn-" + localPort + "-" + n.incrementAndGet()));
     workers.allowCoreThreadTimeOut(true);
     this.acceptor = daemon(this::acceptLoop, "sponge-acceptor-" + localPort);
   }
@@ -87,15 +102,17 @@ final class SpongeServer implements Closeable {
       try {
         // Replies are small and end a request: never hold them back for Nagle.
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        s.setOption(StandardSocketOptions.SO_SNDBUF, ChannelFrames.socketBufferBytes(service.chunkSize()));
+        s.setOption(
+            StandardSocketOptions.SO_SNDBUF, ChannelFrames.socketBufferBytes(service.chunkSize()));
         open.add(s);
-        workers.execute(() -> {
-          try {
-            new ConnectionHandler(s, socketTimeoutMillis, service, metrics).run();
-          } finally {
-            open.remove(s);
-          }
-        });
+        workers.execute(
+            () -> {
+              try {
+                new ConnectionHandler(s, socketTimeoutMillis, service, metrics).run();
+              } finally {
+                open.remove(s);
+              }
+            });
       } catch (RejectedExecutionException e) {
         refuseBusy(s);
       } catch (IOException e) {
@@ -107,7 +124,9 @@ final class SpongeServer implements Closeable {
 
   private void refuseBusy(SocketChannel s) {
     open.remove(s);
-    LOG.warn("sponge server at its limit of {} connections; refusing {}", workers.getMaximumPoolSize(),
+    LOG.warn(
+        "sponge server at its limit of {} connections; refusing {}",
+        workers.getMaximumPoolSize(),
         s.socket().getRemoteSocketAddress());
     try (s) {
       String m = "server busy: " + workers.getMaximumPoolSize() + " connections open";

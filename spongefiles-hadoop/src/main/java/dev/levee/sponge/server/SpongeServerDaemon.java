@@ -11,8 +11,9 @@ import org.apache.hadoop.conf.Configuration;
  *       -Dlevee.sponge.zookeeper.quorum=zk1:2181 -Dlevee.sponge.local.pool.size=8g
  * </pre>
  *
- * Reads {@code core-site.xml} from the classpath, then {@code -Dkey=value} arguments. Prints one line
- * {@code sponge-server listening <host:port> pid <pid>} when ready, and stops cleanly on SIGTERM.
+ * Reads {@code core-site.xml} from the classpath, then {@code -Dkey=value} arguments. Prints one
+ * line {@code sponge-server listening <host:port> pid <pid>} when ready, and stops cleanly on
+ * SIGTERM.
  */
 public final class SpongeServerDaemon {
   private SpongeServerDaemon() {}
@@ -21,7 +22,8 @@ public final class SpongeServerDaemon {
     Configuration conf = new Configuration();
     for (String arg : args) {
       if (!arg.startsWith("-D") || arg.indexOf('=') < 3) {
-        System.err.println("usage: SpongeServerDaemon [-Dlevee.sponge.key=value ...]; bad argument: " + arg);
+        System.err.println(
+            "usage: SpongeServerDaemon [-Dlevee.sponge.key=value ...]; bad argument: " + arg);
         System.exit(2);
       }
       int eq = arg.indexOf('=');
@@ -37,11 +39,16 @@ public final class SpongeServerDaemon {
     }
     SpongeNode node = SpongeNode.start(cfg);
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      node.close();
-      stopped.countDown();
-    }, "sponge-shutdown"));
-    System.out.println("sponge-server listening " + node.nodeName() + " pid " + ProcessHandle.current().pid());
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  node.close();
+                  stopped.countDown();
+                },
+                "sponge-shutdown"));
+    System.out.println(
+        "sponge-server listening " + node.nodeName() + " pid " + ProcessHandle.current().pid());
     System.out.flush();
     stopped.await();
   }

@@ -34,7 +34,10 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
     this.remoteChunksHeld = remoteChunksHeld;
   }
 
-  /** Registers under {@code dev.levee.sponge:type=SpongeServer,port=<port>}; a failure is logged, not fatal. */
+  /**
+   * Registers under {@code dev.levee.sponge:type=SpongeServer,port=<port>}; a failure is logged,
+   * not fatal.
+   */
   synchronized void register(int port) {
     try {
       ObjectName name = new ObjectName("dev.levee.sponge:type=SpongeServer,port=" + port);

@@ -1,6 +1,8 @@
 package dev.levee.sponge.server;
 
-/** What a sponge server exposes over JMX, as {@code dev.levee.sponge:type=SpongeServer,port=<port>}. */
+/**
+ * What a sponge server exposes over JMX, as {@code dev.levee.sponge:type=SpongeServer,port=<port>}.
+ */
 public interface SpongeServerMetricsMBean {
   int getChunkSize();
 

@@ -10,8 +10,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A file's last-resort chunks, appended to one file on a Hadoop FileSystem. The output stream stays open while the
- * SpongeFile is written (HDFS files are write-once) and is closed by {@link #finishWrites()}; reads are positional.
+ * A file's last-resort chunks, appended to one file on a Hadoop FileSystem. The output stream stays
+ * open while the SpongeFile is written (HDFS files are write-once) and is closed by {@link
+ * #finishWrites()}; reads are positional.
  */
 public final class DfsTier implements ChunkTier {
   private final FileSystem fs;
@@ -86,7 +87,8 @@ public final class DfsTier implements ChunkTier {
     out = null;
     in = null;
     if (created) {
-      // Only files that touched the DFS cost it a call: deleting a memory-only SpongeFile must not reach the NameNode.
+      // Only files that touched the DFS cost it a call: deleting a memory-only SpongeFile must not
+      // reach the NameNode.
       fs.delete(file, false);
       created = false;
     }

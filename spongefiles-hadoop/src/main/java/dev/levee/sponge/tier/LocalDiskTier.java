@@ -11,8 +11,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
- * A file's disk chunks, all appended to one local file (created on the first disk chunk): one file keeps the data
- * contiguous and costs one create and one delete, however many chunks spill there.
+ * A file's disk chunks, all appended to one local file (created on the first disk chunk): one file
+ * keeps the data contiguous and costs one create and one delete, however many chunks spill there.
  */
 public final class LocalDiskTier implements ChunkTier {
   private final Path file;
@@ -40,10 +40,16 @@ public final class LocalDiskTier implements ChunkTier {
     int length = data.remaining();
     if (channel == null) {
       Files.createDirectories(file.getParent());
-      channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-          StandardOpenOption.WRITE);
+      channel =
+          FileChannel.open(
+              file,
+              StandardOpenOption.CREATE_NEW,
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE);
       created = true;
-      store = Files.getFileStore(file); // resolving the store reads the mount table: once per file, not per chunk
+      store =
+          Files.getFileStore(
+              file); // resolving the store reads the mount table: once per file, not per chunk
     }
     if (store.getUsableSpace() < length) {
       return Optional.empty();
@@ -55,7 +61,8 @@ public final class LocalDiskTier implements ChunkTier {
         channel.write(src, offset + (length - src.remaining()));
       }
     } catch (IOException e) {
-      // Leave no partial chunk behind: later chunks (or the next tier) must not inherit a torn tail.
+      // Leave no partial chunk behind: later chunks (or the next tier) must not inherit a torn
+      // tail.
       channel.truncate(offset);
       throw e;
     }

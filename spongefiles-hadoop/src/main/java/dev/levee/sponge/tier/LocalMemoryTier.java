@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
-/** A file's chunks in this node's shared-memory pool: allocation is a metadata update, the copy a memcpy. */
+/**
+ * A file's chunks in this node's shared-memory pool: allocation is a metadata update, the copy a
+ * memcpy.
+ */
 public final class LocalMemoryTier implements ChunkTier {
   private final SharedMemoryPool pool;
   private final ChunkOwner owner;
@@ -30,8 +33,9 @@ public final class LocalMemoryTier implements ChunkTier {
   public record Allocation(int index, ByteBuffer view) {}
 
   /**
-   * Takes a chunk for this file and returns a view of it to be filled directly (saving the staging copy); empty when
-   * the pool is full. The chunk counts as this file's from now on and is freed by {@link #releaseAll()}.
+   * Takes a chunk for this file and returns a view of it to be filled directly (saving the staging
+   * copy); empty when the pool is full. The chunk counts as this file's from now on and is freed by
+   * {@link #releaseAll()}.
    */
   public Optional<Allocation> allocate() {
     OptionalInt chunk = pool.allocate(owner);

@@ -20,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A file's chunks in other nodes' sponges. The candidate servers are the tracker's list as of file creation (nearest
- * first); servers this file already stored on are tried first so that a file spans as few nodes as possible (each
- * extra node is one more way for the task to fail). A server that says it is full is stale for this file and is not
- * asked again; so is one that failed.
+ * A file's chunks in other nodes' sponges. The candidate servers are the tracker's list as of file
+ * creation (nearest first); servers this file already stored on are tried first so that a file
+ * spans as few nodes as possible (each extra node is one more way for the task to fail). A server
+ * that says it is full is stale for this file and is not asked again; so is one that failed.
  */
 public final class RemoteMemoryTier implements ChunkTier {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteMemoryTier.class);
@@ -35,7 +35,8 @@ public final class RemoteMemoryTier implements ChunkTier {
   private final Set<SpongeServerAddress> exhausted = new HashSet<>();
   private final List<RemoteChunk> held = new ArrayList<>();
 
-  public RemoteMemoryTier(RemoteMemory remote, List<SpongeServerAddress> servers, SpongeMetrics metrics) {
+  public RemoteMemoryTier(
+      RemoteMemory remote, List<SpongeServerAddress> servers, SpongeMetrics metrics) {
     this.remote = remote;
     this.candidates = List.copyOf(servers);
     this.metrics = metrics;
@@ -63,8 +64,9 @@ public final class RemoteMemoryTier implements ChunkTier {
   }
 
   /**
-   * Tries the servers in {@link #order()}; empty when none had room. Throws only when every server tried failed with
-   * an error (none merely full), so that the cause reaches the caller if no later tier can take the chunk either.
+   * Tries the servers in {@link #order()}; empty when none had room. Throws only when every server
+   * tried failed with an error (none merely full), so that the cause reaches the caller if no later
+   * tier can take the chunk either.
    */
   @Override
   public synchronized Optional<StoredChunk> store(ByteBuffer data) throws IOException {
@@ -82,7 +84,10 @@ public final class RemoteMemoryTier implements ChunkTier {
         anyFull = true;
       } catch (IOException e) {
         metrics.remoteServerError();
-        LOG.warn("sponge server {} failed to store a chunk; not using it for this file again", server, e);
+        LOG.warn(
+            "sponge server {} failed to store a chunk; not using it for this file again",
+            server,
+            e);
         if (failures == null) {
           failures = new IOException("sponge server " + server + " failed: " + e.getMessage(), e);
         } else {
@@ -99,9 +104,10 @@ public final class RemoteMemoryTier implements ChunkTier {
   }
 
   /**
-   * The pipelined {@link #store}: the chunk is sent to the first server in {@link #order()} and this returns; a
-   * refusal or failure moves on to the next server (on {@code retries}) exactly as {@link #store} does, so several
-   * chunks of the file can be on the wire to the same server at once.
+   * The pipelined {@link #store}: the chunk is sent to the first server in {@link #order()} and
+   * this returns; a refusal or failure moves on to the next server (on {@code retries}) exactly as
+   * {@link #store} does, so several chunks of the file can be on the wire to the same server at
+   * once.
    */
   @Override
   public CompletableFuture<Optional<StoredChunk>> storeAsync(ByteBuffer data, Executor retries) {
@@ -114,7 +120,8 @@ public final class RemoteMemoryTier implements ChunkTier {
     boolean anyFull;
   }
 
-  private CompletableFuture<Optional<StoredChunk>> attempt(ByteBuffer data, Executor retries, Attempts so) {
+  private CompletableFuture<Optional<StoredChunk>> attempt(
+      ByteBuffer data, Executor retries, Attempts so) {
     SpongeServerAddress server;
     synchronized (this) {
       List<SpongeServerAddress> order = order();
@@ -132,35 +139,49 @@ public final class RemoteMemoryTier implements ChunkTier {
     } catch (RuntimeException e) {
       sent = CompletableFuture.failedFuture(e);
     }
-    return sent.handle((chunk, error) -> {
-      synchronized (this) {
-        if (error == null && chunk.isPresent()) {
-          used.add(server);
-          held.add(chunk.get());
-          return Optional.of((StoredChunk) new StoredChunk.Remote(chunk.get()));
-        }
-        if (error == null) {
-          metrics.staleRemoteServer();
-          so.anyFull = true;
-        } else {
-          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-          if (!(cause instanceof IOException)) {
-            throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
-          }
-          metrics.remoteServerError();
-          LOG.warn("sponge server {} failed to store a chunk; not using it for this file again", server, cause);
-          if (so.failures == null) {
-            so.failures = new IOException("sponge server " + server + " failed: " + cause.getMessage(), cause);
-          } else {
-            so.failures.addSuppressed(cause);
-          }
-        }
-        used.remove(server);
-        exhausted.add(server);
-        return null; // try the next server
-      }
-    }).thenCompose(stored -> stored != null ? CompletableFuture.completedFuture(stored)
-        : CompletableFuture.supplyAsync(() -> attempt(data, retries, so), retries).thenCompose(f -> f));
+    return sent.handle(
+            (chunk, error) -> {
+              synchronized (this) {
+                if (error == null && chunk.isPresent()) {
+                  used.add(server);
+                  held.add(chunk.get());
+                  return Optional.of((StoredChunk) new StoredChunk.Remote(chunk.get()));
+                }
+                if (error == null) {
+                  metrics.staleRemoteServer();
+                  so.anyFull = true;
+                } else {
+                  Throwable cause =
+                      error instanceof CompletionException && error.getCause() != null
+                          ? error.getCause()
+                          : error;
+                  if (!(cause instanceof IOException)) {
+                    throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
+                  }
+                  metrics.remoteServerError();
+                  LOG.warn(
+                      "sponge server {} failed to store a chunk; not using it for this file again",
+                      server,
+                      cause);
+                  if (so.failures == null) {
+                    so.failures =
+                        new IOException(
+                            "sponge server " + server + " failed: " + cause.getMessage(), cause);
+                  } else {
+                    so.failures.addSuppressed(cause);
+                  }
+                }
+                used.remove(server);
+                exhausted.add(server);
+                return null; // try the next server
+              }
+            })
+        .thenCompose(
+            stored ->
+                stored != null
+                    ? CompletableFuture.completedFuture(stored)
+                    : CompletableFuture.supplyAsync(() -> attempt(data, retries, so), retries)
+                        .thenCompose(f -> f));
   }
 
   @Override

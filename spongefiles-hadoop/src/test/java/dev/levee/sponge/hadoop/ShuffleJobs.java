@@ -27,9 +27,10 @@ import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 
 /**
- * A skewed aggregation run in-process on Hadoop's LocalJobRunner: many map outputs of very different sizes into one
- * reducer whose shuffle memory is a few MiB, so it spills and (stock) merges in several rounds. Written with the old
- * API because Hadoop runs a reduce-side combiner only for old-API combiners.
+ * A skewed aggregation run in-process on Hadoop's LocalJobRunner: many map outputs of very
+ * different sizes into one reducer whose shuffle memory is a few MiB, so it spills and (stock)
+ * merges in several rounds. Written with the old API because Hadoop runs a reduce-side combiner
+ * only for old-API combiners.
  */
 final class ShuffleJobs {
   static final int MAPS = 24;
@@ -37,13 +38,17 @@ final class ShuffleJobs {
 
   private ShuffleJobs() {}
 
-  /** One input file per map; map {@code i} emits roughly {@code 1500 * (i + 1)} records over 4000 keys. */
+  /**
+   * One input file per map; map {@code i} emits roughly {@code 1500 * (i + 1)} records over 4000
+   * keys.
+   */
   static void writeInput(Path dir) throws IOException {
     Files.createDirectories(dir);
     Random random = new Random(42);
     for (int i = 0; i < MAPS; i++) {
-      try (Writer w = Files.newBufferedWriter(dir.resolve(String.format("part-%02d.txt", i)),
-          StandardCharsets.UTF_8)) {
+      try (Writer w =
+          Files.newBufferedWriter(
+              dir.resolve(String.format("part-%02d.txt", i)), StandardCharsets.UTF_8)) {
         int records = 1500 * (i + 1);
         for (int r = 0; r < records; r++) {
           w.write("key-" + random.nextInt(4000) + "\t" + random.nextInt(1_000_000) + "\n");
@@ -52,7 +57,10 @@ final class ShuffleJobs {
     }
   }
 
-  /** A job over {@code input} into {@code output}, with a tiny reduce-side shuffle budget and sort factor. */
+  /**
+   * A job over {@code input} into {@code output}, with a tiny reduce-side shuffle budget and sort
+   * factor.
+   */
   static JobConf job(Path work, Path input, Path output, boolean combiner) {
     JobConf job = new JobConf();
     job.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
@@ -89,7 +97,8 @@ final class ShuffleJobs {
     RunningJob running = new JobClient(job).submitJob(job);
     running.waitForCompletion();
     if (!running.isSuccessful()) {
-      StringBuilder why = new StringBuilder("job " + job.getJobName() + " failed: " + running.getFailureInfo());
+      StringBuilder why =
+          new StringBuilder("job " + job.getJobName() + " failed: " + running.getFailureInfo());
       for (org.apache.hadoop.mapred.TaskCompletionEvent e : running.getTaskCompletionEvents(0)) {
         for (String d : running.getTaskDiagnostics(e.getTaskAttemptId())) {
           why.append('\n').append(e.getTaskAttemptId()).append(": ").append(d);
@@ -105,12 +114,14 @@ final class ShuffleJobs {
   }
 
   /** {@code key \t value} lines to (key, value). */
-  public static final class SplitMapper extends MapReduceBase implements Mapper<LongWritable, Text, Text, LongWritable> {
+  public static final class SplitMapper extends MapReduceBase
+      implements Mapper<LongWritable, Text, Text, LongWritable> {
     private final Text key = new Text();
     private final LongWritable value = new LongWritable();
 
     @Override
-    public void map(LongWritable offset, Text line, OutputCollector<Text, LongWritable> out, Reporter reporter)
+    public void map(
+        LongWritable offset, Text line, OutputCollector<Text, LongWritable> out, Reporter reporter)
         throws IOException {
       String s = line.toString();
       int tab = s.indexOf('\t');
@@ -126,8 +137,12 @@ final class ShuffleJobs {
     private final LongWritable sum = new LongWritable();
 
     @Override
-    public void reduce(Text key, Iterator<LongWritable> values, OutputCollector<Text, LongWritable> out,
-        Reporter reporter) throws IOException {
+    public void reduce(
+        Text key,
+        Iterator<LongWritable> values,
+        OutputCollector<Text, LongWritable> out,
+        Reporter reporter)
+        throws IOException {
       long s = 0;
       while (values.hasNext()) {
         s += values.next().get();
@@ -138,13 +153,14 @@ final class ShuffleJobs {
   }
 
   /**
-   * Every value of a key, sorted: the output shows each shuffled record exactly once, and does not depend on the
-   * order in which values of equal keys arrive (which Hadoop leaves unspecified).
+   * Every value of a key, sorted: the output shows each shuffled record exactly once, and does not
+   * depend on the order in which values of equal keys arrive (which Hadoop leaves unspecified).
    */
   public static final class SortedValuesReducer extends MapReduceBase
       implements Reducer<Text, LongWritable, Text, Text> {
     @Override
-    public void reduce(Text key, Iterator<LongWritable> values, OutputCollector<Text, Text> out, Reporter reporter)
+    public void reduce(
+        Text key, Iterator<LongWritable> values, OutputCollector<Text, Text> out, Reporter reporter)
         throws IOException {
       List<Long> all = new ArrayList<>();
       while (values.hasNext()) {

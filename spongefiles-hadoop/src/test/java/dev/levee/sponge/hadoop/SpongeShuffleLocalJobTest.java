@@ -25,9 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Real MapReduce jobs on the LocalJobRunner, each run twice on the same input, with the stock shuffle and with
- * {@link SpongeShuffle} against a real sponge server (in this JVM, on loopback) and its shared-memory pool; the
- * reducer's output must be byte-for-byte the same.
+ * Real MapReduce jobs on the LocalJobRunner, each run twice on the same input, with the stock
+ * shuffle and with {@link SpongeShuffle} against a real sponge server (in this JVM, on loopback)
+ * and its shared-memory pool; the reducer's output must be byte-for-byte the same.
  */
 class SpongeShuffleLocalJobTest {
   private static final int CHUNK = 64 * 1024;
@@ -84,14 +84,19 @@ class SpongeShuffleLocalJobTest {
   }
 
   /** Runs stock, then SpongeFiles; asserts equal output and a real spill into the local sponge. */
-  private static Counters.Group compare(String name, boolean combiner, boolean compress) throws IOException {
+  private static Counters.Group compare(String name, boolean combiner, boolean compress)
+      throws IOException {
     JobConf stock = ShuffleJobs.job(work, input, work.resolve(name + "-stock"), combiner);
-    JobConf withSponge = spongeJob(ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner),
-        node.address().port());
+    JobConf withSponge =
+        spongeJob(
+            ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner),
+            node.address().port());
     if (compress) {
       for (JobConf j : new JobConf[] {stock, withSponge}) {
         j.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
-        j.setClass(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DefaultCodec.class,
+        j.setClass(
+            MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC,
+            DefaultCodec.class,
             org.apache.hadoop.io.compress.CompressionCodec.class);
       }
     }
@@ -100,32 +105,50 @@ class SpongeShuffleLocalJobTest {
 
     byte[] expected = ShuffleJobs.output(work.resolve(name + "-stock"));
     assertTrue(expected.length > 10_000, "stock output suspiciously small: " + expected.length);
-    assertArrayEquals(expected, ShuffleJobs.output(work.resolve(name + "-sponge")),
+    assertArrayEquals(
+        expected,
+        ShuffleJobs.output(work.resolve(name + "-sponge")),
         name + ": SpongeFiles output differs from stock");
-    assertEquals(0, stockRun.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP).size(),
+    assertEquals(
+        0,
+        stockRun.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP).size(),
         "the stock run must not touch SpongeFiles");
 
     Counters.Group g = sponge(spongeRun);
     assertEquals(0, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER), name + ": unexpected fallback");
-    assertTrue(g.getCounter("local_memory.bytes_written") > 0, name + ": nothing reached the local sponge");
-    assertEquals(g.getCounter("local_memory.bytes_written"), g.getCounter("local_memory.bytes_read"),
+    assertTrue(
+        g.getCounter("local_memory.bytes_written") > 0,
+        name + ": nothing reached the local sponge");
+    assertEquals(
+        g.getCounter("local_memory.bytes_written"),
+        g.getCounter("local_memory.bytes_read"),
         name + ": every spilled byte is read back once");
-    assertEquals(g.getCounter("local_memory.chunks_written"), g.getCounter("local_memory.chunks_freed"),
+    assertEquals(
+        g.getCounter("local_memory.chunks_written"),
+        g.getCounter("local_memory.chunks_freed"),
         name + ": every chunk is freed");
-    assertEquals(g.getCounter("files_created"), g.getCounter("files_deleted"), name + ": files left behind");
-    assertTrue(g.getCounter("shuffle.memory_spills") > 0, name + ": the in-memory buffer never spilled");
+    assertEquals(
+        g.getCounter("files_created"), g.getCounter("files_deleted"), name + ": files left behind");
+    assertTrue(
+        g.getCounter("shuffle.memory_spills") > 0, name + ": the in-memory buffer never spilled");
     assertEquals(1, g.getCounter("merge.rounds"), name + ": the final merge must take one round");
-    // The map-side combiner shrinks each map output to at most one record per key, so fewer runs reach the reducer.
-    assertTrue(g.getCounter("merge.final_runs") > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
+    // The map-side combiner shrinks each map output to at most one record per key, so fewer runs
+    // reach the reducer.
+    assertTrue(
+        g.getCounter("merge.final_runs") > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
         name + ": more runs than io.sort.factor expected, so stock would merge in several rounds");
-    assertEquals(POOL_CHUNKS, node.metrics().getChunksFree(), name + ": sponge pool not fully free after the job");
+    assertEquals(
+        POOL_CHUNKS,
+        node.metrics().getChunksFree(),
+        name + ": sponge pool not fully free after the job");
     return g;
   }
 
   @Test
   void spillsIntoTheLocalSpongeAndMatchesStock() throws IOException {
     Counters.Group g = compare("plain", false, false);
-    assertTrue(g.getCounter("shuffle.map_outputs_to_sponge") > 0,
+    assertTrue(
+        g.getCounter("shuffle.map_outputs_to_sponge") > 0,
         "map outputs larger than the single-shuffle limit must go straight into SpongeFiles");
   }
 
@@ -137,7 +160,9 @@ class SpongeShuffleLocalJobTest {
   @Test
   void compressedMapOutputsMatchStock() throws IOException {
     Counters.Group g = compare("compressed", false, true);
-    assertTrue(g.getCounter("shuffle.map_outputs_to_sponge") > 0, "compressed outputs must reach SpongeFiles too");
+    assertTrue(
+        g.getCounter("shuffle.map_outputs_to_sponge") > 0,
+        "compressed outputs must reach SpongeFiles too");
   }
 
   @Test
@@ -147,10 +172,12 @@ class SpongeShuffleLocalJobTest {
       deadPort = s.getLocalPort();
     }
     JobConf stock = ShuffleJobs.job(work, input, work.resolve("fallback-stock"), false);
-    JobConf withSponge = spongeJob(ShuffleJobs.job(work, input, work.resolve("fallback-sponge"), false), deadPort);
+    JobConf withSponge =
+        spongeJob(ShuffleJobs.job(work, input, work.resolve("fallback-sponge"), false), deadPort);
     ShuffleJobs.run(stock);
     RunningJob run = ShuffleJobs.run(withSponge);
-    assertArrayEquals(ShuffleJobs.output(work.resolve("fallback-stock")),
+    assertArrayEquals(
+        ShuffleJobs.output(work.resolve("fallback-stock")),
         ShuffleJobs.output(work.resolve("fallback-sponge")));
     Counters.Group g = sponge(run);
     assertEquals(1, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER));

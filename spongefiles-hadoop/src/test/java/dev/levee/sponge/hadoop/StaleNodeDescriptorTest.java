@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A reduce on a node whose NodeManager died with SIGKILL finds the descriptor it left behind: the task treats the
- * node as having no sponge server (stock spilling, with the reason), instead of pointing its merge at a dead port.
+ * A reduce on a node whose NodeManager died with SIGKILL finds the descriptor it left behind: the
+ * task treats the node as having no sponge server (stock spilling, with the reason), instead of
+ * pointing its merge at a dead port.
  */
 @Timeout(60)
 class StaleNodeDescriptorTest {
@@ -27,7 +28,8 @@ class StaleNodeDescriptorTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    localDirs = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "nm-stale");
+    localDirs =
+        Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "nm-stale");
   }
 
   @AfterEach
@@ -43,21 +45,38 @@ class StaleNodeDescriptorTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       deadPort = s.getLocalPort(); // closed again before the task looks: nothing listens there
     }
-    new SpongeNodeDescriptor(localDirs.resolve("pool"), 8L << 20, 1 << 20, "127.0.0.1", "127.0.0.1", deadPort, null,
-        "", "/levee/sponge", 999_999_999L).writeTo(descriptor);
+    new SpongeNodeDescriptor(
+            localDirs.resolve("pool"),
+            8L << 20,
+            1 << 20,
+            "127.0.0.1",
+            "127.0.0.1",
+            deadPort,
+            null,
+            "",
+            "/levee/sponge",
+            999_999_999L)
+        .writeTo(descriptor);
 
     JobConf job = new JobConf(false);
-    job.set(MRConfig.LOCAL_DIR, nmDir.resolve("usercache/alice/appcache/application_1_0001").toString());
+    job.set(
+        MRConfig.LOCAL_DIR,
+        nmDir.resolve("usercache/alice/appcache/application_1_0001").toString());
     TaskAttemptID reduce = TaskAttemptID.forName("attempt_1_0001_r_000000_0");
 
     NodeSponge.Attachment first = NodeSponge.attach(job, reduce);
     assertFalse(first.available(), "no sponge server on this node: stock spilling");
     String reason = first.unavailableReason();
-    assertTrue(reason.contains(descriptor + " is stale") && reason.contains("127.0.0.1:" + deadPort)
-        && reason.contains("server process 999999999 is gone"), reason);
+    assertTrue(
+        reason.contains(descriptor + " is stale")
+            && reason.contains("127.0.0.1:" + deadPort)
+            && reason.contains("server process 999999999 is gone"),
+        reason);
 
     NodeSponge.Attachment second = NodeSponge.attach(job, reduce);
     assertFalse(second.available());
-    assertFalse(NodeSponge.warnStaleOnce(descriptor, "again"), "the stale descriptor was already reported once");
+    assertFalse(
+        NodeSponge.warnStaleOnce(descriptor, "again"),
+        "the stale descriptor was already reported once");
   }
 }

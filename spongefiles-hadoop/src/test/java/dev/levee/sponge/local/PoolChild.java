@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Main class run in child JVMs by the pool tests. Usage: {@code <mode> <dir> <capacity> <chunkSize> [args]}; prints
- * its results on stdout.
+ * Main class run in child JVMs by the pool tests. Usage: {@code <mode> <dir> <capacity> <chunkSize>
+ * [args]}; prints its results on stdout.
  */
 public final class PoolChild {
   public static void main(String[] args) throws Exception {
@@ -24,7 +24,8 @@ public final class PoolChild {
     ChunkOwner me = ChunkOwner.currentProcess("child-host");
     try (SharedMemoryPool pool = SharedMemoryPool.open(dir, capacity, chunkSize)) {
       switch (mode) {
-        case "churn-then-fill" -> churnThenFill(pool, me, Path.of(args[4]), Integer.parseInt(args[5]));
+        case "churn-then-fill" ->
+            churnThenFill(pool, me, Path.of(args[4]), Integer.parseInt(args[5]));
         case "hold" -> hold(pool, me, Integer.parseInt(args[4]));
         case "lock-and-hold" -> {
           pool.lockForTest();
@@ -39,10 +40,12 @@ public final class PoolChild {
   }
 
   /**
-   * Waits for the go file, then allocates/frees many times checking that nobody else writes into its chunk (a double
-   * allocation would), then takes chunks until the pool is full and prints them.
+   * Waits for the go file, then allocates/frees many times checking that nobody else writes into
+   * its chunk (a double allocation would), then takes chunks until the pool is full and prints
+   * them.
    */
-  private static void churnThenFill(SharedMemoryPool pool, ChunkOwner me, Path go, int rounds) throws Exception {
+  private static void churnThenFill(SharedMemoryPool pool, ChunkOwner me, Path go, int rounds)
+      throws Exception {
     while (!Files.exists(go)) {
       Thread.onSpinWait();
     }
@@ -62,7 +65,9 @@ public final class PoolChild {
       }
       back.clear();
       pool.read(c.getAsInt(), 16, back);
-      if (back.getLong(0) != me.pid() || back.getLong(8) != r || !me.equals(pool.ownerOf(c.getAsInt()))) {
+      if (back.getLong(0) != me.pid()
+          || back.getLong(8) != r
+          || !me.equals(pool.ownerOf(c.getAsInt()))) {
         corrupt++;
       }
       pool.free(c.getAsInt(), me);
@@ -90,14 +95,20 @@ public final class PoolChild {
   }
 
   /**
-   * Takes the lock and does the first half of an allocation of {@code chunk} (entry written, free counter not yet
-   * decremented) through its own mapping of the metadata, then stops: the state a kill -9 inside allocate leaves.
+   * Takes the lock and does the first half of an allocation of {@code chunk} (entry written, free
+   * counter not yet decremented) through its own mapping of the metadata, then stops: the state a
+   * kill -9 inside allocate leaves.
    */
-  private static void dieMidAllocate(SharedMemoryPool pool, Path dir, ChunkOwner me, int chunk) throws Exception {
+  private static void dieMidAllocate(SharedMemoryPool pool, Path dir, ChunkOwner me, int chunk)
+      throws Exception {
     pool.lockForTest();
-    try (FileChannel ch = FileChannel.open(dir.resolve(SharedMemoryPool.META_FILE), StandardOpenOption.READ,
-        StandardOpenOption.WRITE)) {
-      MappedByteBuffer meta = ch.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.metadataBytes(chunk + 1));
+    try (FileChannel ch =
+        FileChannel.open(
+            dir.resolve(SharedMemoryPool.META_FILE),
+            StandardOpenOption.READ,
+            StandardOpenOption.WRITE)) {
+      MappedByteBuffer meta =
+          ch.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.metadataBytes(chunk + 1));
       meta.order(ByteOrder.nativeOrder());
       int entry = PoolLayout.entryOffset(chunk);
       byte[] host = me.host().getBytes();

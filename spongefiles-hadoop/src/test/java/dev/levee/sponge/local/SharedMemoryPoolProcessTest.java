@@ -25,7 +25,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The pool shared by real separate JVMs: concurrent allocation, kill -9 of owners and of the lock holder. */
+/**
+ * The pool shared by real separate JVMs: concurrent allocation, kill -9 of owners and of the lock
+ * holder.
+ */
 class SharedMemoryPoolProcessTest {
   private static final int CHUNK = 4096;
   private static final long CAPACITY = 300L * CHUNK;
@@ -45,8 +48,9 @@ class SharedMemoryPoolProcessTest {
   }
 
   private ChildJvm child(String mode, String... extra) throws IOException {
-    List<String> args = new ArrayList<>(List.of(mode, dir.toString(), Long.toString(CAPACITY),
-        Integer.toString(CHUNK)));
+    List<String> args =
+        new ArrayList<>(
+            List.of(mode, dir.toString(), Long.toString(CAPACITY), Integer.toString(CHUNK)));
     args.addAll(Arrays.asList(extra));
     return ChildJvm.start(PoolChild.class, stderr, args.toArray(String[]::new));
   }
@@ -65,7 +69,8 @@ class SharedMemoryPoolProcessTest {
       Files.createFile(go);
       Map<Long, List<Integer>> byPid = new HashMap<>();
       for (ChildJvm c : children) {
-        assertEquals("CORRUPT 0", c.awaitLine("CORRUPT"), "child " + c.pid() + " saw a foreign write");
+        assertEquals(
+            "CORRUPT 0", c.awaitLine("CORRUPT"), "child " + c.pid() + " saw a foreign write");
         String chunks = c.awaitLine("CHUNKS").substring("CHUNKS".length()).trim();
         List<Integer> mine = new ArrayList<>();
         for (String s : chunks.isEmpty() ? new String[0] : chunks.split(",")) {
@@ -132,7 +137,8 @@ class SharedMemoryPoolProcessTest {
       assertEquals(holder.pid(), pool.lockHolderPid());
       ChunkOwner me = ChunkOwner.currentProcess("h");
       // While the holder lives, allocation waits.
-      CompletableFuture<Integer> blocked = CompletableFuture.supplyAsync(() -> pool.allocate(me).orElseThrow());
+      CompletableFuture<Integer> blocked =
+          CompletableFuture.supplyAsync(() -> pool.allocate(me).orElseThrow());
       Thread.sleep(300);
       assertTrue(!blocked.isDone(), "allocation must wait for a live holder");
       holder.kill9();
@@ -151,12 +157,14 @@ class SharedMemoryPoolProcessTest {
     try (SharedMemoryPool pool = SharedMemoryPool.open(dir, CAPACITY, CHUNK);
         ChildJvm dying = child("die-mid-allocate", "5")) {
       dying.awaitLine("HALFWAY");
-      assertEquals(pool.chunkCount(), pool.freeChunks(), "counter not yet updated by the dying holder");
+      assertEquals(
+          pool.chunkCount(), pool.freeChunks(), "counter not yet updated by the dying holder");
       dying.kill9();
       ChunkOwner me = ChunkOwner.currentProcess("h");
       int chunk = pool.allocate(me).orElseThrow();
       assertTrue(chunk != 5, "the half-allocated entry belongs to the dead child");
-      assertEquals(pool.chunkCount() - 2, pool.freeChunks(), "counter recounted after breaking the lock");
+      assertEquals(
+          pool.chunkCount() - 2, pool.freeChunks(), "counter recounted after breaking the lock");
       assertEquals(new ChunkOwner(dying.pid(), "child-host"), pool.ownerOf(5));
       assertEquals(1, pool.reclaim(o -> !o.isAliveOnThisHost()));
       assertEquals(pool.chunkCount() - 1, pool.freeChunks());

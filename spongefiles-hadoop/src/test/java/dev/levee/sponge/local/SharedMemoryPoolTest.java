@@ -68,7 +68,8 @@ class SharedMemoryPoolTest {
     ChunkOwner other = new ChunkOwner(me.pid() + 1, "h1");
     try (SharedMemoryPool pool = SharedMemoryPool.open(dir, 4L * CHUNK, CHUNK)) {
       int c = pool.allocate(me).orElseThrow();
-      IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.free(c, other));
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> pool.free(c, other));
       assertTrue(e.getMessage().contains("owned by " + me), e.getMessage());
       assertEquals(me, pool.ownerOf(c));
       pool.free(c, me);
@@ -101,12 +102,14 @@ class SharedMemoryPoolTest {
       }
       byte[] into = new byte[120];
       b.read(c, CHUNK - 100, into, 20, 100);
-      assertArrayEquals(java.util.Arrays.copyOfRange(data, CHUNK - 100, CHUNK),
+      assertArrayEquals(
+          java.util.Arrays.copyOfRange(data, CHUNK - 100, CHUNK),
           java.util.Arrays.copyOfRange(into, 20, 120));
       assertEquals(0, into[19], "bytes before the destination offset are untouched");
       assertThrows(IndexOutOfBoundsException.class, () -> b.read(c, 0, into, 100, 21));
       assertThrows(IllegalArgumentException.class, () -> b.read(c, CHUNK - 10, into, 0, 11));
-      assertThrows(IllegalArgumentException.class, () -> a.write(c, ByteBuffer.allocate(CHUNK + 1)));
+      assertThrows(
+          IllegalArgumentException.class, () -> a.write(c, ByteBuffer.allocate(CHUNK + 1)));
       assertThrows(IndexOutOfBoundsException.class, () -> a.read(8, 1, ByteBuffer.allocate(1)));
     }
   }
@@ -114,7 +117,8 @@ class SharedMemoryPoolTest {
   @Test
   void attachingWithOtherGeometryFailsNamingBoth() throws IOException {
     SharedMemoryPool.open(dir, 8L * CHUNK, CHUNK).close();
-    IOException e = assertThrows(IOException.class, () -> SharedMemoryPool.open(dir, 8L * CHUNK, CHUNK * 2));
+    IOException e =
+        assertThrows(IOException.class, () -> SharedMemoryPool.open(dir, 8L * CHUNK, CHUNK * 2));
     assertTrue(e.getMessage().contains("holds 8 chunks of " + CHUNK + " bytes"), e.getMessage());
     assertTrue(e.getMessage().contains("configured for 4 chunks of " + 2 * CHUNK), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> SharedMemoryPool.open(dir, 100, CHUNK));
@@ -125,11 +129,13 @@ class SharedMemoryPoolTest {
   void refusesAFileThatIsNotAPool() throws IOException {
     Files.write(dir.resolve(SharedMemoryPool.META_FILE), new byte[8192]);
     ByteBuffer junk = ByteBuffer.allocate(8).putLong(0, 42L);
-    try (var ch = java.nio.channels.FileChannel.open(dir.resolve(SharedMemoryPool.META_FILE),
-        java.nio.file.StandardOpenOption.WRITE)) {
+    try (var ch =
+        java.nio.channels.FileChannel.open(
+            dir.resolve(SharedMemoryPool.META_FILE), java.nio.file.StandardOpenOption.WRITE)) {
       ch.write(junk, 0);
     }
-    IOException e = assertThrows(IOException.class, () -> SharedMemoryPool.open(dir, 8L * CHUNK, CHUNK));
+    IOException e =
+        assertThrows(IOException.class, () -> SharedMemoryPool.open(dir, 8L * CHUNK, CHUNK));
     assertTrue(e.getMessage().contains("not a Levee sponge pool"), e.getMessage());
   }
 
@@ -165,22 +171,24 @@ class SharedMemoryPoolTest {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<Integer>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        results.add(pool4.submit(() -> {
-          go.await();
-          int clashes = 0;
-          for (int i = 0; i < 20_000; i++) {
-            OptionalInt c = pool.allocate(me);
-            if (c.isEmpty()) {
-              continue;
-            }
-            if (!inUse.add(c.getAsInt())) {
-              clashes++;
-            }
-            inUse.remove(c.getAsInt());
-            pool.free(c.getAsInt(), me);
-          }
-          return clashes;
-        }));
+        results.add(
+            pool4.submit(
+                () -> {
+                  go.await();
+                  int clashes = 0;
+                  for (int i = 0; i < 20_000; i++) {
+                    OptionalInt c = pool.allocate(me);
+                    if (c.isEmpty()) {
+                      continue;
+                    }
+                    if (!inUse.add(c.getAsInt())) {
+                      clashes++;
+                    }
+                    inUse.remove(c.getAsInt());
+                    pool.free(c.getAsInt(), me);
+                  }
+                  return clashes;
+                }));
       }
       go.countDown();
       for (Future<Integer> f : results) {

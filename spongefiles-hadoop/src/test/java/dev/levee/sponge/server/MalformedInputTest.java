@@ -15,7 +15,6 @@ import dev.levee.sponge.remote.net.SpongeClient;
 import dev.levee.sponge.remote.net.Status;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -30,8 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Hostile and broken input on raw sockets. Each case checks the reply (or the close), then that a well-behaved
- * client is still served and that no chunk leaked.
+ * Hostile and broken input on raw sockets. Each case checks the reply (or the close), then that a
+ * well-behaved client is still served and that no chunk leaked.
  */
 @Timeout(60)
 class MalformedInputTest {
@@ -59,7 +58,10 @@ class MalformedInputTest {
     TempDirs.deleteRecursively(dir);
   }
 
-  /** The server still serves a normal client a byte-exact round trip, and holds no chunk it should not. */
+  /**
+   * The server still serves a normal client a byte-exact round trip, and holds no chunk it should
+   * not.
+   */
   private void assertStillServing() throws IOException {
     ByteBuffer data = TestNodes.randomBytes(3000, 42);
     RemoteChunk c = good.store(server, data.duplicate()).orElseThrow();
@@ -86,7 +88,10 @@ class MalformedInputTest {
 
   private static ByteBuffer frame(int version, int code, long requestId, byte[] payload) {
     ByteBuffer b = ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.length);
-    b.putInt(Frame.HEADER_BYTES + payload.length).put((byte) version).put((byte) code).putLong(requestId)
+    b.putInt(Frame.HEADER_BYTES + payload.length)
+        .put((byte) version)
+        .put((byte) code)
+        .putLong(requestId)
         .put(payload);
     return b.flip();
   }
@@ -99,13 +104,16 @@ class MalformedInputTest {
   @Test
   void garbageBytesGetAnErrorAndTheConnectionClosed() throws IOException {
     try (Socket s = connect()) {
-      send(s, ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+      send(
+          s,
+          ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
       Frame f = reply(s);
       assertEquals(Status.FRAME_TOO_LARGE, Status.fromCode(f.code()));
       assertTrue(message(f).contains("exceeds the limit"), message(f));
       assertNull(reply(s), "connection closed after losing frame sync");
     }
-    // Random bytes behind a plausible length prefix: whatever they decode to is refused, never served.
+    // Random bytes behind a plausible length prefix: whatever they decode to is refused, never
+    // served.
     Random random = new Random(1);
     ByteBuffer noise = ByteBuffer.allocate(4 * (4 + 100));
     for (int i = 0; i < 4; i++) {
@@ -145,7 +153,8 @@ class MalformedInputTest {
 
   @Test
   void truncatedFramesCloseTheConnectionAndLeakNothing() throws IOException {
-    // An ALLOCATE_WRITE whose data never arrives: the server must not have allocated anything for it.
+    // An ALLOCATE_WRITE whose data never arrives: the server must not have allocated anything for
+    // it.
     ByteBuffer whole = allocateWrite("application_1_0009", TestNodes.CHUNK);
     try (Socket s = connect()) {
       send(s, ByteBuffer.wrap(whole.array(), 0, 200));
@@ -161,7 +170,8 @@ class MalformedInputTest {
   }
 
   @Test
-  void unknownOpsVersionsAndBadPayloadsAreAnsweredAndTheConnectionKeepsServing() throws IOException {
+  void unknownOpsVersionsAndBadPayloadsAreAnsweredAndTheConnectionKeepsServing()
+      throws IOException {
     try (Socket s = connect()) {
       send(s, frame(Frame.VERSION, 99, 7, new byte[0]));
       Frame f = reply(s);
@@ -221,7 +231,8 @@ class MalformedInputTest {
         }
       }
     }
-    try (SpongeClient probe = TestNodes.client("application_1_0001", "127.0.0.1:1", List.of(server))) {
+    try (SpongeClient probe =
+        TestNodes.client("application_1_0001", "127.0.0.1:1", List.of(server))) {
       // While the limit is reached a client gets a typed BUSY error, not a hang or a garbled reply.
       long deadline = System.nanoTime() + 10_000_000_000L;
       while (node.metrics().getOpenConnections() > 0 && System.nanoTime() < deadline) {
@@ -239,8 +250,9 @@ class MalformedInputTest {
   }
 
   private static ByteBuffer allocateWrite(String app, int dataLength) {
-    ByteBuffer p = ByteBuffer.allocate(Payload.stringBytes(app) + 8 + Payload.stringBytes("127.0.0.1:1") + 4
-        + dataLength);
+    ByteBuffer p =
+        ByteBuffer.allocate(
+            Payload.stringBytes(app) + 8 + Payload.stringBytes("127.0.0.1:1") + 4 + dataLength);
     Payload.putString(p, app);
     p.putLong(ProcessHandle.current().pid());
     Payload.putString(p, "127.0.0.1:1");

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Chunks of owners killed with SIGKILL go back to the pool within one GC period; live owners keep theirs. */
+/**
+ * Chunks of owners killed with SIGKILL go back to the pool within one GC period; live owners keep
+ * theirs.
+ */
 @Timeout(120)
 class OrphanCollectionTest {
   private static final int CHUNKS = 32;
@@ -56,13 +59,23 @@ class OrphanCollectionTest {
 
   @Test
   void localOwnerKilledMidTaskIsReclaimedWithinOneGcPeriod() throws Exception {
-    try (ChildJvm task = ChildJvm.start(SpongeChild.class, stderr, "local", dirA.toString(),
-        Long.toString((long) CHUNKS * TestNodes.CHUNK), Integer.toString(TestNodes.CHUNK), TestNodes.OWNER_HOST,
-        "10")) {
+    try (ChildJvm task =
+        ChildJvm.start(
+            SpongeChild.class,
+            stderr,
+            "local",
+            dirA.toString(),
+            Long.toString((long) CHUNKS * TestNodes.CHUNK),
+            Integer.toString(TestNodes.CHUNK),
+            TestNodes.OWNER_HOST,
+            "10")) {
       assertEquals("HOLDING 10", task.awaitLine("HOLDING"));
       assertEquals(CHUNKS - 10, a.metrics().getChunksFree());
       Thread.sleep(2 * GC_PERIOD_MS);
-      assertEquals(CHUNKS - 10, a.metrics().getChunksFree(), "a live owner keeps its chunks across GC rounds");
+      assertEquals(
+          CHUNKS - 10,
+          a.metrics().getChunksFree(),
+          "a live owner keeps its chunks across GC rounds");
       task.kill9();
       long reclaimedAfter = awaitFree(() -> a.metrics().getChunksFree(), CHUNKS);
       assertTrue(reclaimedAfter <= GC_PERIOD_MS + 300, "reclaimed after " + reclaimedAfter + " ms");
@@ -72,43 +85,59 @@ class OrphanCollectionTest {
 
   @Test
   void remoteOwnerKilledIsReclaimedAfterAskingItsNode() throws Exception {
-    // This JVM holds chunks on A too, as a remote client of node B: they must survive every GC round.
-    try (SpongeClient liveClient = TestNodes.client("application_1_0002", b.nodeName(), List.of(a.address()));
-        ChildJvm task = ChildJvm.start(SpongeChild.class, stderr, "remote", a.address().host(),
-            Integer.toString(a.address().port()), b.nodeName(), "6")) {
-      RemoteChunk kept = liveClient.store(a.address(), TestNodes.randomBytes(777, 3).duplicate()).orElseThrow();
+    // This JVM holds chunks on A too, as a remote client of node B: they must survive every GC
+    // round.
+    try (SpongeClient liveClient =
+            TestNodes.client("application_1_0002", b.nodeName(), List.of(a.address()));
+        ChildJvm task =
+            ChildJvm.start(
+                SpongeChild.class,
+                stderr,
+                "remote",
+                a.address().host(),
+                Integer.toString(a.address().port()),
+                b.nodeName(),
+                "6")) {
+      RemoteChunk kept =
+          liveClient.store(a.address(), TestNodes.randomBytes(777, 3).duplicate()).orElseThrow();
       assertEquals("HOLDING 6", task.awaitLine("HOLDING"));
       assertEquals(CHUNKS - 7, a.metrics().getChunksFree());
       assertEquals(7, a.metrics().getRemoteChunksHeld());
       task.kill9();
       long reclaimedAfter = awaitFree(() -> a.metrics().getChunksFree(), CHUNKS - 1);
       assertTrue(reclaimedAfter <= GC_PERIOD_MS + 300, "reclaimed after " + reclaimedAfter + " ms");
-      assertEquals(1, a.metrics().getRemoteChunksHeld(), "grants of reclaimed chunks are dropped too");
+      assertEquals(
+          1, a.metrics().getRemoteChunksHeld(), "grants of reclaimed chunks are dropped too");
       Thread.sleep(2 * GC_PERIOD_MS);
       ByteBuffer back = ByteBuffer.allocate(777);
       liveClient.read(kept, back);
-      assertEquals(TestNodes.randomBytes(777, 3), back.flip(), "the live remote owner's chunk is untouched");
+      assertEquals(
+          TestNodes.randomBytes(777, 3), back.flip(), "the live remote owner's chunk is untouched");
     }
   }
 
   @Test
   void ownersOfAnUnreachableNodeAreKeptDuringTheGraceThenReclaimed() throws Exception {
     String deadNode = "127.0.0.1:1"; // nothing listens on port 1
-    try (SpongeClient client = TestNodes.client("application_1_0003", deadNode, List.of(b.address()))) {
+    try (SpongeClient client =
+        TestNodes.client("application_1_0003", deadNode, List.of(b.address()))) {
       client.store(b.address(), TestNodes.randomBytes(10, 1)).orElseThrow();
     }
     b.close();
     Configuration c = conf(dirB);
     c.set(SpongeServerConfig.GC_PERIOD_MS, "60000");
     c.set(SpongeServerConfig.GC_PEER_GRACE_MS, "1500");
-    // A restarted server frees remote chunks it can no longer serve (their capabilities died with it).
+    // A restarted server frees remote chunks it can no longer serve (their capabilities died with
+    // it).
     b = SpongeNode.start(SpongeServerConfig.from(c));
     assertEquals(CHUNKS, b.metrics().getChunksFree());
 
-    try (SpongeClient client = TestNodes.client("application_1_0003", deadNode, List.of(b.address()))) {
+    try (SpongeClient client =
+        TestNodes.client("application_1_0003", deadNode, List.of(b.address()))) {
       client.store(b.address(), TestNodes.randomBytes(10, 1)).orElseThrow();
     }
-    assertEquals(0, b.collectGarbage(), "first failure to reach the owner's node starts the grace period");
+    assertEquals(
+        0, b.collectGarbage(), "first failure to reach the owner's node starts the grace period");
     assertEquals(CHUNKS - 1, b.metrics().getChunksFree());
     Thread.sleep(1600);
     assertEquals(1, b.collectGarbage(), "after the grace period the owner counts as dead");
@@ -120,7 +149,8 @@ class OrphanCollectionTest {
     long start = System.nanoTime();
     while (free.getAsInt() != expected) {
       if (System.nanoTime() - start > 30_000_000_000L) {
-        throw new AssertionError("free chunks stayed at " + free.getAsInt() + ", expected " + expected);
+        throw new AssertionError(
+            "free chunks stayed at " + free.getAsInt() + ", expected " + expected);
       }
       Thread.sleep(20);
     }

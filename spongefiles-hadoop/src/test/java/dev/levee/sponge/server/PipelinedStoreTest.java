@@ -44,9 +44,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Several ALLOCATE_WRITEs in flight on one connection: replies in request order, an error in the middle costs only
- * its own request, a SpongeFile spreads a pipelined write across servers when one refuses, and a server killed with
- * requests in flight fails them with an IOException naming the chunk and the server.
+ * Several ALLOCATE_WRITEs in flight on one connection: replies in request order, an error in the
+ * middle costs only its own request, a SpongeFile spreads a pipelined write across servers when one
+ * refuses, and a server killed with requests in flight fails them with an IOException naming the
+ * chunk and the server.
  */
 @Timeout(120)
 class PipelinedStoreTest {
@@ -77,12 +78,18 @@ class PipelinedStoreTest {
     try (SpongeClient client = TestNodes.client(APP, "127.0.0.1:1", List.of(server))) {
       List<CompletableFuture<Optional<RemoteChunk>>> sent = new ArrayList<>();
       for (int i = 0; i < 12; i++) {
-        // a direct buffer, as a SpongeFile's staging buffer is: it goes to the socket without a copy
-        ByteBuffer data = ByteBuffer.allocateDirect(TestNodes.CHUNK - i).put(TestNodes.randomBytes(TestNodes.CHUNK - i, i));
+        // a direct buffer, as a SpongeFile's staging buffer is: it goes to the socket without a
+        // copy
+        ByteBuffer data =
+            ByteBuffer.allocateDirect(TestNodes.CHUNK - i)
+                .put(TestNodes.randomBytes(TestNodes.CHUNK - i, i));
         sent.add(client.storeAsync(server, data.flip()));
         assertEquals(0, data.position(), "storeAsync leaves the caller's buffer as it was");
       }
-      assertEquals(1, node.metrics().getOpenConnections(), "every store went over the one pipelined connection");
+      assertEquals(
+          1,
+          node.metrics().getOpenConnections(),
+          "every store went over the one pipelined connection");
       List<RemoteChunk> chunks = new ArrayList<>();
       for (CompletableFuture<Optional<RemoteChunk>> f : sent) {
         chunks.add(f.get(30, TimeUnit.SECONDS).orElseThrow());
@@ -114,12 +121,17 @@ class PipelinedStoreTest {
       for (CompletableFuture<Optional<RemoteChunk>> f : sent) {
         got.add(f.get(30, TimeUnit.SECONDS));
       }
-      assertEquals(List.of(true, true, true, false, false), got.stream().map(Optional::isPresent).toList(),
+      assertEquals(
+          List.of(true, true, true, false, false),
+          got.stream().map(Optional::isPresent).toList(),
           "the quota of 3 refuses exactly the 4th and 5th requests");
       // The connection stayed in frame sync: after a free, the same pipeline stores again.
       client.free(got.get(1).orElseThrow());
-      RemoteChunk again = client.storeAsync(server, TestNodes.randomBytes(500, 9)).get(30, TimeUnit.SECONDS)
-          .orElseThrow();
+      RemoteChunk again =
+          client
+              .storeAsync(server, TestNodes.randomBytes(500, 9))
+              .get(30, TimeUnit.SECONDS)
+              .orElseThrow();
       ByteBuffer back = ByteBuffer.allocate(500);
       client.read(again, back);
       assertEquals(TestNodes.randomBytes(500, 9), back.flip());
@@ -133,7 +145,8 @@ class PipelinedStoreTest {
   void rawPipelinedFramesAreAnsweredInOrderEachWithItsOwnStatus() throws Exception {
     SpongeNode node = node(8, 8);
     SpongeServerAddress server = node.address();
-    // Four requests in one write, the second and third bad: every one is answered, in order, with its own id.
+    // Four requests in one write, the second and third bad: every one is answered, in order, with
+    // its own id.
     ByteBuffer wire = ByteBuffer.allocate(4 * (TestNodes.CHUNK + 256));
     putAllocateWrite(wire, 11, 4000, 4000);
     putFrame(wire, Op.READ.code(), 12, ByteBuffer.allocate(20).putInt(0).put(new byte[16]).flip());
@@ -155,8 +168,11 @@ class PipelinedStoreTest {
         statuses[i] = Status.fromCode(last.code());
       }
       assertEquals("[11, 12, 13, 14]", Arrays.toString(ids));
-      assertEquals(List.of(Status.OK, Status.NO_SUCH_CHUNK, Status.BAD_REQUEST, Status.OK), List.of(statuses));
-      assertEquals(7, last.payload().getInt(0), "one chunk taken by request 11, none by the refused ones");
+      assertEquals(
+          List.of(Status.OK, Status.NO_SUCH_CHUNK, Status.BAD_REQUEST, Status.OK),
+          List.of(statuses));
+      assertEquals(
+          7, last.payload().getInt(0), "one chunk taken by request 11, none by the refused ones");
     }
   }
 
@@ -165,10 +181,14 @@ class PipelinedStoreTest {
     SpongeNode a = node(16, 3);
     SpongeNode b = node(16, 16);
     try (SpongeTestRig rig = new SpongeTestRig(TestNodes.CHUNK, 4);
-        SpongeClient client = new SpongeClient(ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
-            new StaticServerList(List.of(new ServerListEntry(a.address(), 16, 16),
-                new ServerListEntry(b.address(), 16, 16))),
-            new ClientSettings(2000, 5000, TestNodes.CHUNK, 2))) {
+        SpongeClient client =
+            new SpongeClient(
+                ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
+                new StaticServerList(
+                    List.of(
+                        new ServerListEntry(a.address(), 16, 16),
+                        new ServerListEntry(b.address(), 16, 16))),
+                new ClientSettings(2000, 5000, TestNodes.CHUNK, 2))) {
       rig.conf.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
       rig.conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
       rig.conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
@@ -179,10 +199,16 @@ class PipelinedStoreTest {
         SpongeTestRig.write(f, data);
         assertEquals(data.length, f.bytesByTier().get(Tier.REMOTE_MEMORY));
         assertEquals(3, a.metrics().getRemoteChunksHeld(), "server a took its quota");
-        assertEquals(6, b.metrics().getRemoteChunksHeld(), "server b took the chunks server a refused, and the rest");
+        assertEquals(
+            6,
+            b.metrics().getRemoteChunksHeld(),
+            "server b took the chunks server a refused, and the rest");
         assertTrue(Arrays.equals(data, SpongeTestRig.readAll(f)), "the file reads back byte-exact");
         f.delete();
-        assertEquals(0, a.metrics().getRemoteChunksHeld() + b.metrics().getRemoteChunksHeld(), "delete freed all");
+        assertEquals(
+            0,
+            a.metrics().getRemoteChunksHeld() + b.metrics().getRemoteChunksHeld(),
+            "delete freed all");
       }
     }
   }
@@ -194,19 +220,24 @@ class PipelinedStoreTest {
     dirs.add(dir);
     Path stderr = Path.of(System.getProperty("java.io.tmpdir"), "sponge-pipeline-daemon.err");
     Files.createDirectories(stderr.getParent());
-    try (ChildJvm daemon = ChildJvm.start(SpongeServerDaemon.class, stderr,
-        "-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + dir,
-        "-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=512m",
-        "-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + chunk,
-        "-D" + SpongeServerConfig.BIND_HOST + "=127.0.0.1",
-        "-D" + SpongeServerConfig.ADVERTISED_HOST + "=127.0.0.1",
-        "-D" + SpongeServerConfig.PORT + "=0")) {
+    try (ChildJvm daemon =
+        ChildJvm.start(
+            SpongeServerDaemon.class,
+            stderr,
+            "-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + dir,
+            "-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=512m",
+            "-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + chunk,
+            "-D" + SpongeServerConfig.BIND_HOST + "=127.0.0.1",
+            "-D" + SpongeServerConfig.ADVERTISED_HOST + "=127.0.0.1",
+            "-D" + SpongeServerConfig.PORT + "=0")) {
       String ready = daemon.awaitLine("sponge-server listening");
       SpongeServerAddress server = NodeNames.serverOf(ready.split(" ")[2], 1);
       try (SpongeTestRig rig = new SpongeTestRig(chunk, 4);
-          SpongeClient client = new SpongeClient(ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
-              new StaticServerList(List.of(new ServerListEntry(server, 512, 512))),
-              new ClientSettings(2000, 5000, chunk, 2))) {
+          SpongeClient client =
+              new SpongeClient(
+                  ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
+                  new StaticServerList(List.of(new ServerListEntry(server, 512, 512))),
+                  new ClientSettings(2000, 5000, chunk, 2))) {
         rig.conf.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
         rig.conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
         rig.conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
@@ -214,22 +245,26 @@ class PipelinedStoreTest {
         try (SpongeFileSystem fs = SpongeFileSystem.open(rig.conf, client)) {
           SpongeFile f = fs.create("doomed");
           byte[] piece = SpongeTestRig.randomBytes(chunk, 3);
-          IOException e = assertThrows(IOException.class, () -> {
-            try (OutputStream out = f.output()) {
-              for (int i = 0; i < 400; i++) {
-                out.write(piece);
-                if (i == 8) {
-                  daemon.kill9(); // chunks 5..8 are queued or on the wire now
-                }
-              }
-            } catch (InterruptedException ie) {
-              throw new AssertionError(ie);
-            }
-          });
+          IOException e =
+              assertThrows(
+                  IOException.class,
+                  () -> {
+                    try (OutputStream out = f.output()) {
+                      for (int i = 0; i < 400; i++) {
+                        out.write(piece);
+                        if (i == 8) {
+                          daemon.kill9(); // chunks 5..8 are queued or on the wire now
+                        }
+                      }
+                    } catch (InterruptedException ie) {
+                      throw new AssertionError(ie);
+                    }
+                  });
           String m = e.getMessage();
           assertTrue(m.matches("(?s).*no tier could store chunk \\d+ .*"), m);
           assertTrue(m.contains("sponge server " + server), m);
-          assertFalse(f.chunks().isEmpty(), "chunks stored before the kill stay listed for freeing");
+          assertFalse(
+              f.chunks().isEmpty(), "chunks stored before the kill stay listed for freeing");
           f.delete(); // freeing on a dead server is not an error: its memory went with it
         }
       }
@@ -237,7 +272,9 @@ class PipelinedStoreTest {
   }
 
   private static void putAllocateWrite(ByteBuffer wire, long id, int declared, int carried) {
-    ByteBuffer p = ByteBuffer.allocate(Payload.stringBytes(APP) + 8 + Payload.stringBytes("127.0.0.1:1") + 4 + carried);
+    ByteBuffer p =
+        ByteBuffer.allocate(
+            Payload.stringBytes(APP) + 8 + Payload.stringBytes("127.0.0.1:1") + 4 + carried);
     Payload.putString(p, APP);
     p.putLong(ProcessHandle.current().pid());
     Payload.putString(p, "127.0.0.1:1");
@@ -247,6 +284,10 @@ class PipelinedStoreTest {
   }
 
   private static void putFrame(ByteBuffer wire, byte code, long id, ByteBuffer payload) {
-    wire.putInt(Frame.HEADER_BYTES + payload.remaining()).put(Frame.VERSION).put(code).putLong(id).put(payload);
+    wire.putInt(Frame.HEADER_BYTES + payload.remaining())
+        .put(Frame.VERSION)
+        .put(code)
+        .putLong(id)
+        .put(payload);
   }
 }

@@ -29,7 +29,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The standalone daemon as its own process, killed with SIGKILL while a client is reading its chunks back. */
+/**
+ * The standalone daemon as its own process, killed with SIGKILL while a client is reading its
+ * chunks back.
+ */
 @Timeout(120)
 class ServerProcessFailureTest {
   private static final int CHUNK = 1 << 20;
@@ -50,56 +53,67 @@ class ServerProcessFailureTest {
 
   @Test
   void serverKilledMidReadFailsTheReadNamingChunkAndServer() throws Exception {
-    try (ChildJvm daemon = ChildJvm.start(SpongeServerDaemon.class, stderr,
-        "-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + dir,
-        "-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=32m",
-        "-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + CHUNK,
-        "-D" + SpongeServerConfig.BIND_HOST + "=127.0.0.1",
-        "-D" + SpongeServerConfig.ADVERTISED_HOST + "=127.0.0.1",
-        "-D" + SpongeServerConfig.PORT + "=0")) {
+    try (ChildJvm daemon =
+        ChildJvm.start(
+            SpongeServerDaemon.class,
+            stderr,
+            "-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + dir,
+            "-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=32m",
+            "-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + CHUNK,
+            "-D" + SpongeServerConfig.BIND_HOST + "=127.0.0.1",
+            "-D" + SpongeServerConfig.ADVERTISED_HOST + "=127.0.0.1",
+            "-D" + SpongeServerConfig.PORT + "=0")) {
       String ready = daemon.awaitLine("sponge-server listening");
       assertTrue(ready.endsWith("pid " + daemon.pid()), ready);
       SpongeServerAddress server = NodeNames.serverOf(ready.split(" ")[2], 1);
-      try (SpongeClient client = new SpongeClient(
-          ClientIdentity.ofCurrentProcess("application_1_0001", "127.0.0.1:1", null),
-          new StaticServerList(List.of()),
-          new ClientSettings(2000, 5000, CHUNK, 2))) {
+      try (SpongeClient client =
+          new SpongeClient(
+              ClientIdentity.ofCurrentProcess("application_1_0001", "127.0.0.1:1", null),
+              new StaticServerList(List.of()),
+              new ClientSettings(2000, 5000, CHUNK, 2))) {
         List<RemoteChunk> chunks = new ArrayList<>();
         for (int i = 0; i < 24; i++) {
           chunks.add(client.store(server, TestNodes.randomBytes(CHUNK, i)).orElseThrow());
         }
         AtomicInteger readOk = new AtomicInteger();
         CountDownLatch reading = new CountDownLatch(3);
-        CompletableFuture<IOException> failure = CompletableFuture.supplyAsync(() -> {
-          ByteBuffer buf = ByteBuffer.allocate(CHUNK);
-          for (int round = 0; ; round++) {
-            for (int i = 0; i < chunks.size(); i++) {
-              buf.clear();
-              try {
-                client.read(chunks.get(i), buf);
-              } catch (IOException e) {
-                return e;
-              }
-              if (!buf.flip().equals(TestNodes.randomBytes(CHUNK, i))) {
-                throw new AssertionError("chunk " + i + " came back different");
-              }
-              readOk.incrementAndGet();
-              reading.countDown();
-            }
-          }
-        });
+        CompletableFuture<IOException> failure =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  ByteBuffer buf = ByteBuffer.allocate(CHUNK);
+                  for (int round = 0; ; round++) {
+                    for (int i = 0; i < chunks.size(); i++) {
+                      buf.clear();
+                      try {
+                        client.read(chunks.get(i), buf);
+                      } catch (IOException e) {
+                        return e;
+                      }
+                      if (!buf.flip().equals(TestNodes.randomBytes(CHUNK, i))) {
+                        throw new AssertionError("chunk " + i + " came back different");
+                      }
+                      readOk.incrementAndGet();
+                      reading.countDown();
+                    }
+                  }
+                });
         assertTrue(reading.await(30, TimeUnit.SECONDS), "reads started");
         daemon.kill9();
         IOException e = failure.get(30, TimeUnit.SECONDS);
         String m = e.getMessage();
-        assertTrue(m.matches("cannot read chunk \\d+ \\(1048576 B\\) on sponge server 127\\.0\\.0\\.1:\\d+: .*"), m);
+        assertTrue(
+            m.matches(
+                "cannot read chunk \\d+ \\(1048576 B\\) on sponge server 127\\.0\\.0\\.1:\\d+: .*"),
+            m);
         assertTrue(m.contains(server.toString()), m);
         int failedIndex = Integer.parseInt(m.split(" ")[3]);
-        assertTrue(chunks.stream().anyMatch(c -> ((RemoteChunkHandle) c).index() == failedIndex), m);
+        assertTrue(
+            chunks.stream().anyMatch(c -> ((RemoteChunkHandle) c).index() == failedIndex), m);
         assertTrue(readOk.get() >= 3, "reads succeeded before the kill: " + readOk.get());
         // The client stays usable: the next read fails the same clear way, it does not hang.
-        IOException again = assertThrows(IOException.class,
-            () -> client.read(chunks.get(0), ByteBuffer.allocate(CHUNK)));
+        IOException again =
+            assertThrows(
+                IOException.class, () -> client.read(chunks.get(0), ByteBuffer.allocate(CHUNK)));
         String firstChunk = "chunk " + ((RemoteChunkHandle) chunks.get(0)).index();
         assertTrue(again.getMessage().contains(firstChunk), again.getMessage());
       }

@@ -8,7 +8,6 @@ import dev.levee.sponge.remote.SpongeServerAddress;
 import dev.levee.sponge.remote.net.SpongeClient;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -20,7 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The NodeManager aux service lifecycle: init validates, start serves, application end frees, stop releases. */
+/**
+ * The NodeManager aux service lifecycle: init validates, start serves, application end frees, stop
+ * releases.
+ */
 @Timeout(60)
 class SpongeAuxServiceTest {
   private Path dir;
@@ -58,7 +60,9 @@ class SpongeAuxServiceTest {
     }
     assertEquals(Service.STATE.STOPPED, aux.getServiceState());
     try (SpongeClient client = TestNodes.client("application_1_0001", "127.0.0.1:1", List.of())) {
-      assertThrows(IOException.class, () -> client.freeSpace(new SpongeServerAddress("127.0.0.1", port, null)),
+      assertThrows(
+          IOException.class,
+          () -> client.freeSpace(new SpongeServerAddress("127.0.0.1", port, null)),
           "a stopped service no longer listens");
     }
   }
@@ -69,7 +73,9 @@ class SpongeAuxServiceTest {
     conf.set(SpongeServerConfig.QUOTA_CHUNKS_PER_APP, "-1");
     SpongeAuxService aux = new SpongeAuxService();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> aux.init(conf));
-    assertTrue(e.getMessage().contains("levee.sponge.server.quota.chunks-per-application='-1'"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("levee.sponge.server.quota.chunks-per-application='-1'"),
+        e.getMessage());
     assertEquals(Service.STATE.STOPPED, aux.getServiceState());
   }
 }

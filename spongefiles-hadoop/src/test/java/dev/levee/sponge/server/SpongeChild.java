@@ -9,11 +9,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A task stand-in run as a separate JVM, so that it can be killed with SIGKILL while holding chunks.
+ * A task stand-in run as a separate JVM, so that it can be killed with SIGKILL while holding
+ * chunks.
  *
  * <ul>
- *   <li>{@code local <poolDir> <capacity> <chunkSize> <ownerHost> <n>}: takes n chunks straight from the pool;
- *   <li>{@code remote <host> <port> <ownerNode> <n>}: stores n chunks on that server as a remote client.
+ *   <li>{@code local <poolDir> <capacity> <chunkSize> <ownerHost> <n>}: takes n chunks straight
+ *       from the pool;
+ *   <li>{@code remote <host> <port> <ownerNode> <n>}: stores n chunks on that server as a remote
+ *       client.
  * </ul>
  *
  * Prints {@code HOLDING <n>} and sleeps until killed.
@@ -23,8 +26,9 @@ public final class SpongeChild {
     int held = 0;
     switch (args[0]) {
       case "local" -> {
-        SharedMemoryPool pool = SharedMemoryPool.open(Path.of(args[1]), Long.parseLong(args[2]),
-            Integer.parseInt(args[3]));
+        SharedMemoryPool pool =
+            SharedMemoryPool.open(
+                Path.of(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
         ChunkOwner me = ChunkOwner.currentProcess(args[4]);
         for (int i = 0; i < Integer.parseInt(args[5]); i++) {
           if (pool.allocate(me).isPresent()) {
@@ -33,7 +37,8 @@ public final class SpongeChild {
         }
       }
       case "remote" -> {
-        SpongeServerAddress server = new SpongeServerAddress(args[1], Integer.parseInt(args[2]), null);
+        SpongeServerAddress server =
+            new SpongeServerAddress(args[1], Integer.parseInt(args[2]), null);
         SpongeClient client = TestNodes.client("application_1_0001", args[3], List.of(server));
         for (int i = 0; i < Integer.parseInt(args[4]); i++) {
           ByteBuffer data = TestNodes.randomBytes(1000, i);

@@ -72,15 +72,19 @@ class SpongeServerTest {
       client.read(stored.get(i), back);
       back.flip();
       assertEquals(lengths[i], back.remaining());
-      assertEquals(TestNodes.randomBytes(lengths[i], lengths[i]), back, "chunk of " + lengths[i] + " bytes");
+      assertEquals(
+          TestNodes.randomBytes(lengths[i], lengths[i]), back, "chunk of " + lengths[i] + " bytes");
     }
     for (RemoteChunk c : stored) {
       client.free(c);
     }
     assertEquals(CHUNKS, node.metrics().getChunksFree());
     assertEquals(0, node.metrics().getRemoteChunksHeld());
-    IOException gone = assertThrows(IOException.class, () -> client.read(stored.get(1), ByteBuffer.allocate(1)));
-    assertTrue(gone.getMessage().contains("chunk " + ((RemoteChunkHandle) stored.get(1)).index()), gone.getMessage());
+    IOException gone =
+        assertThrows(IOException.class, () -> client.read(stored.get(1), ByteBuffer.allocate(1)));
+    assertTrue(
+        gone.getMessage().contains("chunk " + ((RemoteChunkHandle) stored.get(1)).index()),
+        gone.getMessage());
     assertTrue(gone.getMessage().contains(server.toString()), gone.getMessage());
   }
 
@@ -88,16 +92,21 @@ class SpongeServerTest {
   void onlyTheCapabilityHolderCanReadOrFree() throws IOException {
     start(TestNodes.conf(dir, CHUNKS));
     ByteBuffer secret = TestNodes.randomBytes(5000, 7);
-    RemoteChunkHandle mine = (RemoteChunkHandle) client.store(server, secret.duplicate()).orElseThrow();
-    RemoteChunkHandle forged = new RemoteChunkHandle(server, mine.index(), Capability.random(), mine.length());
+    RemoteChunkHandle mine =
+        (RemoteChunkHandle) client.store(server, secret.duplicate()).orElseThrow();
+    RemoteChunkHandle forged =
+        new RemoteChunkHandle(server, mine.index(), Capability.random(), mine.length());
 
-    IOException refused = assertThrows(IOException.class, () -> client.read(forged, ByteBuffer.allocate(5000)));
+    IOException refused =
+        assertThrows(IOException.class, () -> client.read(forged, ByteBuffer.allocate(5000)));
     assertTrue(refused.getMessage().contains("NO_SUCH_CHUNK"), refused.getMessage());
-    try (SpongeClient other = TestNodes.client("application_1_0002", "127.0.0.1:2", List.of(server))) {
+    try (SpongeClient other =
+        TestNodes.client("application_1_0002", "127.0.0.1:2", List.of(server))) {
       other.free(forged);
       assertThrows(IOException.class, () -> other.read(forged, ByteBuffer.allocate(5000)));
     }
-    assertEquals(CHUNKS - 1, node.metrics().getChunksFree(), "a forged free must not free the chunk");
+    assertEquals(
+        CHUNKS - 1, node.metrics().getChunksFree(), "a forged free must not free the chunk");
     assertEquals(3, node.metrics().getCapabilityDenials());
 
     ByteBuffer back = ByteBuffer.allocate(5000);
@@ -116,11 +125,15 @@ class SpongeServerTest {
     }
     assertEquals(Optional.empty(), client.store(server, TestNodes.randomBytes(100, 9)));
     assertEquals(1, node.metrics().getRejectionsQuota());
-    try (SpongeClient otherApp = TestNodes.client("application_1_0002", "127.0.0.1:2", List.of(server))) {
-      assertTrue(otherApp.store(server, TestNodes.randomBytes(100, 1)).isPresent(), "quotas are per application");
+    try (SpongeClient otherApp =
+        TestNodes.client("application_1_0002", "127.0.0.1:2", List.of(server))) {
+      assertTrue(
+          otherApp.store(server, TestNodes.randomBytes(100, 1)).isPresent(),
+          "quotas are per application");
     }
     client.free(held.remove(0));
-    assertTrue(client.store(server, TestNodes.randomBytes(100, 3)).isPresent(), "a free gives quota back");
+    assertTrue(
+        client.store(server, TestNodes.randomBytes(100, 3)).isPresent(), "a free gives quota back");
 
     assertEquals(3, node.releaseApplication("application_1_0001"));
     assertEquals(CHUNKS - 1, node.metrics().getChunksFree());
@@ -135,7 +148,8 @@ class SpongeServerTest {
     }
     assertFalse(client.store(server, TestNodes.randomBytes(10, 5)).isPresent());
     assertEquals(1, node.metrics().getRejectionsPoolFull());
-    assertEquals(4, node.metrics().getRemoteChunksHeld(), "the refused allocation reserved nothing");
+    assertEquals(
+        4, node.metrics().getRemoteChunksHeld(), "the refused allocation reserved nothing");
   }
 
   @Test
@@ -167,7 +181,8 @@ class SpongeServerTest {
     assertEquals(TestNodes.randomBytes(2000, 5), back.flip());
     Thread.sleep(800);
     assertTrue(client.store(server, TestNodes.randomBytes(10, 6)).isPresent());
-    assertEquals(2, node.metrics().getRemoteChunksHeld(), "the retried allocation was made exactly once");
+    assertEquals(
+        2, node.metrics().getRemoteChunksHeld(), "the retried allocation was made exactly once");
   }
 
   @Test

@@ -20,7 +20,10 @@ final class TestNodes {
 
   private TestNodes() {}
 
-  /** A server on an ephemeral loopback port with {@code chunks} chunks of {@link #CHUNK} bytes in {@code poolDir}. */
+  /**
+   * A server on an ephemeral loopback port with {@code chunks} chunks of {@link #CHUNK} bytes in
+   * {@code poolDir}.
+   */
   static Configuration conf(Path poolDir, int chunks) {
     Configuration c = new Configuration(false);
     c.set(SpongeConfigKeys.LOCAL_POOL_DIR, poolDir.toString());
@@ -37,8 +40,11 @@ final class TestNodes {
   }
 
   static SpongeClient client(String app, String ownerNode, List<SpongeServerAddress> servers) {
-    List<ServerListEntry> entries = servers.stream().map(a -> new ServerListEntry(a, 1, 1)).toList();
-    return new SpongeClient(ClientIdentity.ofCurrentProcess(app, ownerNode, null), new StaticServerList(entries),
+    List<ServerListEntry> entries =
+        servers.stream().map(a -> new ServerListEntry(a, 1, 1)).toList();
+    return new SpongeClient(
+        ClientIdentity.ofCurrentProcess(app, ownerNode, null),
+        new StaticServerList(entries),
         new ClientSettings(2000, 5000, CHUNK, 4));
   }
 

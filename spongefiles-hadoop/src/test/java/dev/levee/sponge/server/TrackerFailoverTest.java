@@ -32,8 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Three sponge servers elect one memory tracker on a three-node ZooKeeper ensemble. The tracker's server is stopped
- * and a ZooKeeper node killed: another server takes over, and clients keep getting fresh server lists.
+ * Three sponge servers elect one memory tracker on a three-node ZooKeeper ensemble. The tracker's
+ * server is stopped and a ZooKeeper node killed: another server takes over, and clients keep
+ * getting fresh server lists.
  */
 @Timeout(180)
 class TrackerFailoverTest {
@@ -58,7 +59,8 @@ class TrackerFailoverTest {
       c.set(SpongeServerConfig.RACK, "rack" + (i % 2));
       nodes.add(SpongeNode.start(SpongeServerConfig.from(c)));
     }
-    clientZk = CuratorFrameworkFactory.newClient(zk.getConnectString(), 4000, 4000, new RetryOneTime(200));
+    clientZk =
+        CuratorFrameworkFactory.newClient(zk.getConnectString(), 4000, 4000, new RetryOneTime(200));
     clientZk.start();
   }
 
@@ -73,7 +75,8 @@ class TrackerFailoverTest {
   @Test
   void anotherServerTakesOverTheTrackerAndClientsStillGetServerLists() throws Exception {
     PublishedServerList published = new PublishedServerList(clientZk, new SpongeZnodes(ROOT));
-    Set<SpongeServerAddress> all = nodes.stream().map(SpongeNode::address).collect(Collectors.toSet());
+    Set<SpongeServerAddress> all =
+        nodes.stream().map(SpongeNode::address).collect(Collectors.toSet());
     ServerListCodec.Published first = await(published, p -> addresses(p).equals(all));
     assertEquals(10, first.servers().get(0).freeChunks(), "most free first: " + first.servers());
 
@@ -96,16 +99,27 @@ class TrackerFailoverTest {
     InstanceSpec victim = zk.getInstances().iterator().next();
     zk.killServer(victim);
 
-    ServerListCodec.Published after = await(published,
-        p -> !p.tracker().equals(oldLeader.nodeName()) && !addresses(p).contains(oldLeader.address()));
+    ServerListCodec.Published after =
+        await(
+            published,
+            p ->
+                !p.tracker().equals(oldLeader.nodeName())
+                    && !addresses(p).contains(oldLeader.address()));
     assertNotEquals(oldLeader.nodeName(), after.tracker());
-    // Losing a ZooKeeper node suspends sessions, so leadership may flap once before it settles on one server.
-    ServerListCodec.Published settled = await(published, p -> {
-      List<SpongeNode> trackers = nodes.stream().filter(SpongeNode::isTracker).toList();
-      return trackers.size() == 1 && trackers.get(0).nodeName().equals(p.tracker())
-          && p.publishedAtMillis() > after.publishedAtMillis();
-    });
-    assertTrue(nodes.stream().filter(SpongeNode::isTracker).count() <= 1, "never two trackers once settled");
+    // Losing a ZooKeeper node suspends sessions, so leadership may flap once before it settles on
+    // one server.
+    ServerListCodec.Published settled =
+        await(
+            published,
+            p -> {
+              List<SpongeNode> trackers = nodes.stream().filter(SpongeNode::isTracker).toList();
+              return trackers.size() == 1
+                  && trackers.get(0).nodeName().equals(p.tracker())
+                  && p.publishedAtMillis() > after.publishedAtMillis();
+            });
+    assertTrue(
+        nodes.stream().filter(SpongeNode::isTracker).count() <= 1,
+        "never two trackers once settled");
     assertNotEquals(oldLeader.nodeName(), settled.tracker());
 
     try (SpongeClient client = client("application_9_0002")) {
@@ -113,7 +127,8 @@ class TrackerFailoverTest {
       assertEquals(1, servers.size(), "only the server with room is listed: " + servers);
       SpongeNode withRoom = nodes.stream().filter(n -> n != filled).findFirst().orElseThrow();
       assertEquals(withRoom.address(), servers.get(0));
-      RemoteChunk c = client.store(servers.get(0), ByteBuffer.wrap(new byte[] {1, 2, 3})).orElseThrow();
+      RemoteChunk c =
+          client.store(servers.get(0), ByteBuffer.wrap(new byte[] {1, 2, 3})).orElseThrow();
       ByteBuffer back = ByteBuffer.allocate(3);
       client.read(c, back);
       assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3}), back.flip());
@@ -121,16 +136,18 @@ class TrackerFailoverTest {
   }
 
   private SpongeClient client(String app) {
-    return new SpongeClient(ClientIdentity.ofCurrentProcess(app, "127.0.0.1:1", "rack0"),
-        new PublishedServerList(clientZk, new SpongeZnodes(ROOT)), new ClientSettings(2000, 5000, TestNodes.CHUNK, 2));
+    return new SpongeClient(
+        ClientIdentity.ofCurrentProcess(app, "127.0.0.1:1", "rack0"),
+        new PublishedServerList(clientZk, new SpongeZnodes(ROOT)),
+        new ClientSettings(2000, 5000, TestNodes.CHUNK, 2));
   }
 
   private static Set<SpongeServerAddress> addresses(ServerListCodec.Published p) {
     return p.servers().stream().map(e -> e.address()).collect(Collectors.toSet());
   }
 
-  private static ServerListCodec.Published await(PublishedServerList list, Predicate<ServerListCodec.Published> ok)
-      throws Exception {
+  private static ServerListCodec.Published await(
+      PublishedServerList list, Predicate<ServerListCodec.Published> ok) throws Exception {
     long deadline = System.nanoTime() + 60_000_000_000L;
     ServerListCodec.Published last = null;
     while (System.nanoTime() < deadline) {

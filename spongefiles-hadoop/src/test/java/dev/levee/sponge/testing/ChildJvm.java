@@ -9,14 +9,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** A separate JVM running a test main class on the test classpath, read line by line. Killed with SIGKILL. */
+/**
+ * A separate JVM running a test main class on the test classpath, read line by line. Killed with
+ * SIGKILL.
+ */
 public final class ChildJvm implements AutoCloseable {
   private final Process process;
   private final BufferedReader out;
 
   private ChildJvm(Process process) {
     this.process = process;
-    this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    this.out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
 
   public static ChildJvm start(Class<?> main, Path stderr, String... args) throws IOException {
@@ -42,8 +46,12 @@ public final class ChildJvm implements AutoCloseable {
   public String readLine() throws IOException {
     String line = out.readLine();
     if (line == null) {
-      throw new IOException("child " + pid() + " ended without output (exit "
-          + (process.isAlive() ? "still running" : process.exitValue()) + ")");
+      throw new IOException(
+          "child "
+              + pid()
+              + " ended without output (exit "
+              + (process.isAlive() ? "still running" : process.exitValue())
+              + ")");
     }
     return line;
   }
@@ -60,7 +68,8 @@ public final class ChildJvm implements AutoCloseable {
 
   public int waitFor(long seconds) throws InterruptedException {
     if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("child " + pid() + " did not finish within " + seconds + " s");
+      throw new IllegalStateException(
+          "child " + pid() + " did not finish within " + seconds + " s");
     }
     return process.exitValue();
   }

@@ -20,13 +20,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Remote memory for SpongeFile unit tests: each "server" is a real sponge pool in its own tmpfs directory, reached in
- * process instead of over TCP (the TCP client and servers are tested on their own). It lets a test list servers in a
- * chosen order, fill them, make one fail (as a lost server does) and hold stores to observe back-pressure.
+ * Remote memory for SpongeFile unit tests: each "server" is a real sponge pool in its own tmpfs
+ * directory, reached in process instead of over TCP (the TCP client and servers are tested on their
+ * own). It lets a test list servers in a chosen order, fill them, make one fail (as a lost server
+ * does) and hold stores to observe back-pressure.
  */
 public final class PoolBackedRemoteMemory implements RemoteMemory {
-  /** The owner remote chunks are recorded under in the server pools (a server allocates on a client's behalf). */
-  public static final ChunkOwner SERVER_SIDE_OWNER = new ChunkOwner(ProcessHandle.current().pid(), "remote-client");
+  /**
+   * The owner remote chunks are recorded under in the server pools (a server allocates on a
+   * client's behalf).
+   */
+  public static final ChunkOwner SERVER_SIDE_OWNER =
+      new ChunkOwner(ProcessHandle.current().pid(), "remote-client");
 
   private final Map<SpongeServerAddress, SharedMemoryPool> servers = new LinkedHashMap<>();
   private final Set<SpongeServerAddress> lost = ConcurrentHashMap.newKeySet();
@@ -42,7 +47,8 @@ public final class PoolBackedRemoteMemory implements RemoteMemory {
     }
   }
 
-  public SpongeServerAddress addServer(String host, Path poolDir, int chunks, int chunkSize) throws IOException {
+  public SpongeServerAddress addServer(String host, Path poolDir, int chunks, int chunkSize)
+      throws IOException {
     SpongeServerAddress a = new SpongeServerAddress(host, 7000 + servers.size(), "rack-1");
     servers.put(a, SharedMemoryPool.open(poolDir, (long) chunks * chunkSize, chunkSize));
     return a;
@@ -81,7 +87,8 @@ public final class PoolBackedRemoteMemory implements RemoteMemory {
   }
 
   @Override
-  public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data) throws IOException {
+  public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data)
+      throws IOException {
     storeCalls.incrementAndGet();
     CountDownLatch gate = storeGate;
     if (gate != null) {
@@ -110,7 +117,8 @@ public final class PoolBackedRemoteMemory implements RemoteMemory {
     readCalls.incrementAndGet();
     Chunk c = (Chunk) chunk;
     if (lost.contains(c.server())) {
-      throw new IOException("remote chunk " + c + " on sponge server " + c.server() + " is gone: connection refused");
+      throw new IOException(
+          "remote chunk " + c + " on sponge server " + c.server() + " is gone: connection refused");
     }
     servers.get(c.server()).read(c.index(), c.length(), dst);
   }

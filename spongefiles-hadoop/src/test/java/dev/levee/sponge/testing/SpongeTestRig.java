@@ -12,7 +12,10 @@ import java.nio.file.Path;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 
-/** Directories and configuration for SpongeFile tests: a tmpfs pool, a local disk dir and a file:// "DFS" dir. */
+/**
+ * Directories and configuration for SpongeFile tests: a tmpfs pool, a local disk dir and a file://
+ * "DFS" dir.
+ */
 public final class SpongeTestRig implements AutoCloseable {
   public final Path shm;
   public final Path work;
@@ -23,7 +26,9 @@ public final class SpongeTestRig implements AutoCloseable {
 
   public SpongeTestRig(int chunkSize, int poolChunks) throws IOException {
     shm = TempDirs.newShmDir("rig");
-    work = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath(), "sponge-rig");
+    work =
+        Files.createTempDirectory(
+            Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath(), "sponge-rig");
     poolDir = shm.resolve("local-pool");
     diskDir = work.resolve("disk");
     dfsDir = work.resolve("dfs");

@@ -13,8 +13,12 @@ public final class TempDirs {
   private TempDirs() {}
 
   public static Path newShmDir(String label) throws IOException {
-    Path base = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
-    return Files.createDirectories(base.resolve("levee-sponge-test-" + label + "-" + UUID.randomUUID()));
+    Path base =
+        Files.isDirectory(Path.of("/dev/shm"))
+            ? Path.of("/dev/shm")
+            : Path.of(System.getProperty("java.io.tmpdir"));
+    return Files.createDirectories(
+        base.resolve("levee-sponge-test-" + label + "-" + UUID.randomUUID()));
   }
 
   public static void deleteRecursively(Path dir) {
@@ -22,13 +26,16 @@ public final class TempDirs {
       return;
     }
     try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -8,7 +8,8 @@ import java.util.Objects;
  * @param name without the leading dashes
  * @param valueHint what the value looks like, for help ("N", "URI", "SIZE"); null for a flag
  * @param help one line
- * @param defaultValue used when absent; null means the option is required (flags are never required)
+ * @param defaultValue used when absent; null means the option is required (flags are never
+ *     required)
  */
 public record OptionSpec(String name, String valueHint, String help, String defaultValue) {
 
@@ -24,8 +25,10 @@ public record OptionSpec(String name, String valueHint, String help, String defa
     return new OptionSpec(name, valueHint, help, null);
   }
 
-  public static OptionSpec optional(String name, String valueHint, String help, String defaultValue) {
-    return new OptionSpec(name, valueHint, help, Objects.requireNonNull(defaultValue, "defaultValue"));
+  public static OptionSpec optional(
+      String name, String valueHint, String help, String defaultValue) {
+    return new OptionSpec(
+        name, valueHint, help, Objects.requireNonNull(defaultValue, "defaultValue"));
   }
 
   public static OptionSpec flag(String name, String help) {
@@ -40,10 +43,11 @@ public record OptionSpec(String name, String valueHint, String help, String defa
     return defaultValue == null;
   }
 
-  /** "  --records N            how many records (required)". */
+  /** " --records N how many records (required)". */
   public String helpLine() {
     String left = "--" + name + (isFlag() ? "" : " " + valueHint);
-    String right = help + (isFlag() ? "" : isRequired() ? " (required)" : " (default " + defaultValue + ")");
+    String right =
+        help + (isFlag() ? "" : isRequired() ? " (required)" : " (default " + defaultValue + ")");
     return String.format("  %-28s %s", left, right);
   }
 }

@@ -9,23 +9,25 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Options parsed against a list of {@link OptionSpec}s, with typed getters that reject bad values with a message
- * naming the option, the value and what is allowed.
+ * Options parsed against a list of {@link OptionSpec}s, with typed getters that reject bad values
+ * with a message naming the option, the value and what is allowed.
  */
 public final class ParsedOptions {
   private final Map<String, OptionSpec> specs;
   private final Map<String, String> given;
   private final List<String> positional;
 
-  private ParsedOptions(Map<String, OptionSpec> specs, Map<String, String> given, List<String> positional) {
+  private ParsedOptions(
+      Map<String, OptionSpec> specs, Map<String, String> given, List<String> positional) {
     this.specs = specs;
     this.given = given;
     this.positional = positional;
   }
 
   /**
-   * Accepts {@code --name value}, {@code --name=value} and bare {@code --flag}; anything not starting with
-   * {@code --} is positional. Unknown, repeated and missing required options are errors.
+   * Accepts {@code --name value}, {@code --name=value} and bare {@code --flag}; anything not
+   * starting with {@code --} is positional. Unknown, repeated and missing required options are
+   * errors.
    */
   public static ParsedOptions parse(List<OptionSpec> specList, List<String> args) {
     Map<String, OptionSpec> specs = new LinkedHashMap<>();
@@ -51,13 +53,26 @@ public final class ParsedOptions {
       }
       OptionSpec spec = specs.get(name);
       if (spec == null) {
-        throw new BadArgumentException("unknown option --" + name + "; allowed: "
-            + (specs.isEmpty() ? "none" : specs.keySet().stream().map(n -> "--" + n).collect(Collectors.joining(", "))));
+        throw new BadArgumentException(
+            "unknown option --"
+                + name
+                + "; allowed: "
+                + (specs.isEmpty()
+                    ? "none"
+                    : specs.keySet().stream()
+                        .map(n -> "--" + n)
+                        .collect(Collectors.joining(", "))));
       }
       if (spec.isFlag()) {
         if (value != null && !value.equals("true") && !value.equals("false")) {
-          throw new BadArgumentException("--" + name + " is a flag: give it alone or as --" + name + "=true|false, not '"
-              + value + "'");
+          throw new BadArgumentException(
+              "--"
+                  + name
+                  + " is a flag: give it alone or as --"
+                  + name
+                  + "=true|false, not '"
+                  + value
+                  + "'");
         }
         value = value == null ? "true" : value;
       } else if (value == null) {
@@ -72,7 +87,8 @@ public final class ParsedOptions {
     }
     for (OptionSpec s : specs.values()) {
       if (s.isRequired() && !given.containsKey(s.name())) {
-        throw new BadArgumentException("missing required option --" + s.name() + " " + s.valueHint() + ": " + s.help());
+        throw new BadArgumentException(
+            "missing required option --" + s.name() + " " + s.valueHint() + ": " + s.help());
       }
     }
     return new ParsedOptions(specs, given, Collections.unmodifiableList(positional));
@@ -102,8 +118,14 @@ public final class ParsedOptions {
     try {
       parsed = parseLongWithSuffix(v);
     } catch (NumberFormatException e) {
-      throw new BadArgumentException("--" + name + ": expected an integer >= " + min + " (suffixes k, m, g allowed), got '"
-          + v + "'");
+      throw new BadArgumentException(
+          "--"
+              + name
+              + ": expected an integer >= "
+              + min
+              + " (suffixes k, m, g allowed), got '"
+              + v
+              + "'");
     }
     if (parsed < min) {
       throw new BadArgumentException("--" + name + ": must be >= " + min + ", got " + v);
@@ -114,7 +136,8 @@ public final class ParsedOptions {
   public int intIn(String name, int min, int max) {
     long v = longAtLeast(name, min);
     if (v > max) {
-      throw new BadArgumentException("--" + name + ": must be between " + min + " and " + max + ", got " + string(name));
+      throw new BadArgumentException(
+          "--" + name + ": must be between " + min + " and " + max + ", got " + string(name));
     }
     return (int) v;
   }
@@ -126,15 +149,20 @@ public final class ParsedOptions {
     try {
       parsed = Sizes.parseBytes(v);
     } catch (NumberFormatException e) {
-      throw new BadArgumentException("--" + name + ": expected a size such as 4096, 64k, 512m or 2g, got '" + v + "'");
+      throw new BadArgumentException(
+          "--" + name + ": expected a size such as 4096, 64k, 512m or 2g, got '" + v + "'");
     }
     if (parsed < min) {
-      throw new BadArgumentException("--" + name + ": must be at least " + Sizes.format(min) + ", got " + v);
+      throw new BadArgumentException(
+          "--" + name + ": must be at least " + Sizes.format(min) + ", got " + v);
     }
     return parsed;
   }
 
-  /** A finite double with {@code min < value <= max} when {@code exclusiveMin}, else {@code min <= value <= max}. */
+  /**
+   * A finite double with {@code min < value <= max} when {@code exclusiveMin}, else {@code min <=
+   * value <= max}.
+   */
   public double doubleIn(String name, double min, double max, boolean exclusiveMin) {
     String v = string(name);
     double d;
@@ -145,8 +173,16 @@ public final class ParsedOptions {
     }
     boolean ok = Double.isFinite(d) && (exclusiveMin ? d > min : d >= min) && d <= max;
     if (!ok) {
-      throw new BadArgumentException("--" + name + ": expected a number " + (exclusiveMin ? "> " : ">= ") + min
-          + (Double.isInfinite(max) ? "" : " and <= " + max) + ", got '" + v + "'");
+      throw new BadArgumentException(
+          "--"
+              + name
+              + ": expected a number "
+              + (exclusiveMin ? "> " : ">= ")
+              + min
+              + (Double.isInfinite(max) ? "" : " and <= " + max)
+              + ", got '"
+              + v
+              + "'");
     }
     return d;
   }
@@ -154,12 +190,16 @@ public final class ParsedOptions {
   public String choice(String name, List<String> allowed) {
     String v = string(name);
     if (!allowed.contains(v)) {
-      throw new BadArgumentException("--" + name + ": expected one of " + String.join(", ", allowed) + ", got '" + v + "'");
+      throw new BadArgumentException(
+          "--" + name + ": expected one of " + String.join(", ", allowed) + ", got '" + v + "'");
     }
     return v;
   }
 
-  /** Every option with its effective value, sorted by name: what a result line records as its params. */
+  /**
+   * Every option with its effective value, sorted by name: what a result line records as its
+   * params.
+   */
   public Map<String, String> effectiveValues() {
     Map<String, String> all = new TreeMap<>();
     for (OptionSpec s : specs.values()) {

@@ -15,8 +15,8 @@ public interface Dataset {
   List<OptionSpec> options();
 
   /**
-   * Validates the options (failing with {@link dev.levee.bench.cli.BadArgumentException} naming the bad one) and
-   * returns a generator for them.
+   * Validates the options (failing with {@link dev.levee.bench.cli.BadArgumentException} naming the
+   * bad one) and returns a generator for them.
    */
   RecordGenerator configure(long seed, ParsedOptions options);
 }

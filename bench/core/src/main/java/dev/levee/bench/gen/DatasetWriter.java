@@ -20,13 +20,15 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Streams a generated dataset into a directory of any Hadoop {@link FileSystem} (file://, hdfs://, ...) as
- * {@code part-00000 .. part-NNNNN}, one file per intended mapper, plus {@code _dataset.json} describing it.
+ * Streams a generated dataset into a directory of any Hadoop {@link FileSystem} (file://, hdfs://,
+ * ...) as {@code part-00000 .. part-NNNNN}, one file per intended mapper, plus {@code
+ * _dataset.json} describing it.
  *
- * <p>Memory use is one small record buffer per thread whatever the size of the dataset. File f holds records
- * [f*R/N, (f+1)*R/N), and every record depends only on the seed and its number, so the concatenated parts are the
- * same bytes for any N and any thread count. The manifest is written last: its presence marks a complete dataset.
- * Names starting with "_" are skipped by Hadoop's FileInputFormat, so jobs read the parts only.
+ * <p>Memory use is one small record buffer per thread whatever the size of the dataset. File f
+ * holds records [f*R/N, (f+1)*R/N), and every record depends only on the seed and its number, so
+ * the concatenated parts are the same bytes for any N and any thread count. The manifest is written
+ * last: its presence marks a complete dataset. Names starting with "_" are skipped by Hadoop's
+ * FileInputFormat, so jobs read the parts only.
  */
 public final class DatasetWriter {
   public static final String MANIFEST = "_dataset.json";
@@ -44,8 +46,14 @@ public final class DatasetWriter {
     this.conf = conf;
   }
 
-  public Result write(String datasetName, long seed, RecordGenerator generator, Map<String, String> options,
-      Plan plan, ProgressReporter progress) throws IOException, InterruptedException {
+  public Result write(
+      String datasetName,
+      long seed,
+      RecordGenerator generator,
+      Map<String, String> options,
+      Plan plan,
+      ProgressReporter progress)
+      throws IOException, InterruptedException {
     if (plan.files() < 1 || plan.records() < 0 || plan.threads() < 1) {
       throw new IllegalArgumentException("bad plan " + plan);
     }
@@ -56,7 +64,8 @@ public final class DatasetWriter {
     fs.setWriteChecksum(false);
     if (fs.exists(dir)) {
       if (!plan.overwrite()) {
-        throw new BadArgumentException("--out: " + fs.makeQualified(dir) + " already exists; pass --overwrite to replace it");
+        throw new BadArgumentException(
+            "--out: " + fs.makeQualified(dir) + " already exists; pass --overwrite to replace it");
       }
       fs.delete(dir, true);
     }
@@ -66,11 +75,14 @@ public final class DatasetWriter {
 
     int width = Math.max(5, RecordBuffer.digits(plan.files() - 1));
     List<Path> parts = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(plan.threads(), plan.files()), r -> {
-      Thread t = new Thread(r, "levee-generate");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(plan.threads(), plan.files()),
+            r -> {
+              Thread t = new Thread(r, "levee-generate");
+              t.setDaemon(true);
+              return t;
+            });
     long bytes = 0;
     try {
       List<Future<Long>> futures = new ArrayList<>();
@@ -102,8 +114,14 @@ public final class DatasetWriter {
     return new Result(fs.makeQualified(dir), plan.records(), bytes, parts, seconds);
   }
 
-  private static long writePart(FileSystem fs, Path part, RecordGenerator generator, long from, long to,
-      ProgressReporter progress) throws IOException {
+  private static long writePart(
+      FileSystem fs,
+      Path part,
+      RecordGenerator generator,
+      long from,
+      long to,
+      ProgressReporter progress)
+      throws IOException {
     SplitMix64 rng = new SplitMix64(0);
     RecordBuffer buf = new RecordBuffer(FLUSH_BYTES + 4096);
     long written = 0;
@@ -130,8 +148,16 @@ public final class DatasetWriter {
     return written;
   }
 
-  private static void writeManifest(FileSystem fs, Path dir, String datasetName, long seed, RecordGenerator generator,
-      Map<String, String> options, Plan plan, long bytes) throws IOException {
+  private static void writeManifest(
+      FileSystem fs,
+      Path dir,
+      String datasetName,
+      long seed,
+      RecordGenerator generator,
+      Map<String, String> options,
+      Plan plan,
+      long bytes)
+      throws IOException {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("dataset", datasetName);
     m.put("seed", seed);

@@ -20,29 +20,38 @@ public final class Datasets {
   }
 
   public static Datasets builtIn() {
-    return new Datasets(List.of(KeyValueDataset.zipf(), KeyValueDataset.uniform(), KeyValueDataset.pareto(),
-        new TeraSortDataset(), new WebDataset(), new ClickLogDataset()));
+    return new Datasets(
+        List.of(
+            KeyValueDataset.zipf(),
+            KeyValueDataset.uniform(),
+            KeyValueDataset.pareto(),
+            new TeraSortDataset(),
+            new WebDataset(),
+            new ClickLogDataset()));
   }
 
   public Dataset get(String name) {
     Dataset d = byName.get(name);
     if (d == null) {
-      throw new BadArgumentException("unknown dataset '" + name + "'; allowed: " + String.join(", ", byName.keySet()));
+      throw new BadArgumentException(
+          "unknown dataset '" + name + "'; allowed: " + String.join(", ", byName.keySet()));
     }
     return d;
   }
 
   /**
-   * A generator configured from options given in code (as the suites and the demo do) rather than on a command line;
-   * the same validation applies, so a bad value names the option and what is allowed.
+   * A generator configured from options given in code (as the suites and the demo do) rather than
+   * on a command line; the same validation applies, so a bad value names the option and what is
+   * allowed.
    */
   public RecordGenerator configure(String name, long seed, Map<String, String> options) {
     Dataset dataset = get(name);
     List<String> args = new ArrayList<>();
-    options.forEach((key, value) -> {
-      args.add("--" + key);
-      args.add(value);
-    });
+    options.forEach(
+        (key, value) -> {
+          args.add("--" + key);
+          args.add(value);
+        });
     return dataset.configure(seed, ParsedOptions.parse(dataset.options(), args));
   }
 

@@ -6,12 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Key/value lines {@code key TAB value}: keys from a key space of n, Zipf-skewed or uniform; values of fixed or
- * Pareto-distributed length. Three presets are registered: {@code zipf} (skewed keys), {@code uniform} and
- * {@code pareto} (uniform keys, heavy-tailed record sizes).
+ * Key/value lines {@code key TAB value}: keys from a key space of n, Zipf-skewed or uniform; values
+ * of fixed or Pareto-distributed length. Three presets are registered: {@code zipf} (skewed keys),
+ * {@code uniform} and {@code pareto} (uniform keys, heavy-tailed record sizes).
  *
- * <p>Keys are "k" plus the rank zero-padded to the width of n, so text order equals rank order and the hottest key
- * is k...001 (rank 1).
+ * <p>Keys are "k" plus the rank zero-padded to the width of n, so text order equals rank order and
+ * the hottest key is k...001 (rank 1).
  */
 public final class KeyValueDataset implements Dataset {
   private static final long KEY_STREAM = 1;
@@ -58,10 +58,16 @@ public final class KeyValueDataset implements Dataset {
     List<OptionSpec> o = new ArrayList<>();
     o.add(OptionSpec.optional("keys", "N", "size of the key space", "1000000"));
     if (zipfKeys) {
-      o.add(OptionSpec.optional("s", "S", "Zipf exponent (> 0; 1 is classic Zipf, larger is more skewed)", "1.0"));
+      o.add(
+          OptionSpec.optional(
+              "s", "S", "Zipf exponent (> 0; 1 is classic Zipf, larger is more skewed)", "1.0"));
     }
-    o.add(OptionSpec.optional("value-size", "SPEC", "value length: fixed:BYTES or pareto:ALPHA,X0,MAX",
-        defaultValueSize));
+    o.add(
+        OptionSpec.optional(
+            "value-size",
+            "SPEC",
+            "value length: fixed:BYTES or pareto:ALPHA,X0,MAX",
+            defaultValueSize));
     return o;
   }
 
@@ -94,7 +100,8 @@ public final class KeyValueDataset implements Dataset {
       rng.reseed(seed, KEY_STREAM, index);
       long rank = zipf != null ? zipf.sample(rng) : 1 + rng.nextLong(keys);
       out.append('k').zeroPadded(rank, keyWidth).tab();
-      // Values draw from their own stream so changing the key law leaves value bytes alone, and vice versa.
+      // Values draw from their own stream so changing the key law leaves value bytes alone, and
+      // vice versa.
       valueRng.reseed(seed, VALUE_STREAM, index);
       out.randomText(valueRng, valueSize.next(valueRng)).newline();
     }

@@ -1,8 +1,8 @@
 package dev.levee.bench.gen;
 
 /**
- * Pareto(alpha, x0) truncated to [x0, max], by inverting its CDF, so every draw is in range and the shape below
- * {@code max} is exactly Pareto (clamping instead would pile mass onto {@code max}).
+ * Pareto(alpha, x0) truncated to [x0, max], by inverting its CDF, so every draw is in range and the
+ * shape below {@code max} is exactly Pareto (clamping instead would pile mass onto {@code max}).
  */
 public final class ParetoSampler {
   private final double alpha;
@@ -39,7 +39,10 @@ public final class ParetoSampler {
     if (Math.abs(alpha - 1.0) < 1e-12) {
       return x0 * Math.log(max / x0) / norm;
     }
-    return alpha * Math.pow(x0, alpha) * (Math.pow(max, 1 - alpha) - Math.pow(x0, 1 - alpha)) / ((1 - alpha) * norm);
+    return alpha
+        * Math.pow(x0, alpha)
+        * (Math.pow(max, 1 - alpha) - Math.pow(x0, 1 - alpha))
+        / ((1 - alpha) * norm);
   }
 
   public double alpha() {

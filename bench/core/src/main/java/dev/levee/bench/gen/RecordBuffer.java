@@ -6,13 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A growable byte buffer that records are formatted into without allocating: decimal numbers, fixed-width fields
- * and random printable text are appended directly as ASCII bytes.
+ * A growable byte buffer that records are formatted into without allocating: decimal numbers,
+ * fixed-width fields and random printable text are appended directly as ASCII bytes.
  */
 public final class RecordBuffer {
   /** 64 printable characters, none of them a TSV separator, so six random bits pick one. */
   private static final byte[] TEXT_ALPHABET =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".getBytes(StandardCharsets.US_ASCII);
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+          .getBytes(StandardCharsets.US_ASCII);
 
   private byte[] bytes;
   private int size;

@@ -3,9 +3,10 @@ package dev.levee.bench.gen;
 import java.util.List;
 
 /**
- * Formats record number {@code index} of a configured dataset. Implementations must make the record a pure function
- * of the dataset's options and the index (draw randomness only from {@code rng} after reseeding it for this index),
- * which is what makes output independent of how records are split over files and threads.
+ * Formats record number {@code index} of a configured dataset. Implementations must make the record
+ * a pure function of the dataset's options and the index (draw randomness only from {@code rng}
+ * after reseeding it for this index), which is what makes output independent of how records are
+ * split over files and threads.
  *
  * <p>Not thread-safe: the writer gives each thread its own instance via {@link #copy()}.
  */

@@ -1,11 +1,13 @@
 package dev.levee.bench.gen;
 
 /**
- * The SplitMix64 generator, written out here rather than taken from {@code java.util.SplittableRandom} so that
- * generated datasets stay byte-identical across JDK versions: the algorithm is fixed by this file alone.
+ * The SplitMix64 generator, written out here rather than taken from {@code
+ * java.util.SplittableRandom} so that generated datasets stay byte-identical across JDK versions:
+ * the algorithm is fixed by this file alone.
  *
- * <p>Generators reseed one instance per record ({@link #reseed(long, long, long)}), which makes every record a pure
- * function of (seed, record index) and lets any split of a dataset into files produce the same bytes.
+ * <p>Generators reseed one instance per record ({@link #reseed(long, long, long)}), which makes
+ * every record a pure function of (seed, record index) and lets any split of a dataset into files
+ * produce the same bytes.
  */
 public final class SplitMix64 {
   private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
@@ -15,7 +17,9 @@ public final class SplitMix64 {
     this.state = seed;
   }
 
-  /** Positions this generator at the stream for one record of one field group of a seeded dataset. */
+  /**
+   * Positions this generator at the stream for one record of one field group of a seeded dataset.
+   */
   public SplitMix64 reseed(long seed, long stream, long index) {
     this.state = mix(mix(seed ^ mix(stream + GOLDEN_GAMMA)) + index * GOLDEN_GAMMA);
     return this;

@@ -1,19 +1,25 @@
 package dev.levee.bench.gen;
 
 /**
- * Pronounceable, distinct names for ranks (domains, words): rank r is written in base 100 with one consonant-vowel
- * syllable per digit, so the mapping is a bijection, stable, and needs no dictionary.
+ * Pronounceable, distinct names for ranks (domains, words): rank r is written in base 100 with one
+ * consonant-vowel syllable per digit, so the mapping is a bijection, stable, and needs no
+ * dictionary.
  */
 public final class SyntheticNames {
   private static final String CONSONANTS = "bdfgklmnprstvz"; // 14 ... 10 used
   private static final String VOWELS = "aeiouy"; // ... with these 10 make 100 syllables
   private static final String[] SYLLABLES = new String[100];
-  private static final String[] TLDS = {"com", "org", "net", "de", "fr", "jp", "uk", "br", "it", "ru", "es", "nl"};
+  private static final String[] TLDS = {
+    "com", "org", "net", "de", "fr", "jp", "uk", "br", "it", "ru", "es", "nl"
+  };
 
   static {
     for (int i = 0; i < 100; i++) {
-      SYLLABLES[i] = "" + CONSONANTS.charAt(i / 10) + VOWELS.charAt(i % 10 % VOWELS.length())
-          + (i % 10 >= VOWELS.length() ? "n" : "");
+      SYLLABLES[i] =
+          ""
+              + CONSONANTS.charAt(i / 10)
+              + VOWELS.charAt(i % 10 % VOWELS.length())
+              + (i % 10 >= VOWELS.length() ? "n" : "");
     }
   }
 

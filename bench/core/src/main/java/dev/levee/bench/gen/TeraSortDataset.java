@@ -5,8 +5,9 @@ import dev.levee.bench.cli.ParsedOptions;
 import java.util.List;
 
 /**
- * 100-byte TeraSort records in the spirit of gensort's ASCII mode, laid out so that both readers work on the same
- * file: Hadoop's TeraInputFormat (fixed 10-byte key, 90-byte value) and any line/TSV reader (key TAB value NEWLINE).
+ * 100-byte TeraSort records in the spirit of gensort's ASCII mode, laid out so that both readers
+ * work on the same file: Hadoop's TeraInputFormat (fixed 10-byte key, 90-byte value) and any
+ * line/TSV reader (key TAB value NEWLINE).
  *
  * <pre>
  * bytes  0..9   key: 10 random printable characters '!'..'~' (94 letters, never a tab or space)
@@ -42,7 +43,8 @@ public final class TeraSortDataset implements Dataset {
   }
 
   private record Generator(long seed) implements RecordGenerator {
-    private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] HEX =
+        "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     @Override
     public void write(long index, SplitMix64 rng, RecordBuffer out) {

@@ -5,8 +5,9 @@ import dev.levee.bench.cli.ParsedOptions;
 import java.util.List;
 
 /**
- * The URL of page id p of a synthetic web: a pure function of (web seed, p, domain law), shared by the web and
- * click-log datasets so that clicks generated with the web's seed and options join with its pages on url.
+ * The URL of page id p of a synthetic web: a pure function of (web seed, p, domain law), shared by
+ * the web and click-log datasets so that clicks generated with the web's seed and options join with
+ * its pages on url.
  *
  * <p>Domains have Zipf popularity: a few hosts own most pages, as on the real web.
  */
@@ -27,20 +28,27 @@ public final class UrlScheme {
   static List<OptionSpec> options() {
     return List.of(
         OptionSpec.optional("domains", "N", "number of distinct domains", "100000"),
-        OptionSpec.optional("domain-s", "S", "Zipf exponent of domain popularity (pages per domain)", "1.0"));
+        OptionSpec.optional(
+            "domain-s", "S", "Zipf exponent of domain popularity (pages per domain)", "1.0"));
   }
 
   static UrlScheme from(long webSeed, ParsedOptions options) {
-    return new UrlScheme(webSeed, options.longAtLeast("domains", 1), options.doubleIn("domain-s", 0, 100, true));
+    return new UrlScheme(
+        webSeed, options.longAtLeast("domains", 1), options.doubleIn("domain-s", 0, 100, true));
   }
 
-  /** Appends the domain of page {@code pageId} and returns its rank, using {@code rng} as scratch. */
+  /**
+   * Appends the domain of page {@code pageId} and returns its rank, using {@code rng} as scratch.
+   */
   long domainRank(long pageId, SplitMix64 rng) {
     rng.reseed(webSeed, URL_STREAM, pageId);
     return domains.sample(rng);
   }
 
-  /** Appends "http://www.host.tld/word/PAGEID.html" for page {@code pageId}, using {@code rng} as scratch. */
+  /**
+   * Appends "http://www.host.tld/word/PAGEID.html" for page {@code pageId}, using {@code rng} as
+   * scratch.
+   */
   void appendUrl(long pageId, SplitMix64 rng, RecordBuffer out) {
     long domain = domainRank(pageId, rng); // leaves rng positioned for the path word
     long word = pathWords.sample(rng);

@@ -2,7 +2,10 @@ package dev.levee.bench.gen;
 
 import dev.levee.bench.cli.BadArgumentException;
 
-/** How long a generated value is: a fixed length, or drawn from a truncated Pareto law (heavy-tailed records). */
+/**
+ * How long a generated value is: a fixed length, or drawn from a truncated Pareto law (heavy-tailed
+ * records).
+ */
 public sealed interface ValueSize {
 
   int next(SplitMix64 rng);
@@ -21,13 +24,15 @@ public sealed interface ValueSize {
       if (text.startsWith("pareto:")) {
         String[] p = text.substring("pareto:".length()).split(",");
         if (p.length != 3) {
-          throw new BadArgumentException("--" + option + ": expected " + allowed + ", got '" + text + "'");
+          throw new BadArgumentException(
+              "--" + option + ": expected " + allowed + ", got '" + text + "'");
         }
         double alpha = Double.parseDouble(p[0].trim());
         double x0 = Double.parseDouble(p[1].trim());
         double max = Double.parseDouble(p[2].trim());
         if (!(max <= Integer.MAX_VALUE - 64)) {
-          throw new BadArgumentException("--" + option + ": pareto max must be below 2^31, got " + p[2]);
+          throw new BadArgumentException(
+              "--" + option + ": pareto max must be below 2^31, got " + p[2]);
         }
         try {
           return new Pareto(new ParetoSampler(alpha, x0, max));
@@ -36,9 +41,11 @@ public sealed interface ValueSize {
         }
       }
     } catch (NumberFormatException e) {
-      throw new BadArgumentException("--" + option + ": expected " + allowed + ", got '" + text + "'");
+      throw new BadArgumentException(
+          "--" + option + ": expected " + allowed + ", got '" + text + "'");
     }
-    throw new BadArgumentException("--" + option + ": expected " + allowed + ", got '" + text + "'");
+    throw new BadArgumentException(
+        "--" + option + ": expected " + allowed + ", got '" + text + "'");
   }
 
   record Fixed(int bytes) implements ValueSize {

@@ -6,20 +6,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A synthetic web crawl, one page per line, record number = page id:
- * {@code url TAB domain TAB language TAB spam_score TAB inlinks TAB anchor_text}.
+ * A synthetic web crawl, one page per line, record number = page id: {@code url TAB domain TAB
+ * language TAB spam_score TAB inlinks TAB anchor_text}.
  *
  * <ul>
- *   <li>domain: Zipf popularity (see {@link UrlScheme}); the url embeds it and the page id, so urls are unique;</li>
- *   <li>language: a fixed categorical mix, English-heavy;</li>
- *   <li>spam_score: u^4 for uniform u, three decimals: most pages clean, a long tail of spammy ones (mean 0.2);</li>
- *   <li>inlinks: floor(Pareto(alpha, 1, max)) - 1, so most pages have none or few and some have millions;</li>
- *   <li>anchor_text: 1..k space-separated words, each Zipf(1) over a synthetic vocabulary.</li>
+ *   <li>domain: Zipf popularity (see {@link UrlScheme}); the url embeds it and the page id, so urls
+ *       are unique;
+ *   <li>language: a fixed categorical mix, English-heavy;
+ *   <li>spam_score: u^4 for uniform u, three decimals: most pages clean, a long tail of spammy ones
+ *       (mean 0.2);
+ *   <li>inlinks: floor(Pareto(alpha, 1, max)) - 1, so most pages have none or few and some have
+ *       millions;
+ *   <li>anchor_text: 1..k space-separated words, each Zipf(1) over a synthetic vocabulary.
  * </ul>
  */
 public final class WebDataset implements Dataset {
   private static final long FIELDS_STREAM = 11;
-  static final String[] LANGUAGES = {"en", "de", "fr", "ja", "es", "ru", "zh", "pt", "it", "nl", "pl"};
+  static final String[] LANGUAGES = {
+    "en", "de", "fr", "ja", "es", "ru", "zh", "pt", "it", "nl", "pl"
+  };
   static final int[] LANGUAGE_PERCENT = {50, 8, 6, 6, 6, 5, 5, 4, 4, 3, 3};
 
   @Override
@@ -64,7 +69,8 @@ public final class WebDataset implements Dataset {
     throw new AssertionError("language weights must add up to 100");
   }
 
-  private record Generator(long seed, UrlScheme urls, ParetoSampler inlinks, ZipfSampler vocabulary, int anchorWords)
+  private record Generator(
+      long seed, UrlScheme urls, ParetoSampler inlinks, ZipfSampler vocabulary, int anchorWords)
       implements RecordGenerator {
 
     @Override

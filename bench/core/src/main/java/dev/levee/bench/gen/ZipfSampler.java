@@ -3,10 +3,11 @@ package dev.levee.bench.gen;
 /**
  * Ranks 1..n with P(k) proportional to k^-s, by rejection-inversion (Hörmann and Derflinger, 1996).
  *
- * <p>Constant memory and expected O(1) time per draw for any n and any s > 0, so key spaces of billions cost nothing
- * to set up. The method inverts the integral H of the continuous hat h(x) = x^-s over [1/2, n + 1/2] and accepts a
- * rounded candidate k when the hat's area over [k - 1/2, k + 1/2] does not overstate h(k); rank 1 is folded into
- * the interval below 3/2 so the hat dominates everywhere.
+ * <p>Constant memory and expected O(1) time per draw for any n and any s > 0, so key spaces of
+ * billions cost nothing to set up. The method inverts the integral H of the continuous hat h(x) =
+ * x^-s over [1/2, n + 1/2] and accepts a rounded candidate k when the hat's area over [k - 1/2, k +
+ * 1/2] does not overstate h(k); rank 1 is folded into the interval below 3/2 so the hat dominates
+ * everywhere.
  */
 public final class ZipfSampler {
   private final long n;
@@ -77,7 +78,8 @@ public final class ZipfSampler {
   private double hIntegralInverse(double y) {
     double t = y * (1.0 - s);
     if (t < -1.0) {
-      // Rounding can push t just past the pole; the limit there is x = 0, clamped to rank 1 by the caller.
+      // Rounding can push t just past the pole; the limit there is x = 0, clamped to rank 1 by the
+      // caller.
       t = -1.0;
     }
     return Math.exp(log1pOverX(t) * y);
@@ -85,7 +87,9 @@ public final class ZipfSampler {
 
   /** (e^x - 1) / x, accurate near 0. */
   private static double expm1OverX(double x) {
-    return Math.abs(x) > 1e-8 ? Math.expm1(x) / x : 1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x));
+    return Math.abs(x) > 1e-8
+        ? Math.expm1(x) / x
+        : 1.0 + x * 0.5 * (1.0 + x / 3.0 * (1.0 + 0.25 * x));
   }
 
   /** log(1 + x) / x, accurate near 0. */

@@ -3,8 +3,9 @@ package dev.levee.bench.limits;
 import java.util.Map;
 
 /**
- * One physical limit, measured as bandwidth. The suite calls {@link #setUp()}, an unrecorded warm-up
- * {@link #measure()} when {@link #wantsWarmUp()}, the recorded repetitions, then {@link #close()}.
+ * One physical limit, measured as bandwidth. The suite calls {@link #setUp()}, an unrecorded
+ * warm-up {@link #measure()} when {@link #wantsWarmUp()}, the recorded repetitions, then {@link
+ * #close()}.
  */
 public interface BandwidthProbe extends AutoCloseable {
 

@@ -6,9 +6,10 @@ import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 
 /**
- * Buffer helpers for probes that move gigabytes: release direct and mapped buffers now rather than at the next GC
- * (a few repetitions would otherwise pin several GiB of native memory or /dev/shm), and fill buffers with
- * incompressible bytes so no layer can cheat by compressing or deduplicating zeros.
+ * Buffer helpers for probes that move gigabytes: release direct and mapped buffers now rather than
+ * at the next GC (a few repetitions would otherwise pin several GiB of native memory or /dev/shm),
+ * and fill buffers with incompressible bytes so no layer can cheat by compressing or deduplicating
+ * zeros.
  */
 final class Buffers {
   private static final Object UNSAFE;
@@ -18,7 +19,8 @@ final class Buffers {
     Object unsafe = null;
     Method cleaner = null;
     try {
-      // sun.misc.Unsafe lives in jdk.unsupported, which is open to the classpath without --add-opens.
+      // sun.misc.Unsafe lives in jdk.unsupported, which is open to the classpath without
+      // --add-opens.
       Class<?> c = Class.forName("sun.misc.Unsafe");
       Field f = c.getDeclaredField("theUnsafe");
       f.setAccessible(true);

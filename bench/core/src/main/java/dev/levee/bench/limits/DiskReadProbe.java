@@ -14,15 +14,19 @@ import java.util.Map;
 /**
  * Sequential read of a file written and fsynced in {@link #setUp()}.
  *
- * <p>The file was just written, so it sits in the page cache; reading it normally would measure memory. The probe
- * therefore opens it with O_DIRECT ({@link ExtendedOpenOption#DIRECT}, block-aligned buffer and offsets), which
- * reads from the device on every repetition. Where the file system refuses O_DIRECT (tmpfs, some overlay or network
- * file systems), or the directory is on tmpfs (which accepts O_DIRECT since Linux 6.6 but has no device), the probe
- * says so instead of pretending: the variant becomes {@code disk-read-cached}, a page-cache figure. Making files larger than RAM would defeat the cache too, but at 24 GiB per repetition it does not fit a
- * two-minute run. On a virtual machine the host may still cache the virtual disk; the figure is what the guest sees.
+ * <p>The file was just written, so it sits in the page cache; reading it normally would measure
+ * memory. The probe therefore opens it with O_DIRECT ({@link ExtendedOpenOption#DIRECT},
+ * block-aligned buffer and offsets), which reads from the device on every repetition. Where the
+ * file system refuses O_DIRECT (tmpfs, some overlay or network file systems), or the directory is
+ * on tmpfs (which accepts O_DIRECT since Linux 6.6 but has no device), the probe says so instead of
+ * pretending: the variant becomes {@code disk-read-cached}, a page-cache figure. Making files
+ * larger than RAM would defeat the cache too, but at 24 GiB per repetition it does not fit a
+ * two-minute run. On a virtual machine the host may still cache the virtual disk; the figure is
+ * what the guest sees.
  */
 final class DiskReadProbe implements BandwidthProbe {
-  private static final java.util.Set<String> MEMORY_FILE_SYSTEMS = java.util.Set.of("tmpfs", "ramfs", "hugetlbfs");
+  private static final java.util.Set<String> MEMORY_FILE_SYSTEMS =
+      java.util.Set.of("tmpfs", "ramfs", "hugetlbfs");
   private final Path file;
   private final long bytes;
   private final boolean allowDirect;
@@ -55,8 +59,13 @@ final class DiskReadProbe implements BandwidthProbe {
 
   @Override
   public String method() {
-    return direct ? "O_DIRECT reads of 4 MiB into a " + alignment + "-byte aligned buffer (page cache bypassed)"
-        : "buffered reads without O_DIRECT (" + directFailure + "): page-cache speed, not the device's";
+    return direct
+        ? "O_DIRECT reads of 4 MiB into a "
+            + alignment
+            + "-byte aligned buffer (page cache bypassed)"
+        : "buffered reads without O_DIRECT ("
+            + directFailure
+            + "): page-cache speed, not the device's";
   }
 
   @Override
@@ -80,7 +89,8 @@ final class DiskReadProbe implements BandwidthProbe {
     aligned.limit(DiskFiles.CHUNK - DiskFiles.CHUNK % alignment);
     String type = Files.getFileStore(file).type();
     if (MEMORY_FILE_SYSTEMS.contains(type)) {
-      // Linux 6.6+ accepts O_DIRECT on tmpfs, but there is no device behind it: calling that "disk" would lie.
+      // Linux 6.6+ accepts O_DIRECT on tmpfs, but there is no device behind it: calling that "disk"
+      // would lie.
       directFailure = "file system " + type + " is memory";
       direct = false;
     } else if (!allowDirect) {
@@ -92,7 +102,8 @@ final class DiskReadProbe implements BandwidthProbe {
   }
 
   private boolean directWorks() {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
       ch.read(aligned.clear().limit(alignment));
       return true;
     } catch (IOException | UnsupportedOperationException e) {
@@ -103,15 +114,17 @@ final class DiskReadProbe implements BandwidthProbe {
 
   @Override
   public Sample measure() throws Exception {
-    OpenOption[] options = direct
-        ? new OpenOption[] {StandardOpenOption.READ, ExtendedOpenOption.DIRECT}
-        : new OpenOption[] {StandardOpenOption.READ};
+    OpenOption[] options =
+        direct
+            ? new OpenOption[] {StandardOpenOption.READ, ExtendedOpenOption.DIRECT}
+            : new OpenOption[] {StandardOpenOption.READ};
     int chunk = DiskFiles.CHUNK - DiskFiles.CHUNK % alignment;
     try (FileChannel ch = FileChannel.open(file, options)) {
       long start = System.nanoTime();
       long total = 0;
       int n;
-      // Reads stay whole multiples of the block size; the last one may come back short at end of file.
+      // Reads stay whole multiples of the block size; the last one may come back short at end of
+      // file.
       while ((n = ch.read(aligned.clear().limit(chunk))) > 0) {
         total += n;
       }

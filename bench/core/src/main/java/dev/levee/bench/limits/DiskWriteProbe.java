@@ -7,9 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Sequential write of a fresh file in 4 MiB writes, timed until {@code fsync} returns, so the figure is what reached
- * the device rather than the page cache. Each repetition deletes and rewrites the file (block allocation included,
- * as for a new spill file).
+ * Sequential write of a fresh file in 4 MiB writes, timed until {@code fsync} returns, so the
+ * figure is what reached the device rather than the page cache. Each repetition deletes and
+ * rewrites the file (block allocation included, as for a new spill file).
  */
 final class DiskWriteProbe implements BandwidthProbe {
   private final Path file;
@@ -17,7 +17,8 @@ final class DiskWriteProbe implements BandwidthProbe {
   private ByteBuffer chunk;
 
   DiskWriteProbe(Path dir, long bytes) {
-    this.file = dir.resolve("levee-physical-limits-write-" + ProcessHandle.current().pid() + ".dat");
+    this.file =
+        dir.resolve("levee-physical-limits-write-" + ProcessHandle.current().pid() + ".dat");
     this.bytes = bytes;
   }
 
@@ -42,7 +43,8 @@ final class DiskWriteProbe implements BandwidthProbe {
 
   @Override
   public boolean wantsWarmUp() {
-    return false; // the device, not the JIT, sets the pace; a warm-up would only double the run time
+    return false; // the device, not the JIT, sets the pace; a warm-up would only double the run
+    // time
   }
 
   @Override

@@ -14,9 +14,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Throughput of one TCP connection over 127.0.0.1: a sender thread writes {@code bytes} from a direct buffer, a
- * receiver thread reads them all. Timed from the first write to the receiver having every byte, so kernel socket
- * buffers cannot hide unsent data. The ceiling for remote-memory spills on a single host.
+ * Throughput of one TCP connection over 127.0.0.1: a sender thread writes {@code bytes} from a
+ * direct buffer, a receiver thread reads them all. Timed from the first write to the receiver
+ * having every byte, so kernel socket buffers cannot hide unsent data. The ceiling for
+ * remote-memory spills on a single host.
  */
 final class LoopbackTcpProbe implements BandwidthProbe {
   private static final int CHUNK = 1 << 20;
@@ -48,11 +49,13 @@ final class LoopbackTcpProbe implements BandwidthProbe {
 
   @Override
   public void setUp() {
-    receiver = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "levee-tcp-receiver");
-      t.setDaemon(true);
-      return t;
-    });
+    receiver =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "levee-tcp-receiver");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   @Override

@@ -5,9 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Copy bandwidth between two buffers far larger than the CPU caches: {@code System.arraycopy} between heap arrays, or
- * {@code ByteBuffer.put} between direct buffers (an Unsafe memory copy). Counted as bytes copied (each byte is read
- * once and written once), the figure a serialiser or shuffle copy is bounded by.
+ * Copy bandwidth between two buffers far larger than the CPU caches: {@code System.arraycopy}
+ * between heap arrays, or {@code ByteBuffer.put} between direct buffers (an Unsafe memory copy).
+ * Counted as bytes copied (each byte is read once and written once), the figure a serialiser or
+ * shuffle copy is bounded by.
  */
 final class MemcpyProbe implements BandwidthProbe {
   private final boolean direct;
@@ -39,7 +40,9 @@ final class MemcpyProbe implements BandwidthProbe {
 
   @Override
   public String method() {
-    return direct ? "ByteBuffer.put between two direct buffers" : "System.arraycopy between two byte[]";
+    return direct
+        ? "ByteBuffer.put between two direct buffers"
+        : "System.arraycopy between two byte[]";
   }
 
   @Override

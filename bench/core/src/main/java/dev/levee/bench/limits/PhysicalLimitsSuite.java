@@ -5,7 +5,6 @@ import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
-import dev.levee.bench.cli.Sizes;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.bench.report.Summary;
 import java.io.PrintStream;
@@ -19,10 +18,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code physical-limits}: what this machine can move per second, so that benchmark results can be stated as a
- * fraction of the limit. Memory copy (heap and direct), one loopback TCP connection, disk sequential write (fsync)
- * and read (O_DIRECT), and mmap writes to tmpfs. Each probe runs an unrecorded warm-up where the JIT matters, then
- * the repetitions, one result line per repetition; the table shows the median and min..max.
+ * {@code physical-limits}: what this machine can move per second, so that benchmark results can be
+ * stated as a fraction of the limit. Memory copy (heap and direct), one loopback TCP connection,
+ * disk sequential write (fsync) and read (O_DIRECT), and mmap writes to tmpfs. Each probe runs an
+ * unrecorded warm-up where the JIT matters, then the repetitions, one result line per repetition;
+ * the table shows the median and min..max.
  */
 public final class PhysicalLimitsSuite implements Suite {
   static final List<String> PROBES = List.of("memcpy", "tcp", "disk", "shm");
@@ -41,15 +41,29 @@ public final class PhysicalLimitsSuite implements Suite {
   public List<OptionSpec> options() {
     return List.of(
         OptionSpec.optional("repetitions", "N", "recorded repetitions per probe", "5"),
-        OptionSpec.optional("probes", "LIST", "comma-separated subset of " + String.join(",", PROBES),
+        OptionSpec.optional(
+            "probes",
+            "LIST",
+            "comma-separated subset of " + String.join(",", PROBES),
             String.join(",", PROBES)),
-        OptionSpec.optional("memcpy-buffer", "SIZE", "size of each memcpy buffer (well above the L3 cache)", "256m"),
+        OptionSpec.optional(
+            "memcpy-buffer",
+            "SIZE",
+            "size of each memcpy buffer (well above the L3 cache)",
+            "256m"),
         OptionSpec.optional("memcpy-passes", "N", "copies of the whole buffer per repetition", "4"),
         OptionSpec.optional("tcp-bytes", "SIZE", "bytes sent per TCP repetition", "2g"),
-        OptionSpec.optional("disk-bytes", "SIZE", "file size for the disk write and read probes", "1g"),
-        OptionSpec.optional("disk-dir", "DIR", "directory on the disk to measure",
+        OptionSpec.optional(
+            "disk-bytes", "SIZE", "file size for the disk write and read probes", "1g"),
+        OptionSpec.optional(
+            "disk-dir",
+            "DIR",
+            "directory on the disk to measure",
             System.getProperty("java.io.tmpdir")),
-        OptionSpec.optional("disk-read", "MODE", "direct (O_DIRECT, fall back to cached with a warning) or cached",
+        OptionSpec.optional(
+            "disk-read",
+            "MODE",
+            "direct (O_DIRECT, fall back to cached with a warning) or cached",
             "direct"),
         OptionSpec.optional("shm-bytes", "SIZE", "mapped file size for the tmpfs probe", "1g"),
         OptionSpec.optional("shm-dir", "DIR", "tmpfs directory", "/dev/shm"));
@@ -64,8 +78,9 @@ public final class PhysicalLimitsSuite implements Suite {
     if (probes.contains("memcpy")) {
       long buffer = o.bytesAtLeast("memcpy-buffer", 1 << 20);
       if (buffer > Integer.MAX_VALUE - 8) {
-        throw new BadArgumentException("--memcpy-buffer: at most 2g - 8 bytes (one Java array), got "
-            + o.string("memcpy-buffer"));
+        throw new BadArgumentException(
+            "--memcpy-buffer: at most 2g - 8 bytes (one Java array), got "
+                + o.string("memcpy-buffer"));
       }
       int passes = o.intIn("memcpy-passes", 1, 10_000);
       plan.add(new MemcpyProbe(false, (int) buffer, passes));
@@ -78,8 +93,9 @@ public final class PhysicalLimitsSuite implements Suite {
       Path dir = existingDir("disk-dir", o.string("disk-dir"));
       long bytes = o.bytesAtLeast("disk-bytes", 1 << 20);
       if (bytes % DiskFiles.CHUNK != 0) {
-        throw new BadArgumentException("--disk-bytes: must be a multiple of 4m (O_DIRECT reads whole aligned blocks), got "
-            + o.string("disk-bytes"));
+        throw new BadArgumentException(
+            "--disk-bytes: must be a multiple of 4m (O_DIRECT reads whole aligned blocks), got "
+                + o.string("disk-bytes"));
       }
       boolean direct = o.choice("disk-read", List.of("direct", "cached")).equals("direct");
       plan.add(new DiskWriteProbe(dir, bytes));
@@ -102,15 +118,16 @@ public final class PhysicalLimitsSuite implements Suite {
   private Row runProbe(SuiteContext ctx, BandwidthProbe probe, int repetitions) throws Exception {
     List<Double> mbps = new ArrayList<>();
     try (probe) {
-      // A probe may only learn its variant in setUp (the disk read finds out whether O_DIRECT works).
+      // A probe may only learn its variant in setUp (the disk read finds out whether O_DIRECT
+      // works).
       probe.setUp();
       runRepetitions(ctx, probe, repetitions, mbps);
     }
     return new Row(probe.variant(), probe.method(), Summary.of(mbps));
   }
 
-  private static void runRepetitions(SuiteContext ctx, BandwidthProbe probe, int repetitions, List<Double> mbps)
-      throws Exception {
+  private static void runRepetitions(
+      SuiteContext ctx, BandwidthProbe probe, int repetitions, List<Double> mbps) throws Exception {
     try (ProgressReporter progress = ctx.progress(probe.variant(), repetitions, "reps")) {
       if (probe.wantsWarmUp()) {
         probe.measure();
@@ -118,8 +135,11 @@ public final class PhysicalLimitsSuite implements Suite {
       for (int rep = 0; rep < repetitions; rep++) {
         Sample s = probe.measure();
         mbps.add(s.mbPerSecond());
-        ctx.record(probe.variant(), probe.params(),
-            Map.of("mb_per_s", s.mbPerSecond(), "seconds", s.seconds()), rep);
+        ctx.record(
+            probe.variant(),
+            probe.params(),
+            Map.of("mb_per_s", s.mbPerSecond(), "seconds", s.seconds()),
+            rep);
         progress.advance(1);
       }
     }
@@ -130,7 +150,8 @@ public final class PhysicalLimitsSuite implements Suite {
     for (String p : list.split(",")) {
       String t = p.trim();
       if (!PROBES.contains(t)) {
-        throw new BadArgumentException("--probes: unknown probe '" + t + "'; allowed: " + String.join(", ", PROBES));
+        throw new BadArgumentException(
+            "--probes: unknown probe '" + t + "'; allowed: " + String.join(", ", PROBES));
       }
       chosen.add(t);
     }
@@ -140,19 +161,37 @@ public final class PhysicalLimitsSuite implements Suite {
   private static Path existingDir(String option, String value) {
     Path p = Path.of(value);
     if (!Files.isDirectory(p) || !Files.isWritable(p)) {
-      throw new BadArgumentException("--" + option + ": '" + value + "' is not a writable directory");
+      throw new BadArgumentException(
+          "--" + option + ": '" + value + "' is not a writable directory");
     }
     return p;
   }
 
   private static void printTable(PrintStream out, List<Row> rows, int repetitions) {
     out.println();
-    out.printf(Locale.ROOT, "physical limits (MB/s, MB = 10^6 bytes; median of %d, min..max, spread = (max-min)/median)%n",
+    out.printf(
+        Locale.ROOT,
+        "physical limits (MB/s, MB = 10^6 bytes; median of %d, min..max, spread = (max-min)/median)%n",
         repetitions);
-    out.printf(Locale.ROOT, "%-20s %10s %10s %10s %7s  %s%n", "variant", "median", "min", "max", "spread", "method");
+    out.printf(
+        Locale.ROOT,
+        "%-20s %10s %10s %10s %7s  %s%n",
+        "variant",
+        "median",
+        "min",
+        "max",
+        "spread",
+        "method");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%-20s %10.0f %10.0f %10.0f %6.1f%%  %s%n", r.variant, r.summary.median(), r.summary.min(),
-          r.summary.max(), 100 * r.summary.relativeSpread(), r.method);
+      out.printf(
+          Locale.ROOT,
+          "%-20s %10.0f %10.0f %10.0f %6.1f%%  %s%n",
+          r.variant,
+          r.summary.median(),
+          r.summary.min(),
+          r.summary.max(),
+          100 * r.summary.relativeSpread(),
+          r.method);
     }
   }
 

@@ -1,6 +1,9 @@
 package dev.levee.bench.limits;
 
-/** Bytes moved in a timed interval. Bandwidth is in MB/s with MB = 10^6 bytes, as disks and NICs are rated. */
+/**
+ * Bytes moved in a timed interval. Bandwidth is in MB/s with MB = 10^6 bytes, as disks and NICs are
+ * rated.
+ */
 public record Sample(long bytes, long nanos) {
 
   public double seconds() {

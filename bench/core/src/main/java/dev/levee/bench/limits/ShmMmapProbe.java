@@ -13,12 +13,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Write bandwidth into a memory-mapped file on tmpfs ({@code /dev/shm}), the path SpongeFiles uses for local-memory
- * chunks. {@code fresh} maps a new file each repetition, so the time includes the kernel handing out and zeroing
- * pages (what a new chunk costs); otherwise the same mapping is rewritten (what reusing a chunk costs).
+ * Write bandwidth into a memory-mapped file on tmpfs ({@code /dev/shm}), the path SpongeFiles uses
+ * for local-memory chunks. {@code fresh} maps a new file each repetition, so the time includes the
+ * kernel handing out and zeroing pages (what a new chunk costs); otherwise the same mapping is
+ * rewritten (what reusing a chunk costs).
  */
 final class ShmMmapProbe implements BandwidthProbe {
-  private static final long SEGMENT = 1L << 30; // one mapping is limited to 2 GiB; map larger files in segments
+  private static final long SEGMENT =
+      1L << 30; // one mapping is limited to 2 GiB; map larger files in segments
   private static final int CHUNK = 1 << 20;
   private final Path file;
   private final long bytes;
@@ -28,7 +30,11 @@ final class ShmMmapProbe implements BandwidthProbe {
   private List<MappedByteBuffer> segments = new ArrayList<>();
 
   ShmMmapProbe(Path dir, long bytes, boolean fresh) {
-    this.file = dir.resolve("levee-physical-limits-" + (fresh ? "new-" : "rewrite-") + ProcessHandle.current().pid());
+    this.file =
+        dir.resolve(
+            "levee-physical-limits-"
+                + (fresh ? "new-" : "rewrite-")
+                + ProcessHandle.current().pid());
     this.bytes = bytes;
     this.fresh = fresh;
   }
@@ -49,7 +55,8 @@ final class ShmMmapProbe implements BandwidthProbe {
 
   @Override
   public String method() {
-    return fresh ? "mmap a new tmpfs file, ByteBuffer.put 1 MiB chunks (page allocation included)"
+    return fresh
+        ? "mmap a new tmpfs file, ByteBuffer.put 1 MiB chunks (page allocation included)"
         : "ByteBuffer.put 1 MiB chunks into an already-populated tmpfs mapping";
   }
 
@@ -79,9 +86,12 @@ final class ShmMmapProbe implements BandwidthProbe {
 
   private void map() throws IOException {
     Files.deleteIfExists(file);
-    channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    channel =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     for (long off = 0; off < bytes; off += SEGMENT) {
-      segments.add(channel.map(FileChannel.MapMode.READ_WRITE, off, Math.min(SEGMENT, bytes - off)));
+      segments.add(
+          channel.map(FileChannel.MapMode.READ_WRITE, off, Math.min(SEGMENT, bytes - off)));
     }
   }
 

@@ -8,9 +8,10 @@ import java.util.function.LongSupplier;
 /**
  * Progress of one phase of a long run, printed to stderr as "phase: done/total (pct) rate ETA".
  *
- * <p>Thread-safe: workers call {@link #advance(long)} concurrently. Printing is throttled so that a tight loop
- * advancing per record costs one atomic add and one clock read per call, and at most one line per interval is
- * written. A line always goes out at {@link #finish()}, so a short phase still leaves a trace.
+ * <p>Thread-safe: workers call {@link #advance(long)} concurrently. Printing is throttled so that a
+ * tight loop advancing per record costs one atomic add and one clock read per call, and at most one
+ * line per interval is written. A line always goes out at {@link #finish()}, so a short phase still
+ * leaves a trace.
  */
 public final class ProgressReporter implements AutoCloseable {
   private final String phase;
@@ -24,7 +25,12 @@ public final class ProgressReporter implements AutoCloseable {
   private final AtomicLong nextPrintNanos;
   private volatile boolean finished;
 
-  public ProgressReporter(String phase, long total, String unit, PrintStream out, long intervalMillis,
+  public ProgressReporter(
+      String phase,
+      long total,
+      String unit,
+      PrintStream out,
+      long intervalMillis,
       LongSupplier nanoClock) {
     this.phase = phase;
     this.total = total;
@@ -72,13 +78,19 @@ public final class ProgressReporter implements AutoCloseable {
     double rate = doneNow / seconds;
     StringBuilder b = new StringBuilder(phase).append(": ").append(human(doneNow));
     if (total > 0) {
-      b.append('/').append(human(total)).append(' ').append(unit)
+      b.append('/')
+          .append(human(total))
+          .append(' ')
+          .append(unit)
           .append(String.format(Locale.ROOT, " (%.1f%%)", 100.0 * doneNow / total));
     } else {
       b.append(' ').append(unit);
     }
-    b.append(", ").append(rate >= 10 ? human((long) rate) : String.format(Locale.ROOT, "%.2f", rate)).append(' ')
-        .append(unit).append("/s");
+    b.append(", ")
+        .append(rate >= 10 ? human((long) rate) : String.format(Locale.ROOT, "%.2f", rate))
+        .append(' ')
+        .append(unit)
+        .append("/s");
     b.append(String.format(Locale.ROOT, ", elapsed %s", duration(seconds)));
     if (total > 0 && doneNow < total && rate > 0) {
       b.append(", ETA ").append(duration((total - doneNow) / rate));

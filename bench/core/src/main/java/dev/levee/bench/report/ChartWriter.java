@@ -14,10 +14,11 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * One bar chart per (suite, metric), as PNG. When every variant ran the same workloads the bars are grouped by
- * workload with one colour per variant (stock next to plugin); otherwise each variant/workload is its own bar.
- * Bars are medians; error bars span min..max, drawn symmetric around the median at the larger half-width, which
- * XChart's category charts require, so they never understate the spread.
+ * One bar chart per (suite, metric), as PNG. When every variant ran the same workloads the bars are
+ * grouped by workload with one colour per variant (stock next to plugin); otherwise each
+ * variant/workload is its own bar. Bars are medians; error bars span min..max, drawn symmetric
+ * around the median at the larger half-width, which XChart's category charts require, so they never
+ * understate the spread.
  */
 public final class ChartWriter {
   private static final int WIDTH = 1000;
@@ -30,14 +31,20 @@ public final class ChartWriter {
 
   private ChartWriter() {}
 
-  public static Path write(String suite, String metric, List<ResultGroup> groups, Path dir) throws IOException {
+  public static Path write(String suite, String metric, List<ResultGroup> groups, Path dir)
+      throws IOException {
     List<ResultGroup> withMetric = groups.stream().filter(g -> g.summary(metric) != null).toList();
     if (withMetric.isEmpty()) {
       throw new IllegalArgumentException("no values of " + metric + " in " + suite);
     }
-    CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-        .title(suite + ": " + metric + " (median, bars min..max)")
-        .xAxisTitle("workload").yAxisTitle(metric).build();
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(suite + ": " + metric + " (median, bars min..max)")
+            .xAxisTitle("workload")
+            .yAxisTitle(metric)
+            .build();
     Styler.LegendPosition legend = Styler.LegendPosition.OutsideS;
     chart.getStyler().setLegendPosition(legend);
     chart.getStyler().setXAxisLabelRotation(groupsShareWorkloads(withMetric) ? 0 : 20);
@@ -54,8 +61,12 @@ public final class ChartWriter {
         List<Double> y = new ArrayList<>();
         List<Double> err = new ArrayList<>();
         for (String w : workloads) {
-          Summary s = withMetric.stream().filter(g -> g.variant().equals(variant) && g.paramsLabel().equals(w))
-              .findFirst().orElseThrow().summary(metric);
+          Summary s =
+              withMetric.stream()
+                  .filter(g -> g.variant().equals(variant) && g.paramsLabel().equals(w))
+                  .findFirst()
+                  .orElseThrow()
+                  .summary(metric);
           y.add(s.median());
           err.add(halfSpread(s));
         }
@@ -87,7 +98,8 @@ public final class ChartWriter {
 
   /** Enough digits to tell bars apart, no more: 1,557 rather than 1,556.5512546868458. */
   private static String decimalPattern(List<ResultGroup> groups, String metric) {
-    double largest = groups.stream().mapToDouble(g -> Math.abs(g.summary(metric).max())).max().orElse(0);
+    double largest =
+        groups.stream().mapToDouble(g -> Math.abs(g.summary(metric).max())).max().orElse(0);
     if (largest >= 100) {
       return "#,##0";
     }

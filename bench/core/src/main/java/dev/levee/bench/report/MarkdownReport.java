@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Markdown tables of results: per suite, every variant and workload with the median and min..max of each metric over
- * its repetitions, then, where the suite has a {@value Measurement#STOCK} variant, each other variant's median as a
- * ratio of stock's on the same workload.
+ * Markdown tables of results: per suite, every variant and workload with the median and min..max of
+ * each metric over its repetitions, then, where the suite has a {@value Measurement#STOCK} variant,
+ * each other variant's median as a ratio of stock's on the same workload.
  */
 public final class MarkdownReport {
   private MarkdownReport() {}
@@ -25,7 +25,8 @@ public final class MarkdownReport {
     return m;
   }
 
-  public static String suiteSection(String suite, List<Measurement> measurements, List<String> chartFiles) {
+  public static String suiteSection(
+      String suite, List<Measurement> measurements, List<String> chartFiles) {
     List<ResultGroup> groups = ResultGroup.group(measurements);
     Set<String> metrics = new TreeSet<>();
     groups.forEach(g -> metrics.addAll(g.values().keySet()));
@@ -34,8 +35,12 @@ public final class MarkdownReport {
     Measurement last = measurements.get(measurements.size() - 1);
     Set<String> revisions = new LinkedHashSet<>();
     measurements.forEach(m -> revisions.add(shortRevision(m.gitRevision())));
-    b.append(measurements.size()).append(" measurements, last at ").append(last.timestamp())
-        .append(", revision ").append(String.join(", ", revisions)).append(".  \n");
+    b.append(measurements.size())
+        .append(" measurements, last at ")
+        .append(last.timestamp())
+        .append(", revision ")
+        .append(String.join(", ", revisions))
+        .append(".  \n");
     b.append("Machine: ").append(machineLine(last.machine())).append(".  \n");
     b.append("Command: `").append(last.command()).append("`\n\n");
 
@@ -46,11 +51,20 @@ public final class MarkdownReport {
     b.append('\n');
     for (ResultGroup g : groups) {
       int n = g.values().values().stream().mapToInt(List::size).max().orElse(0);
-      b.append("| ").append(g.variant()).append(" | ").append(escape(g.paramsLabel())).append(" | ").append(n)
+      b.append("| ")
+          .append(g.variant())
+          .append(" | ")
+          .append(escape(g.paramsLabel()))
+          .append(" | ")
+          .append(n)
           .append(" |");
       for (String metric : metrics) {
         Summary s = g.summary(metric);
-        b.append(' ').append(s == null ? "" : number(s.median()) + " (" + number(s.min()) + ".." + number(s.max()) + ")")
+        b.append(' ')
+            .append(
+                s == null
+                    ? ""
+                    : number(s.median()) + " (" + number(s.min()) + ".." + number(s.max()) + ")")
             .append(" |");
       }
       b.append('\n');
@@ -79,13 +93,21 @@ public final class MarkdownReport {
       if (stock == null || g == stock) {
         continue;
       }
-      StringBuilder row = new StringBuilder("| ").append(g.variant()).append(" | ").append(escape(g.paramsLabel()))
-          .append(" |");
+      StringBuilder row =
+          new StringBuilder("| ")
+              .append(g.variant())
+              .append(" | ")
+              .append(escape(g.paramsLabel()))
+              .append(" |");
       for (String metric : metrics) {
         Summary mine = g.summary(metric);
         Summary base = stock.summary(metric);
-        row.append(' ').append(mine == null || base == null || base.median() == 0 ? ""
-            : String.format(Locale.ROOT, "%.3f", mine.median() / base.median())).append(" |");
+        row.append(' ')
+            .append(
+                mine == null || base == null || base.median() == 0
+                    ? ""
+                    : String.format(Locale.ROOT, "%.3f", mine.median() / base.median()))
+            .append(" |");
       }
       rows.add(row.toString());
     }
@@ -120,18 +142,31 @@ public final class MarkdownReport {
 
   private static String machineLine(Map<String, Object> machine) {
     Object mem = machine.get("memory_bytes");
-    String memory = mem instanceof Number n ? String.format(Locale.ROOT, "%.1f GiB", n.doubleValue() / (1L << 30)) : "?";
-    return machine.getOrDefault("cpu_model", "?") + ", " + machine.getOrDefault("cores", "?") + " cores, " + memory
-        + ", " + machine.getOrDefault("os", "?") + ", " + machine.getOrDefault("jvm", "?")
+    String memory =
+        mem instanceof Number n
+            ? String.format(Locale.ROOT, "%.1f GiB", n.doubleValue() / (1L << 30))
+            : "?";
+    return machine.getOrDefault("cpu_model", "?")
+        + ", "
+        + machine.getOrDefault("cores", "?")
+        + " cores, "
+        + memory
+        + ", "
+        + machine.getOrDefault("os", "?")
+        + ", "
+        + machine.getOrDefault("jvm", "?")
         + (machine.get("load_average_1m") instanceof Number load && load.doubleValue() >= 0
-            ? String.format(Locale.ROOT, ", load average %.1f at start", load.doubleValue()) : "");
+            ? String.format(Locale.ROOT, ", load average %.1f at start", load.doubleValue())
+            : "");
   }
 
   private static String shortRevision(String rev) {
     if (rev == null) {
       return "unknown";
     }
-    return rev.length() > 12 && rev.matches("[0-9a-f]{40}.*") ? rev.substring(0, 12) + rev.substring(40) : rev;
+    return rev.length() > 12 && rev.matches("[0-9a-f]{40}.*")
+        ? rev.substring(0, 12) + rev.substring(40)
+        : rev;
   }
 
   private static String escape(String cell) {

@@ -26,12 +26,15 @@ public final class ResultGroup {
     Map<String, ResultGroup> groups = new LinkedHashMap<>();
     for (Measurement m : measurements) {
       String key = m.suite() + '\u0000' + m.variant() + '\u0000' + paramsLabel(m.params());
-      ResultGroup g = groups.computeIfAbsent(key, k -> new ResultGroup(m.suite(), m.variant(), m.params()));
-      m.metrics().forEach((name, v) -> {
-        if (v != null && Double.isFinite(v)) {
-          g.values.computeIfAbsent(name, n -> new ArrayList<>()).add(v);
-        }
-      });
+      ResultGroup g =
+          groups.computeIfAbsent(key, k -> new ResultGroup(m.suite(), m.variant(), m.params()));
+      m.metrics()
+          .forEach(
+              (name, v) -> {
+                if (v != null && Double.isFinite(v)) {
+                  g.values.computeIfAbsent(name, n -> new ArrayList<>()).add(v);
+                }
+              });
     }
     return new ArrayList<>(groups.values());
   }
@@ -40,8 +43,10 @@ public final class ResultGroup {
     if (params.isEmpty()) {
       return "-";
     }
-    return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-        .collect(Collectors.joining(", "));
+    return new TreeMap<>(params)
+        .entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", "));
   }
 
   public String suite() {

@@ -8,14 +8,24 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** What a measurement ran on: enough to tell two machines apart when comparing result files. */
-public record MachineInfo(int cores, long memoryBytes, String os, String jvm, String cpuModel, long maxHeapBytes,
+public record MachineInfo(
+    int cores,
+    long memoryBytes,
+    String os,
+    String jvm,
+    String cpuModel,
+    long maxHeapBytes,
     double loadAverage) {
 
   public static MachineInfo current() {
     return new MachineInfo(
         Runtime.getRuntime().availableProcessors(),
         totalPhysicalMemory(),
-        System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch"),
         System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
         readCpuModel(),
         Runtime.getRuntime().maxMemory(),
@@ -36,7 +46,8 @@ public record MachineInfo(int cores, long memoryBytes, String os, String jvm, St
   }
 
   private static long totalPhysicalMemory() {
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getTotalMemorySize();
     }
     return -1;

@@ -7,10 +7,11 @@ import java.util.TreeMap;
 /**
  * One measured run: one JSON line in {@code bench/results/<suite>.jsonl}.
  *
- * <p>Conventions the report relies on: {@code params} describe the workload and are identical for every variant and
- * repetition of the same workload (repetitions are separate lines, told apart by {@code repetition}); {@code variant}
- * names what is being compared, and a suite that compares a plugin with stock Hadoop/Spark names the baseline
- * {@value #STOCK}. Metric names carry their unit ({@code seconds}, {@code mb_per_s}, {@code bytes}).
+ * <p>Conventions the report relies on: {@code params} describe the workload and are identical for
+ * every variant and repetition of the same workload (repetitions are separate lines, told apart by
+ * {@code repetition}); {@code variant} names what is being compared, and a suite that compares a
+ * plugin with stock Hadoop/Spark names the baseline {@value #STOCK}. Metric names carry their unit
+ * ({@code seconds}, {@code mb_per_s}, {@code bytes}).
  */
 public record Measurement(
     String suite,

@@ -15,15 +15,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The results directory: one JSON-lines file per suite, appended to and never rewritten, so repeated runs accumulate
- * and the report can take medians over them.
+ * The results directory: one JSON-lines file per suite, appended to and never rewritten, so
+ * repeated runs accumulate and the report can take medians over them.
  */
 public final class ResultsStore {
   private static final Pattern SUITE_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]*");
   private final Path dir;
-  private final ObjectMapper mapper = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+  private final ObjectMapper mapper =
+      new ObjectMapper()
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   public ResultsStore(Path dir) {
     this.dir = dir;
@@ -35,24 +36,35 @@ public final class ResultsStore {
 
   public Path fileFor(String suite) {
     if (!SUITE_NAME.matcher(suite).matches()) {
-      throw new IllegalArgumentException("suite names are lower-case letters, digits, '.', '_' and '-': " + suite);
+      throw new IllegalArgumentException(
+          "suite names are lower-case letters, digits, '.', '_' and '-': " + suite);
     }
     return dir.resolve(suite + ".jsonl");
   }
 
-  /** Appends one line; a single write call per line keeps concurrent appenders from interleaving within a line. */
+  /**
+   * Appends one line; a single write call per line keeps concurrent appenders from interleaving
+   * within a line.
+   */
   public synchronized void append(Measurement m) {
     try {
       Files.createDirectories(dir);
       byte[] line = (mapper.writeValueAsString(m) + "\n").getBytes(StandardCharsets.UTF_8);
-      Files.write(fileFor(m.suite()), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
+      Files.write(
+          fileFor(m.suite()),
+          line,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND,
           StandardOpenOption.WRITE);
     } catch (IOException e) {
       throw new UncheckedIOException("could not append to " + fileFor(m.suite()), e);
     }
   }
 
-  /** Every measurement of every suite, in file order; a malformed line fails with its file and line number. */
+  /**
+   * Every measurement of every suite, in file order; a malformed line fails with its file and line
+   * number.
+   */
   public List<Measurement> readAll() throws IOException {
     List<Measurement> all = new ArrayList<>();
     if (!Files.isDirectory(dir)) {
@@ -79,7 +91,8 @@ public final class ResultsStore {
       try {
         out.add(mapper.readValue(line, Measurement.class));
       } catch (IOException e) {
-        throw new IOException(file + ":" + (i + 1) + ": not a measurement line: " + e.getMessage(), e);
+        throw new IOException(
+            file + ":" + (i + 1) + ": not a measurement line: " + e.getMessage(), e);
       }
     }
     return out;

@@ -13,14 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class DatasetWriterTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @ParameterizedTest
   @ValueSource(strings = {"zipf", "uniform", "pareto", "terasort", "web", "clicks"})
@@ -53,10 +52,13 @@ class DatasetWriterTest {
     assertEquals("terasort", manifest.get("dataset").asText());
     assertEquals(1_001, manifest.get("records").asLong());
     assertEquals(100_100, manifest.get("bytes").asLong());
-    assertEquals(List.of("key", "value"), List.of(manifest.get("columns").get(0).asText(),
-        manifest.get("columns").get(1).asText()));
+    assertEquals(
+        List.of("key", "value"),
+        List.of(manifest.get("columns").get(0).asText(), manifest.get("columns").get(1).asText()));
     try (var files = Files.list(dir)) {
-      assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".crc")), "no checksum side files");
+      assertTrue(
+          files.noneMatch(f -> f.getFileName().toString().endsWith(".crc")),
+          "no checksum side files");
     }
   }
 
@@ -65,12 +67,29 @@ class DatasetWriterTest {
     Path dir = tmp.resolve("x");
     Files.createDirectories(dir);
     Dataset d = Datasets.builtIn().get("terasort");
-    RecordGenerator g = d.configure(1, dev.levee.bench.cli.ParsedOptions.parse(List.of(), List.of()));
-    var progress = new dev.levee.bench.progress.ProgressReporter("t", 1, "r", new java.io.PrintStream(
-        java.io.OutputStream.nullOutputStream()), 1000, System::nanoTime);
-    BadArgumentException e = assertThrows(BadArgumentException.class, () -> new DatasetWriter(
-        new org.apache.hadoop.conf.Configuration()).write("terasort", 1, g, java.util.Map.of(),
-            new DatasetWriter.Plan(dir.toUri().toString(), 10, 1, 1, false), progress));
-    assertTrue(e.getMessage().contains("--out") && e.getMessage().contains("--overwrite"), e.getMessage());
+    RecordGenerator g =
+        d.configure(1, dev.levee.bench.cli.ParsedOptions.parse(List.of(), List.of()));
+    var progress =
+        new dev.levee.bench.progress.ProgressReporter(
+            "t",
+            1,
+            "r",
+            new java.io.PrintStream(java.io.OutputStream.nullOutputStream()),
+            1000,
+            System::nanoTime);
+    BadArgumentException e =
+        assertThrows(
+            BadArgumentException.class,
+            () ->
+                new DatasetWriter(new org.apache.hadoop.conf.Configuration())
+                    .write(
+                        "terasort",
+                        1,
+                        g,
+                        java.util.Map.of(),
+                        new DatasetWriter.Plan(dir.toUri().toString(), 10, 1, 1, false),
+                        progress));
+    assertTrue(
+        e.getMessage().contains("--out") && e.getMessage().contains("--overwrite"), e.getMessage());
   }
 }

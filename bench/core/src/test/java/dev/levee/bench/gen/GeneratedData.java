@@ -19,8 +19,15 @@ import org.apache.hadoop.conf.Configuration;
 final class GeneratedData {
   private GeneratedData() {}
 
-  static DatasetWriter.Result generate(String dataset, Path dir, long records, long seed, int files, int threads,
-      String... datasetArgs) throws IOException, InterruptedException {
+  static DatasetWriter.Result generate(
+      String dataset,
+      Path dir,
+      long records,
+      long seed,
+      int files,
+      int threads,
+      String... datasetArgs)
+      throws IOException, InterruptedException {
     Dataset d = Datasets.builtIn().get(dataset);
     List<OptionSpec> specs = new ArrayList<>(d.options());
     specs.add(OptionSpec.required("records", "N", "records"));
@@ -29,17 +36,30 @@ final class GeneratedData {
     args.add(Long.toString(records));
     ParsedOptions o = ParsedOptions.parse(specs, args);
     RecordGenerator g = d.configure(seed, o);
-    ProgressReporter quiet = new ProgressReporter("test", records, "records",
-        new PrintStream(new ByteArrayOutputStream()), 1000, System::nanoTime);
-    return new DatasetWriter(new Configuration()).write(dataset, seed, g, Map.of(),
-        new DatasetWriter.Plan(dir.toUri().toString(), records, files, threads, true), quiet);
+    ProgressReporter quiet =
+        new ProgressReporter(
+            "test",
+            records,
+            "records",
+            new PrintStream(new ByteArrayOutputStream()),
+            1000,
+            System::nanoTime);
+    return new DatasetWriter(new Configuration())
+        .write(
+            dataset,
+            seed,
+            g,
+            Map.of(),
+            new DatasetWriter.Plan(dir.toUri().toString(), records, files, threads, true),
+            quiet);
   }
 
   /** The part files concatenated in name order. */
   static byte[] concatenatedParts(Path dir) throws IOException {
     ByteArrayOutputStream all = new ByteArrayOutputStream();
     try (var s = Files.list(dir)) {
-      for (Path p : s.filter(f -> f.getFileName().toString().startsWith("part-")).sorted().toList()) {
+      for (Path p :
+          s.filter(f -> f.getFileName().toString().startsWith("part-")).sorted().toList()) {
         all.write(Files.readAllBytes(p));
       }
     }
@@ -48,6 +68,8 @@ final class GeneratedData {
 
   static List<String> lines(Path dir) throws IOException {
     String text = new String(concatenatedParts(dir), StandardCharsets.US_ASCII);
-    return text.isEmpty() ? List.of() : Arrays.asList(text.split("\n", -1)).subList(0, text.split("\n", -1).length - 1);
+    return text.isEmpty()
+        ? List.of()
+        : Arrays.asList(text.split("\n", -1)).subList(0, text.split("\n", -1).length - 1);
   }
 }

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RecordFormatTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void teraSortRecordsAreHundredBytesWithTenByteKeys() throws Exception {
@@ -39,7 +38,8 @@ class RecordFormatTest {
 
   @Test
   void zipfKeysAreSkewedAsConfigured() throws Exception {
-    GeneratedData.generate("zipf", tmp, 100_000, 5, 1, 1, "--keys", "1000", "--s", "1.0", "--value-size", "fixed:20");
+    GeneratedData.generate(
+        "zipf", tmp, 100_000, 5, 1, 1, "--keys", "1000", "--s", "1.0", "--value-size", "fixed:20");
     Map<String, Integer> counts = new HashMap<>();
     for (String line : GeneratedData.lines(tmp)) {
       String[] f = line.split("\t", -1);
@@ -55,7 +55,8 @@ class RecordFormatTest {
 
   @Test
   void uniformKeysAreFlat() throws Exception {
-    GeneratedData.generate("uniform", tmp, 50_000, 5, 1, 1, "--keys", "10", "--value-size", "fixed:1");
+    GeneratedData.generate(
+        "uniform", tmp, 50_000, 5, 1, 1, "--keys", "10", "--value-size", "fixed:1");
     Map<String, Integer> counts = new HashMap<>();
     GeneratedData.lines(tmp).forEach(l -> counts.merge(l.split("\t")[0], 1, Integer::sum));
     assertEquals(10, counts.size());
@@ -77,7 +78,8 @@ class RecordFormatTest {
     assertEquals(10, min);
     assertTrue(max <= 5000 && max > 1000, "max " + max);
     double mean = sum / 20_000.0;
-    // Lengths are the truncated law rounded down: mean - 1 < observed < mean, within sampling error.
+    // Lengths are the truncated law rounded down: mean - 1 < observed < mean, within sampling
+    // error.
     assertEquals(new ParetoSampler(1.2, 10, 5000).mean() - 0.5, mean, 4.0);
   }
 
@@ -111,8 +113,21 @@ class RecordFormatTest {
     Path web = tmp.resolve("web");
     Path clicks = tmp.resolve("clicks");
     GeneratedData.generate("web", web, 3_000, 21, 1, 1, "--domains", "500");
-    GeneratedData.generate("clicks", clicks, 20_000, 22, 3, 2, "--pages", "3000", "--web-seed", "21",
-        "--domains", "500", "--users", "1000");
+    GeneratedData.generate(
+        "clicks",
+        clicks,
+        20_000,
+        22,
+        3,
+        2,
+        "--pages",
+        "3000",
+        "--web-seed",
+        "21",
+        "--domains",
+        "500",
+        "--users",
+        "1000");
     Set<String> pageUrls = new HashSet<>();
     GeneratedData.lines(web).forEach(l -> pageUrls.add(l.split("\t")[0]));
     long previous = Long.MIN_VALUE;
@@ -134,7 +149,8 @@ class RecordFormatTest {
     }
     assertTrue(previous < 1767225600000L + 86_400_000L);
     assertEquals(0.6, referred / 20_000.0, 0.02);
-    assertTrue(users.getOrDefault("u1", 0) > 10 * users.getOrDefault("u500", 1), "heavy users exist");
+    assertTrue(
+        users.getOrDefault("u1", 0) > 10 * users.getOrDefault("u500", 1), "heavy users exist");
     assertTrue(Files.exists(clicks.resolve(DatasetWriter.MANIFEST)));
   }
 }

@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ZipfSamplerTest {
 
-  /** Frequencies of the top ranks within 4.5 standard errors of k^-s / H(n, s), and a chi-square over ranks 1..20. */
+  /**
+   * Frequencies of the top ranks within 4.5 standard errors of k^-s / H(n, s), and a chi-square
+   * over ranks 1..20.
+   */
   @ParameterizedTest
   @CsvSource({"1000, 1.0", "1000, 0.5", "100000, 1.2", "50, 2.5", "1000, 0.9999999"})
   void frequenciesMatchTheory(long n, double s) {

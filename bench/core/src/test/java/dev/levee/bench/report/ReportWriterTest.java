@@ -16,19 +16,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReportWriterTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private static Measurement m(String suite, String variant, int records, double seconds) {
-    return new Measurement(suite, variant, Map.of("records", records), Map.of("seconds", seconds), 0,
-        Map.of("cores", 2, "cpu_model", "Test CPU"), "0123456789abcdef0123456789abcdef01234567", "2026-01-01T00:00Z",
+    return new Measurement(
+        suite,
+        variant,
+        Map.of("records", records),
+        Map.of("seconds", seconds),
+        0,
+        Map.of("cores", 2, "cpu_model", "Test CPU"),
+        "0123456789abcdef0123456789abcdef01234567",
+        "2026-01-01T00:00Z",
         "BenchMain " + suite);
   }
 
   @Test
   void mediansRatiosAndChartsForAComparisonSuite() throws Exception {
     List<Measurement> all = new ArrayList<>();
-    // stock: 10, 12, 30 -> median 12; plugin: 6, 5, 7 -> median 6; ratio 0.5. Other workload: 20 vs 5 -> 0.25.
+    // stock: 10, 12, 30 -> median 12; plugin: 6, 5, 7 -> median 6; ratio 0.5. Other workload: 20 vs
+    // 5 -> 0.25.
     for (double s : new double[] {10, 12, 30}) {
       all.add(m("join", "stock", 1000, s));
     }
@@ -57,7 +64,8 @@ class ReportWriterTest {
 
   @Test
   void suitesWithoutStockGetNoRatioTableAndStillACharts() throws Exception {
-    List<Measurement> all = List.of(m("physical-limits", "memcpy-heap", 1, 3), m("physical-limits", "tcp", 2, 4));
+    List<Measurement> all =
+        List.of(m("physical-limits", "memcpy-heap", 1, 3), m("physical-limits", "tcp", 2, 4));
     String md = ReportWriter.write(all, tmp);
     assertTrue(!md.contains("Ratios"), md);
     assertNotNull(ImageIO.read(tmp.resolve("physical-limits-seconds.png").toFile()));

@@ -5,11 +5,13 @@ import dev.levee.bench.SuiteRegistry;
 import dev.levee.bench.gen.Datasets;
 
 /**
- * Entry point of the Hadoop-side bench runner. Suites come from every {@code META-INF/services/dev.levee.bench.Suite}
- * on the classpath (bench-core's physical-limits, and whatever Hadoop-side suites are added), so registering a suite
- * needs no change here.
+ * Entry point of the Hadoop-side bench runner. Suites come from every {@code
+ * META-INF/services/dev.levee.bench.Suite} on the classpath (bench-core's physical-limits, and
+ * whatever Hadoop-side suites are added), so registering a suite needs no change here.
  *
- * <pre>java -cp bench/hadoop/target/classes:$(cat bench/hadoop/target/classpath.txt) dev.levee.bench.hadoop.BenchMain --help</pre>
+ * <pre>
+ * java -cp bench/hadoop/target/classes:$(cat bench/hadoop/target/classpath.txt) dev.levee.bench.hadoop.BenchMain --help
+ * </pre>
  */
 public final class BenchMain {
   private BenchMain() {}

@@ -10,7 +10,8 @@ import dev.levee.bench.gen.Datasets
 object BenchMain {
   def main(args: Array[String]): Unit = {
     val suites = SuiteRegistry.discover(getClass.getClassLoader)
-    val status = new BenchCli("BenchMain", suites, Datasets.builtIn(), System.out, System.err).run(args)
+    val status =
+      new BenchCli("BenchMain", suites, Datasets.builtIn(), System.out, System.err).run(args)
     System.out.flush()
     System.exit(status)
   }

@@ -9,7 +9,8 @@ import org.apache.spark.SparkContext
  */
 object GroupByWorkload {
   def run(sc: SparkContext, input: String, reduceTasks: Int): OutputDigest =
-    KeyValueText.pairs(sc, input)
+    KeyValueText
+      .pairs(sc, input)
       .groupByKey(reduceTasks)
       .mapPartitions { groups =>
         val digest = new OutputDigest.Builder

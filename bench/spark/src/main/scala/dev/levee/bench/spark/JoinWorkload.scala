@@ -13,7 +13,13 @@ object JoinWorkload {
 
   val stockJoin: Join = (left, right, reduceTasks) => left.join(right, reduceTasks)
 
-  def run(sc: SparkContext, left: String, right: String, reduceTasks: Int, joinWith: Join): OutputDigest =
+  def run(
+      sc: SparkContext,
+      left: String,
+      right: String,
+      reduceTasks: Int,
+      joinWith: Join
+  ): OutputDigest =
     joinWith(KeyValueText.pairs(sc, left), KeyValueText.pairs(sc, right), reduceTasks)
       .mapPartitions { joined =>
         val digest = new OutputDigest.Builder

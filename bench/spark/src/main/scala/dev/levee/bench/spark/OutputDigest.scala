@@ -26,7 +26,7 @@ object OutputDigest {
     h ^ (h >>> 33)
   }
 
-  def mix(a: Long, b: Long): Long = mix(a * 0x9E3779B97F4A7C15L + b)
+  def mix(a: Long, b: Long): Long = mix(a * 0x9e3779b97f4a7c15L + b)
 
   /** Accumulates one task's digest with no allocation per value. */
   final class Builder {

@@ -22,13 +22,15 @@ final class SparkDemoSuite extends Suite {
 
   override def name(): String = "demo-spark"
 
-  override def summary(): String = "the Spark-side rows of ./levee demo (local-cluster[2,1,1024], two executor JVMs)"
+  override def summary(): String =
+    "the Spark-side rows of ./levee demo (local-cluster[2,1,1024], two executor JVMs)"
 
   override def options(): util.List[OptionSpec] = util.List.of(
     OptionSpec.required("run-id", "ID", "groups this run's rows in the demo table"),
     OptionSpec.optional("records", "N", "key/value records grouped", "3m"),
     OptionSpec.optional("reduce-tasks", "N", "reduce tasks (the DMR's denominator)", "4"),
-    OptionSpec.optional("repetitions", "N", "runs of each variant", "1"))
+    OptionSpec.optional("repetitions", "N", "runs of each variant", "1")
+  )
 
   override def run(context: SuiteContext): Unit = {
     val o = context.options()
@@ -40,21 +42,33 @@ final class SparkDemoSuite extends Suite {
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/demo-spark")
     Files.createDirectories(base)
     val input = generate(base.resolve("groupby-input"), records, context)
-    val inputBytes = Files.list(input).iterator().asScala.filter(_.getFileName.toString.startsWith("part-"))
-      .map(Files.size(_)).sum
+    val inputBytes = Files
+      .list(input)
+      .iterator()
+      .asScala
+      .filter(_.getFileName.toString.startsWith("part-"))
+      .map(Files.size(_))
+      .sum
     val topology = SparkTopology.LocalCluster(2, 1, 1024)
     val dmr = inputBytes.toDouble / reduceTasks / (1024L << 20)
     val params = new util.LinkedHashMap[String, Object]()
     params.put(DemoTable.RUN_ID, runId)
     params.put(DemoTable.MODULE, Module)
-    params.put(DemoTable.WORKLOAD, f"groupByKey of $records%,d records (${inputBytes / 1e6}%.0f MB), " +
-      f"$reduceTasks reduce tasks on ${topology.master}, DMR $dmr%.2f")
+    params.put(
+      DemoTable.WORKLOAD,
+      f"groupByKey of $records%,d records (${inputBytes / 1e6}%.0f MB), " +
+        f"$reduceTasks reduce tasks on ${topology.master}, DMR $dmr%.2f"
+    )
 
-    val variants = Seq(Measurement.STOCK -> Map.empty[String, String],
-      DemoTable.PLUGIN -> Map("spark.shuffle.manager" -> LeakyManager))
+    val variants = Seq(
+      Measurement.STOCK -> Map.empty[String, String],
+      DemoTable.PLUGIN -> Map("spark.shuffle.manager" -> LeakyManager)
+    )
     var stockDigest: Option[OutputDigest] = None
     for ((variant, settings) <- variants; rep <- 0 until repetitions) {
-      context.err().println(s"demo-spark: $variant run ${rep + 1}/$repetitions: starting ${topology.master}")
+      context
+        .err()
+        .println(s"demo-spark: $variant run ${rep + 1}/$repetitions: starting ${topology.master}")
       SparkCluster.using(topology, settings, s"levee-demo-$variant") { cluster =>
         val listener = new StageMetrics
         cluster.sc.addSparkListener(listener)
@@ -63,23 +77,40 @@ final class SparkDemoSuite extends Suite {
         val seconds = (System.nanoTime() - start) / 1e9
         val reduce = listener.lastStage
         val same = stockDigest match {
-          case None => stockDigest = Some(digest); "-"
+          case None           => stockDigest = Some(digest); "-"
           case Some(expected) =>
             if (expected != digest) {
-              throw new IllegalStateException(s"demo-spark: $variant output differs from stock on the same input")
+              throw new IllegalStateException(
+                s"demo-spark: $variant output differs from stock on the same input"
+              )
             }
             "yes"
         }
         val p = new util.LinkedHashMap[String, Object](params)
         if (variant == DemoTable.PLUGIN) p.put(DemoTable.SAME_OUTPUT, same)
-        context.record(variant, p, util.Map.of(
-          DemoTable.SECONDS, Double.box(seconds),
-          "reduce_stage_seconds", Double.box(reduce.seconds),
-          "reduce_gc_share", Double.box(if (reduce.taskSeconds == 0) 0 else reduce.gcSeconds / reduce.taskSeconds),
-          "reduce_peak_execution_memory_bytes", Double.box(reduce.peakExecutionMemoryBytes.toDouble),
-          "reduce_spilled_bytes", Double.box(reduce.spilledBytes.toDouble)), rep)
-        context.err().println(f"demo-spark: $variant%s job $seconds%.1f s, reduce stage ${reduce.seconds}%.1f s, " +
-          f"GC ${reduce.gcSeconds}%.1f s of ${reduce.taskSeconds}%.1f s task time")
+        context.record(
+          variant,
+          p,
+          util.Map.of(
+            DemoTable.SECONDS,
+            Double.box(seconds),
+            "reduce_stage_seconds",
+            Double.box(reduce.seconds),
+            "reduce_gc_share",
+            Double.box(if (reduce.taskSeconds == 0) 0 else reduce.gcSeconds / reduce.taskSeconds),
+            "reduce_peak_execution_memory_bytes",
+            Double.box(reduce.peakExecutionMemoryBytes.toDouble),
+            "reduce_spilled_bytes",
+            Double.box(reduce.spilledBytes.toDouble)
+          ),
+          rep
+        )
+        context
+          .err()
+          .println(
+            f"demo-spark: $variant%s job $seconds%.1f s, reduce stage ${reduce.seconds}%.1f s, " +
+              f"GC ${reduce.gcSeconds}%.1f s of ${reduce.taskSeconds}%.1f s task time"
+          )
       }
     }
   }
@@ -90,8 +121,14 @@ final class SparkDemoSuite extends Suite {
     val plan = new DatasetWriter.Plan(dir.toUri.toString, records, 4, 2, true)
     val progress = context.progress("generate groupBy input", records, "records")
     try {
-      new DatasetWriter(new Configuration()).write("uniform", 7, Datasets.builtIn().configure("uniform", 7, options),
-        options, plan, progress)
+      new DatasetWriter(new Configuration()).write(
+        "uniform",
+        7,
+        Datasets.builtIn().configure("uniform", 7, options),
+        options,
+        plan,
+        progress
+      )
     } finally progress.close()
     dir
   }

@@ -9,8 +9,16 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted, S
  * failed task attempts. The figures are the ones the Spark UI shows, so a reader can check them there.
  */
 final class StageMetrics extends SparkListener {
-  final case class Stage(id: Int, name: String, seconds: Double, taskSeconds: Double, gcSeconds: Double,
-      peakExecutionMemoryBytes: Long, spilledBytes: Long, failedTasks: Int)
+  final case class Stage(
+      id: Int,
+      name: String,
+      seconds: Double,
+      taskSeconds: Double,
+      gcSeconds: Double,
+      peakExecutionMemoryBytes: Long,
+      spilledBytes: Long,
+      failedTasks: Int
+  )
 
   private val completed = mutable.ArrayBuffer.empty[Stage]
   private val failedTasks = mutable.Map.empty[Int, Int].withDefaultValue(0)
@@ -22,13 +30,18 @@ final class StageMetrics extends SparkListener {
   override def onStageCompleted(event: SparkListenerStageCompleted): Unit = synchronized {
     val info = event.stageInfo
     val m = info.taskMetrics
-    val seconds = (for (s <- info.submissionTime; c <- info.completionTime) yield (c - s) / 1000.0).getOrElse(0.0)
-    completed += Stage(info.stageId, info.name, seconds,
+    val seconds = (for (s <- info.submissionTime; c <- info.completionTime)
+      yield (c - s) / 1000.0).getOrElse(0.0)
+    completed += Stage(
+      info.stageId,
+      info.name,
+      seconds,
       taskSeconds = if (m == null) 0 else m.executorRunTime / 1000.0,
       gcSeconds = if (m == null) 0 else m.jvmGCTime / 1000.0,
       peakExecutionMemoryBytes = if (m == null) 0 else m.peakExecutionMemory,
       spilledBytes = if (m == null) 0 else m.memoryBytesSpilled + m.diskBytesSpilled,
-      failedTasks = failedTasks(info.stageId))
+      failedTasks = failedTasks(info.stageId)
+    )
   }
 
   def stages: Seq[Stage] = synchronized(completed.toList)

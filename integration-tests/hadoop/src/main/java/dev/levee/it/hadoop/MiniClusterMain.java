@@ -4,9 +4,10 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs a {@link MiniMapReduceCluster} as a process of its own (the demo, or a bench that submits from other
- * JVMs) until it is stopped with Ctrl-C or SIGTERM. Writes the client configuration into a directory that works
- * as HADOOP_CONF_DIR: put it first on a client's classpath, or pass its core-site.xml with {@code -conf}.
+ * Runs a {@link MiniMapReduceCluster} as a process of its own (the demo, or a bench that submits
+ * from other JVMs) until it is stopped with Ctrl-C or SIGTERM. Writes the client configuration into
+ * a directory that works as HADOOP_CONF_DIR: put it first on a client's classpath, or pass its
+ * core-site.xml with {@code -conf}.
  *
  * <pre>
  * java -cp &lt;it-hadoop classpath&gt; dev.levee.it.hadoop.MiniClusterMain \
@@ -15,8 +16,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class MiniClusterMain {
 
-  private MiniClusterMain() {
-  }
+  private MiniClusterMain() {}
 
   public static void main(String[] args) throws Exception {
     MiniMapReduceCluster.Builder builder = MiniMapReduceCluster.builder();
@@ -26,19 +26,27 @@ public final class MiniClusterMain {
       switch (arg) {
         case "--nodemanagers" -> builder.nodeManagers(parseInt(arg, value(args, ++i, arg)));
         case "--datanodes" -> builder.dataNodes(parseInt(arg, value(args, ++i, arg)));
-        case "--nodemanager-memory-mb" -> builder.nodeManagerMemoryMb(parseInt(arg, value(args, ++i, arg)));
+        case "--nodemanager-memory-mb" ->
+            builder.nodeManagerMemoryMb(parseInt(arg, value(args, ++i, arg)));
         case "--base-dir" -> builder.baseDir(Path.of(value(args, ++i, arg)));
         case "--conf-dir" -> confDir = Path.of(value(args, ++i, arg));
         case "-D" -> setProperty(builder, value(args, ++i, arg));
-        default -> throw new IllegalArgumentException("unknown argument '" + arg + "'; allowed: --nodemanagers N,"
-            + " --datanodes N, --nodemanager-memory-mb MB, --base-dir DIR, --conf-dir DIR, -D key=value");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown argument '"
+                    + arg
+                    + "'; allowed: --nodemanagers N,"
+                    + " --datanodes N, --nodemanager-memory-mb MB, --base-dir DIR, --conf-dir DIR, -D key=value");
       }
     }
 
     MiniMapReduceCluster cluster = builder.start().closeOnShutdown();
-    Path written = cluster.writeClientConfDir(confDir != null ? confDir : cluster.workDir().resolve("conf"));
-    System.out.println("Levee mini cluster running. Client configuration (HADOOP_CONF_DIR): " + written);
-    System.out.println("Default FS: " + cluster.clientConf().get("fs.defaultFS") + "; stop with Ctrl-C.");
+    Path written =
+        cluster.writeClientConfDir(confDir != null ? confDir : cluster.workDir().resolve("conf"));
+    System.out.println(
+        "Levee mini cluster running. Client configuration (HADOOP_CONF_DIR): " + written);
+    System.out.println(
+        "Default FS: " + cluster.clientConf().get("fs.defaultFS") + "; stop with Ctrl-C.");
     // The shutdown hook stops the cluster; this thread only has to stay alive until then.
     new CountDownLatch(1).await();
   }

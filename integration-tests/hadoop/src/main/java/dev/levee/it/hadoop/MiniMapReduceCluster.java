@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
@@ -35,20 +34,22 @@ import org.slf4j.LoggerFactory;
  * HDFS ({@link MiniDFSCluster}), YARN ({@link MiniYARNCluster}) with several NodeManagers, and a
  * {@link JobHistoryServer}, wired to run MapReduce jobs in separate container JVMs.
  *
- * <p>Built on MiniYARNCluster rather than MiniMRYarnCluster because the latter replaces the NodeManagers'
- * aux services with the shuffle alone; here the services a user declares in yarn-site style keys start on every
- * NodeManager next to the shuffle. Works in any JVM (tests, bench, demo): all state lives under a work
- * directory the caller chooses, and containers get JAVA_HOME from the cluster rather than from the environment.
+ * <p>Built on MiniYARNCluster rather than MiniMRYarnCluster because the latter replaces the
+ * NodeManagers' aux services with the shuffle alone; here the services a user declares in yarn-site
+ * style keys start on every NodeManager next to the shuffle. Works in any JVM (tests, bench, demo):
+ * all state lives under a work directory the caller chooses, and containers get JAVA_HOME from the
+ * cluster rather than from the environment.
  */
 public final class MiniMapReduceCluster implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(MiniMapReduceCluster.class);
 
   /**
-   * MiniYARNCluster takes its directory from the test.build.data system property at construction; this lock
-   * keeps two clusters built at once from seeing each other's value.
+   * MiniYARNCluster takes its directory from the test.build.data system property at construction;
+   * this lock keeps two clusters built at once from seeing each other's value.
    */
   private static final Object YARN_DIR_PROPERTY_LOCK = new Object();
+
   private static final String YARN_DIR_PROPERTY = "test.build.data";
 
   private final Path workDir;
@@ -69,16 +70,16 @@ public final class MiniMapReduceCluster implements AutoCloseable {
   }
 
   /**
-   * A copy of the configuration a job client uses (default FS, ResourceManager, JobHistoryServer and the
-   * container sizes of {@link MiniClusterSettings}); callers may change their copy freely.
+   * A copy of the configuration a job client uses (default FS, ResourceManager, JobHistoryServer
+   * and the container sizes of {@link MiniClusterSettings}); callers may change their copy freely.
    */
   public Configuration clientConf() {
     return new Configuration(clientConf);
   }
 
   /**
-   * The cluster's HDFS for the client configuration. This is Hadoop's cached instance, shared with everything
-   * else in the JVM that uses the cluster: do not close it.
+   * The cluster's HDFS for the client configuration. This is Hadoop's cached instance, shared with
+   * everything else in the JVM that uses the cluster: do not close it.
    */
   public FileSystem fileSystem() {
     try {
@@ -89,9 +90,10 @@ public final class MiniMapReduceCluster implements AutoCloseable {
   }
 
   /**
-   * Writes the client configuration as a HADOOP_CONF_DIR for clients in other JVMs: the cluster's settings (not
-   * Hadoop's defaults) in core-, hdfs-, mapred- and yarn-site.xml alike. One file would not do: Hadoop loads
-   * e.g. mapred-default.xml after core-site.xml, which would put mapreduce.framework.name back to local.
+   * Writes the client configuration as a HADOOP_CONF_DIR for clients in other JVMs: the cluster's
+   * settings (not Hadoop's defaults) in core-, hdfs-, mapred- and yarn-site.xml alike. One file
+   * would not do: Hadoop loads e.g. mapred-default.xml after core-site.xml, which would put
+   * mapreduce.framework.name back to local.
    *
    * @return {@code dir}
    */
@@ -103,7 +105,8 @@ public final class MiniMapReduceCluster implements AutoCloseable {
       }
     }
     Files.createDirectories(dir);
-    for (String file : List.of("core-site.xml", "hdfs-site.xml", "mapred-site.xml", "yarn-site.xml")) {
+    for (String file :
+        List.of("core-site.xml", "hdfs-site.xml", "mapred-site.xml", "yarn-site.xml")) {
       try (OutputStream out = Files.newOutputStream(dir.resolve(file))) {
         own.writeXml(out);
       }
@@ -117,8 +120,14 @@ public final class MiniMapReduceCluster implements AutoCloseable {
 
   public NodeManager nodeManager(int index) {
     if (index < 0 || index >= nodeManagerCount()) {
-      throw new IndexOutOfBoundsException("NodeManager " + index + " does not exist; this cluster has "
-          + nodeManagerCount() + " (0.." + (nodeManagerCount() - 1) + ")");
+      throw new IndexOutOfBoundsException(
+          "NodeManager "
+              + index
+              + " does not exist; this cluster has "
+              + nodeManagerCount()
+              + " (0.."
+              + (nodeManagerCount() - 1)
+              + ")");
     }
     return yarn.getNodeManager(index);
   }
@@ -133,8 +142,13 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     }
     List<String> running = new ArrayList<>();
     services.forEach(s -> running.add(s.getClass().getName()));
-    throw new NoSuchElementException("NodeManager " + nodeManager + " runs no aux service of type "
-        + type.getName() + "; it runs " + running);
+    throw new NoSuchElementException(
+        "NodeManager "
+            + nodeManager
+            + " runs no aux service of type "
+            + type.getName()
+            + "; it runs "
+            + running);
   }
 
   public List<AuxiliaryService> auxServices(int nodeManager) {
@@ -143,7 +157,8 @@ public final class MiniMapReduceCluster implements AutoCloseable {
 
   /**
    * Stops one NodeManager, its containers and its aux services, as losing that node would. The
-   * ResourceManager notices when the node's heartbeats stop, after {@code yarn.nm.liveness-monitor.expiry-interval-ms}.
+   * ResourceManager notices when the node's heartbeats stop, after {@code
+   * yarn.nm.liveness-monitor.expiry-interval-ms}.
    */
   public void stopNodeManager(int index) {
     nodeManager(index).stop();
@@ -167,20 +182,23 @@ public final class MiniMapReduceCluster implements AutoCloseable {
   }
 
   /**
-   * Closes the cluster when the JVM exits, before Hadoop closes its cached FileSystems (which would make the
-   * daemons' own shutdown fail noisily). For the bench and the demo, which have no test framework to do it.
+   * Closes the cluster when the JVM exits, before Hadoop closes its cached FileSystems (which would
+   * make the daemons' own shutdown fail noisily). For the bench and the demo, which have no test
+   * framework to do it.
    */
   public synchronized MiniMapReduceCluster closeOnShutdown() {
     if (shutdownHook == null && !closed) {
       shutdownHook = this::close;
-      ShutdownHookManager.get().addShutdownHook(shutdownHook, FileSystem.SHUTDOWN_HOOK_PRIORITY + 10);
+      ShutdownHookManager.get()
+          .addShutdownHook(shutdownHook, FileSystem.SHUTDOWN_HOOK_PRIORITY + 10);
     }
     return this;
   }
 
   /**
-   * Stops the JobHistoryServer, YARN and HDFS, in that order, each even if an earlier one failed. Deletes the
-   * HDFS blocks (bench data can be large) and keeps the YARN directory with the container logs.
+   * Stops the JobHistoryServer, YARN and HDFS, in that order, each even if an earlier one failed.
+   * Deletes the HDFS blocks (bench data can be large) and keeps the YARN directory with the
+   * container logs.
    */
   @Override
   public synchronized void close() {
@@ -195,14 +213,18 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     stopStep("YARN", yarn == null ? null : yarn::stop, failures);
     stopStep("HDFS", dfs == null ? null : () -> dfs.shutdown(true), failures);
     if (jvmExiting && dfs != null) {
-      // DataNodes cannot finish stopping inside a JVM shutdown (they try to remove their own shutdown hook,
+      // DataNodes cannot finish stopping inside a JVM shutdown (they try to remove their own
+      // shutdown hook,
       // which Hadoop refuses then), so MiniDFSCluster never gets to delete its blocks.
       FileUtil.fullyDelete(workDir.resolve("dfs").toFile());
     }
     if (shutdownHook != null && !jvmExiting) {
       ShutdownHookManager.get().removeShutdownHook(shutdownHook);
     }
-    LOG.info("Mini MapReduce cluster in {} stopped in {} ms", workDir, (System.nanoTime() - start) / 1_000_000);
+    LOG.info(
+        "Mini MapReduce cluster in {} stopped in {} ms",
+        workDir,
+        (System.nanoTime() - start) / 1_000_000);
     if (failures.isEmpty()) {
       return;
     }
@@ -233,33 +255,46 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     NodeManagerAuxServices.configure(conf);
     nodeManagers = spec.nodeManagers;
 
-    dfs = new MiniDFSCluster.Builder(conf, workDir.resolve("dfs").toFile())
-        .numDataNodes(spec.dataNodes)
-        .build();
+    dfs =
+        new MiniDFSCluster.Builder(conf, workDir.resolve("dfs").toFile())
+            .numDataNodes(spec.dataNodes)
+            .build();
     conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
 
     yarn = newYarnCluster(spec.nodeManagers, workDir.resolve("yarn"));
     yarn.init(conf);
     yarn.start();
     if (!nodeManagersRegistered(30_000)) {
-      throw new IOException("not all " + spec.nodeManagers + " NodeManagers registered with the ResourceManager"
-          + " within 30 s; see the logs under " + workDir.resolve("yarn"));
+      throw new IOException(
+          "not all "
+              + spec.nodeManagers
+              + " NodeManagers registered with the ResourceManager"
+              + " within 30 s; see the logs under "
+              + workDir.resolve("yarn"));
     }
     for (int i = 0; i < spec.nodeManagers; i++) {
       if (yarn.getNodeManager(i).getServiceState() != Service.STATE.STARTED) {
-        throw new IOException("NodeManager " + i + " is " + yarn.getNodeManager(i).getServiceState());
+        throw new IOException(
+            "NodeManager " + i + " is " + yarn.getNodeManager(i).getServiceState());
       }
     }
 
-    // The AM hands the client over to the JobHistoryServer once the job ends, so jobs need one to finish.
+    // The AM hands the client over to the JobHistoryServer once the job ends, so jobs need one to
+    // finish.
     history = startHistoryServer(new Configuration(yarn.getConfig()));
     clientConf = new Configuration(yarn.getConfig());
-    clientConf.set(JHAdminConfig.MR_HISTORY_ADDRESS, history.getConfig().get(JHAdminConfig.MR_HISTORY_ADDRESS));
-    MRWebAppUtil.setJHSWebappURLWithoutScheme(clientConf,
-        MRWebAppUtil.getJHSWebappURLWithoutScheme(history.getConfig()));
-    LOG.info("Mini MapReduce cluster up in {} ms: {} datanodes, {} NodeManagers, aux services {}, work dir {}",
-        (System.nanoTime() - begin) / 1_000_000, spec.dataNodes, spec.nodeManagers,
-        clientConf.get(YarnConfiguration.NM_AUX_SERVICES), workDir);
+    clientConf.set(
+        JHAdminConfig.MR_HISTORY_ADDRESS,
+        history.getConfig().get(JHAdminConfig.MR_HISTORY_ADDRESS));
+    MRWebAppUtil.setJHSWebappURLWithoutScheme(
+        clientConf, MRWebAppUtil.getJHSWebappURLWithoutScheme(history.getConfig()));
+    LOG.info(
+        "Mini MapReduce cluster up in {} ms: {} datanodes, {} NodeManagers, aux services {}, work dir {}",
+        (System.nanoTime() - begin) / 1_000_000,
+        spec.dataNodes,
+        spec.nodeManagers,
+        clientConf.get(YarnConfiguration.NM_AUX_SERVICES),
+        workDir);
   }
 
   private boolean nodeManagersRegistered(long timeoutMs) throws IOException {
@@ -310,8 +345,7 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     // Only what the user set, so Hadoop's defaults never overwrite the cluster's settings on merge.
     private final Configuration userConf = new Configuration(false);
 
-    private Builder() {
-    }
+    private Builder() {}
 
     public Builder nodeManagers(int count) {
       this.nodeManagers = requireAtLeast("nodeManagers", count, 1);
@@ -323,14 +357,23 @@ public final class MiniMapReduceCluster implements AutoCloseable {
       return this;
     }
 
-    /** Memory each NodeManager offers to containers; must hold at least the AM (512 MB) and one task. */
+    /**
+     * Memory each NodeManager offers to containers; must hold at least the AM (512 MB) and one
+     * task.
+     */
     public Builder nodeManagerMemoryMb(int megabytes) {
-      this.nodeManagerMemoryMb = requireAtLeast("nodeManagerMemoryMb", megabytes,
-          MiniClusterSettings.AM_MEMORY_MB + MiniClusterSettings.TASK_MEMORY_MB);
+      this.nodeManagerMemoryMb =
+          requireAtLeast(
+              "nodeManagerMemoryMb",
+              megabytes,
+              MiniClusterSettings.AM_MEMORY_MB + MiniClusterSettings.TASK_MEMORY_MB);
       return this;
     }
 
-    /** Directory under which this cluster makes its own work directory; default target/ or a temp dir. */
+    /**
+     * Directory under which this cluster makes its own work directory; default target/ or a temp
+     * dir.
+     */
     public Builder baseDir(Path dir) {
       this.baseDir = dir;
       return this;
@@ -338,8 +381,8 @@ public final class MiniMapReduceCluster implements AutoCloseable {
 
     /**
      * Settings for every daemon and the job client, as they would appear in core-, hdfs-, yarn- or
-     * mapred-site.xml, including aux services ({@code yarn.nodemanager.aux-services} and
-     * {@code yarn.nodemanager.aux-services.<name>.class}). Only the values set in {@code extra} (not its
+     * mapred-site.xml, including aux services ({@code yarn.nodemanager.aux-services} and {@code
+     * yarn.nodemanager.aux-services.<name>.class}). Only the values set in {@code extra} (not its
      * loaded defaults) are taken, and they win over the cluster's own settings.
      */
     public Builder configuration(Configuration extra) {
@@ -358,7 +401,8 @@ public final class MiniMapReduceCluster implements AutoCloseable {
 
     /** Shorthand for the two yarn-site keys that declare an aux service. */
     public Builder auxService(String name, Class<? extends AuxiliaryService> type) {
-      List<String> services = new ArrayList<>(userConf.getTrimmedStringCollection(YarnConfiguration.NM_AUX_SERVICES));
+      List<String> services =
+          new ArrayList<>(userConf.getTrimmedStringCollection(YarnConfiguration.NM_AUX_SERVICES));
       if (!services.contains(name)) {
         services.add(name);
       }
@@ -376,8 +420,8 @@ public final class MiniMapReduceCluster implements AutoCloseable {
 
       Path base = baseDir != null ? baseDir : defaultBaseDir();
       Files.createDirectories(base);
-      MiniMapReduceCluster cluster = new MiniMapReduceCluster(
-          Files.createTempDirectory(base.toAbsolutePath(), "cluster-"));
+      MiniMapReduceCluster cluster =
+          new MiniMapReduceCluster(Files.createTempDirectory(base.toAbsolutePath(), "cluster-"));
       try {
         cluster.start(this);
         return cluster;

@@ -3,38 +3,41 @@ package dev.levee.it.hadoop;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.regex.Pattern;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.ShuffleHandler;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
 
 /**
- * The NodeManager aux services of a mini cluster: MapReduce's shuffle plus whatever the user declared the way
- * yarn-site.xml does ({@code yarn.nodemanager.aux-services} and {@code yarn.nodemanager.aux-services.<name>.class}).
+ * The NodeManager aux services of a mini cluster: MapReduce's shuffle plus whatever the user
+ * declared the way yarn-site.xml does ({@code yarn.nodemanager.aux-services} and {@code
+ * yarn.nodemanager.aux-services.<name>.class}).
  *
- * <p>Exists because {@code MiniMRYarnCluster} replaces the service list with just the shuffle, which silently
- * drops a plugin's server; here the user's list is kept and checked before any daemon starts, so a typo fails
- * with the key and value instead of a NodeManager that never comes up.
+ * <p>Exists because {@code MiniMRYarnCluster} replaces the service list with just the shuffle,
+ * which silently drops a plugin's server; here the user's list is kept and checked before any
+ * daemon starts, so a typo fails with the key and value instead of a NodeManager that never comes
+ * up.
  */
 final class NodeManagerAuxServices {
 
   static final String SHUFFLE = ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID;
 
-  /** The name rule the NodeManager applies (AuxServices), checked early to name the offending key. */
+  /**
+   * The name rule the NodeManager applies (AuxServices), checked early to name the offending key.
+   */
   private static final Pattern SERVICE_NAME = Pattern.compile("^[A-Za-z_]+[A-Za-z0-9_]*$");
 
-  private NodeManagerAuxServices() {
-  }
+  private NodeManagerAuxServices() {}
 
   static String classKey(String service) {
     return String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, service);
   }
 
   /**
-   * Writes the merged service list into {@code conf}: the shuffle first, then the user's services in their
-   * order. A user may replace the shuffle's class; every other service must name a loadable
-   * {@link AuxiliaryService} unless it comes from its own classpath ({@code .classpath}/{@code .remote-classpath}).
+   * Writes the merged service list into {@code conf}: the shuffle first, then the user's services
+   * in their order. A user may replace the shuffle's class; every other service must name a
+   * loadable {@link AuxiliaryService} unless it comes from its own classpath ({@code
+   * .classpath}/{@code .remote-classpath}).
    */
   static void configure(Configuration conf) {
     Set<String> services = new LinkedHashSet<>();
@@ -51,8 +54,13 @@ final class NodeManagerAuxServices {
 
   private static void validate(Configuration conf, String service) {
     if (!SERVICE_NAME.matcher(service).matches()) {
-      throw new IllegalArgumentException(YarnConfiguration.NM_AUX_SERVICES + " contains '" + service
-          + "': a service name must match " + SERVICE_NAME.pattern() + " (letters, digits, '_'; no leading digit)");
+      throw new IllegalArgumentException(
+          YarnConfiguration.NM_AUX_SERVICES
+              + " contains '"
+              + service
+              + "': a service name must match "
+              + SERVICE_NAME.pattern()
+              + " (letters, digits, '_'; no leading digit)");
     }
     if (service.equals(SHUFFLE) && conf.get(classKey(SHUFFLE)) == null) {
       return;
@@ -60,11 +68,19 @@ final class NodeManagerAuxServices {
     String key = classKey(service);
     String className = conf.getTrimmed(key);
     if (className == null || className.isEmpty()) {
-      throw new IllegalArgumentException(YarnConfiguration.NM_AUX_SERVICES + " lists '" + service + "' but " + key
-          + " is not set: give the fully qualified name of an " + AuxiliaryService.class.getName() + " subclass");
+      throw new IllegalArgumentException(
+          YarnConfiguration.NM_AUX_SERVICES
+              + " lists '"
+              + service
+              + "' but "
+              + key
+              + " is not set: give the fully qualified name of an "
+              + AuxiliaryService.class.getName()
+              + " subclass");
     }
-    boolean ownClasspath = conf.get(key.replaceFirst("\\.class$", ".classpath")) != null
-        || conf.get(key.replaceFirst("\\.class$", ".remote-classpath")) != null;
+    boolean ownClasspath =
+        conf.get(key.replaceFirst("\\.class$", ".classpath")) != null
+            || conf.get(key.replaceFirst("\\.class$", ".remote-classpath")) != null;
     if (ownClasspath) {
       return;
     }
@@ -72,11 +88,12 @@ final class NodeManagerAuxServices {
     try {
       type = conf.getClassByName(className);
     } catch (ClassNotFoundException e) {
-      throw new IllegalArgumentException(key + "=" + className + ": class not found on the cluster's classpath", e);
+      throw new IllegalArgumentException(
+          key + "=" + className + ": class not found on the cluster's classpath", e);
     }
     if (!AuxiliaryService.class.isAssignableFrom(type)) {
-      throw new IllegalArgumentException(key + "=" + className + ": not a subclass of "
-          + AuxiliaryService.class.getName());
+      throw new IllegalArgumentException(
+          key + "=" + className + ": not a subclass of " + AuxiliaryService.class.getName());
     }
   }
 }

@@ -4,13 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Objects;
 import java.util.function.Supplier;
-
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One {@link MiniMapReduceCluster} per name for a whole test run: the first test class that asks for a name
- * starts it (~25 s), later classes reuse it, and JUnit closes it when the run ends.
+ * One {@link MiniMapReduceCluster} per name for a whole test run: the first test class that asks
+ * for a name starts it (~25 s), later classes reuse it, and JUnit closes it when the run ends.
  *
  * <pre>
  * {@literal @}RegisterExtension
@@ -19,8 +18,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Job job = Job.getInstance(CLUSTER.cluster().clientConf());
  * </pre>
  *
- * Every class that uses a name must pass the same spec; keep it in one place in the test sources. Tests on a
- * shared cluster must leave it usable: no stopping NodeManagers, and each test writes under its own HDFS path.
+ * Every class that uses a name must pass the same spec; keep it in one place in the test sources.
+ * Tests on a shared cluster must leave it usable: no stopping NodeManagers, and each test writes
+ * under its own HDFS path.
  */
 public final class SharedClusterExtension implements BeforeAllCallback {
 
@@ -36,22 +36,29 @@ public final class SharedClusterExtension implements BeforeAllCallback {
     this.spec = Objects.requireNonNull(spec, "spec");
   }
 
-  public static SharedClusterExtension named(String name, Supplier<MiniMapReduceCluster.Builder> spec) {
+  public static SharedClusterExtension named(
+      String name, Supplier<MiniMapReduceCluster.Builder> spec) {
     return new SharedClusterExtension(name, spec);
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
     // The root store lives for the whole run and closes AutoCloseable values at its end.
-    cluster = context.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(name, key -> start(), MiniMapReduceCluster.class);
+    cluster =
+        context
+            .getRoot()
+            .getStore(NAMESPACE)
+            .getOrComputeIfAbsent(name, key -> start(), MiniMapReduceCluster.class);
   }
 
   public MiniMapReduceCluster cluster() {
     MiniMapReduceCluster started = cluster;
     if (started == null) {
-      throw new IllegalStateException("shared cluster '" + name + "' is not started: register this extension on a"
-          + " static field with @RegisterExtension and use it from test methods or @BeforeAll/@BeforeEach");
+      throw new IllegalStateException(
+          "shared cluster '"
+              + name
+              + "' is not started: register this extension on a"
+              + " static field with @RegisterExtension and use it from test methods or @BeforeAll/@BeforeEach");
     }
     return started;
   }

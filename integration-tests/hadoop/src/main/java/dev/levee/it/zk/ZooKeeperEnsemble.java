@@ -5,14 +5,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
-
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
- * A running curator-test {@link TestingCluster} plus what failover tests need and it lacks: which member leads,
- * and killing that one (killing a follower forces no election, so it proves little).
+ * A running curator-test {@link TestingCluster} plus what failover tests need and it lacks: which
+ * member leads, and killing that one (killing a follower forces no election, so it proves little).
  */
 public final class ZooKeeperEnsemble implements Closeable {
 
@@ -36,7 +35,10 @@ public final class ZooKeeperEnsemble implements Closeable {
     return new ZooKeeperEnsemble(cluster);
   }
 
-  /** The underlying cluster, for everything curator-test already offers (restartServer, findConnectionInstance). */
+  /**
+   * The underlying cluster, for everything curator-test already offers (restartServer,
+   * findConnectionInstance).
+   */
   public TestingCluster cluster() {
     return cluster;
   }
@@ -90,8 +92,9 @@ public final class ZooKeeperEnsemble implements Closeable {
 
   private static String mode(InstanceSpec instance) {
     try {
-      String stat = FourLetterWordMain.send4LetterWord(
-          instance.getHostname(), instance.getPort(), "srvr", false, PROBE_TIMEOUT_MS);
+      String stat =
+          FourLetterWordMain.send4LetterWord(
+              instance.getHostname(), instance.getPort(), "srvr", false, PROBE_TIMEOUT_MS);
       for (String line : stat.split("\n")) {
         if (line.startsWith("Mode:")) {
           return line.substring("Mode:".length()).trim();

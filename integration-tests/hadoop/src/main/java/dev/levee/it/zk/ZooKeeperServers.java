@@ -3,18 +3,17 @@ package dev.levee.it.zk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
 /**
- * Real ZooKeeper servers from curator-test, with their data under a directory the caller owns (curator-test's
- * default is a fresh directory in java.io.tmpdir per server) and deleted when they close.
+ * Real ZooKeeper servers from curator-test, with their data under a directory the caller owns
+ * (curator-test's default is a fresh directory in java.io.tmpdir per server) and deleted when they
+ * close.
  */
 public final class ZooKeeperServers {
 
-  private ZooKeeperServers() {
-  }
+  private ZooKeeperServers() {}
 
   /** A started standalone server on a free loopback port. */
   public static TestingServer standalone(Path baseDir) throws Exception {
@@ -24,7 +23,8 @@ public final class ZooKeeperServers {
   /** A started ensemble of {@code size} servers (3 tolerates one failure, 5 two). */
   public static ZooKeeperEnsemble ensemble(int size, Path baseDir) throws Exception {
     if (size < 1) {
-      throw new IllegalArgumentException("ensemble size=" + size + ": must be at least 1 (3 or 5 for failover)");
+      throw new IllegalArgumentException(
+          "ensemble size=" + size + ": must be at least 1 (3 or 5 for failover)");
     }
     InstanceSpec[] specs = new InstanceSpec[size];
     for (int i = 0; i < size; i++) {

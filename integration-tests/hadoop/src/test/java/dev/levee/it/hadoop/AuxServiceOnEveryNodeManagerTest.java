@@ -12,7 +12,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -21,8 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 class AuxServiceOnEveryNodeManagerTest {
 
-  @RegisterExtension
-  static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
+  @RegisterExtension static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
 
   @Test
   void yarnSiteAuxServiceRunsOnEachNodeManagerBesideTheShuffle() throws Exception {
@@ -32,7 +30,8 @@ class AuxServiceOnEveryNodeManagerTest {
     Set<String> nodeDirs = new HashSet<>();
     for (int nm = 0; nm < cluster.nodeManagerCount(); nm++) {
       Configuration nmConf = cluster.nodeManager(nm).getConfig();
-      assertEquals(Set.of("mapreduce_shuffle", ProbeAuxService.NAME),
+      assertEquals(
+          Set.of("mapreduce_shuffle", ProbeAuxService.NAME),
           Set.copyOf(nmConf.getTrimmedStringCollection(YarnConfiguration.NM_AUX_SERVICES)),
           "aux services of NodeManager " + nm);
 
@@ -50,26 +49,36 @@ class AuxServiceOnEveryNodeManagerTest {
 
   @Test
   void auxServiceWithoutClassIsRejectedBeforeAnythingStarts() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MiniMapReduceCluster.builder()
-        .set("yarn.nodemanager.aux-services", "sponge")
-        .start());
-    assertTrue(e.getMessage().contains("yarn.nodemanager.aux-services.sponge.class"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                MiniMapReduceCluster.builder()
+                    .set("yarn.nodemanager.aux-services", "sponge")
+                    .start());
+    assertTrue(
+        e.getMessage().contains("yarn.nodemanager.aux-services.sponge.class"), e.getMessage());
   }
 
   @Test
   void auxServiceClassThatIsNotAnAuxServiceIsRejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MiniMapReduceCluster.builder()
-        .set("yarn.nodemanager.aux-services", "sponge")
-        .set("yarn.nodemanager.aux-services.sponge.class", String.class.getName())
-        .start());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                MiniMapReduceCluster.builder()
+                    .set("yarn.nodemanager.aux-services", "sponge")
+                    .set("yarn.nodemanager.aux-services.sponge.class", String.class.getName())
+                    .start());
     assertTrue(e.getMessage().contains("sponge.class=java.lang.String"), e.getMessage());
     assertNotEquals(-1, e.getMessage().indexOf("AuxiliaryService"), e.getMessage());
   }
 
   private static String ask(int port) throws Exception {
     try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
-         BufferedReader in = new BufferedReader(
-             new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8))) {
+        BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8))) {
       return in.readLine();
     }
   }

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -16,8 +15,7 @@ import org.apache.hadoop.fs.Path;
 /** Reading and writing the small text files the smoke tests use on HDFS. */
 public final class ClusterFiles {
 
-  private ClusterFiles() {
-  }
+  private ClusterFiles() {}
 
   public static void writeLines(FileSystem fs, Path file, List<String> lines) throws IOException {
     try (OutputStream out = fs.create(file, false)) {
@@ -41,7 +39,8 @@ public final class ClusterFiles {
 
   public static List<String> readLines(FileSystem fs, Path file) throws IOException {
     List<String> lines = new ArrayList<>();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         lines.add(line);
       }

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
@@ -26,15 +25,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** A job with no reduce phase: each map's output goes straight to its own part-m file on HDFS. */
 class MapOnlyJobTest {
 
-  @RegisterExtension
-  static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
+  @RegisterExtension static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
 
   /** Keeps lines with an even number of characters, upper-cased. */
   public static class EvenLinesUpperMapper extends Mapper<LongWritable, Text, Text, NullWritable> {
     private final Text out = new Text();
 
     @Override
-    protected void map(LongWritable offset, Text line, Context context) throws IOException, InterruptedException {
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
       String text = line.toString();
       if (text.length() % 2 == 0) {
         out.set(text.toUpperCase(Locale.ROOT));
@@ -73,13 +72,13 @@ class MapOnlyJobTest {
     FileOutputFormat.setOutputPath(job, output);
 
     assertTrue(job.waitForCompletion(false), "job " + job.getJobID() + " failed");
-    assertFalse(job.getJobID().toString().contains("local"), "ran in the local runner: " + job.getJobID());
-    assertEquals(2, job.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_MAPS)
-        .getValue());
-    assertEquals(0, job.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES)
-        .getValue());
+    assertFalse(
+        job.getJobID().toString().contains("local"), "ran in the local runner: " + job.getJobID());
+    assertEquals(2, job.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue());
+    assertEquals(0, job.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue());
     long expectedRecords = expectedPerFile.stream().mapToLong(List::size).sum();
-    assertEquals(expectedRecords, job.getCounters().findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue());
+    assertEquals(
+        expectedRecords, job.getCounters().findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue());
 
     List<Path> parts = ClusterFiles.partFiles(fs, output);
     assertEquals(2, parts.size(), "one output file per map: " + parts);
@@ -88,8 +87,11 @@ class MapOnlyJobTest {
       assertTrue(part.getName().startsWith("part-m-"), "map output file expected, got " + part);
       actualPerFile.add(ClusterFiles.readLines(fs, part));
     }
-    // Map task order is not input file order; each output file must equal one input's mapped lines, in order.
-    assertTrue(actualPerFile.equals(expectedPerFile) || actualPerFile.equals(List.of(expectedPerFile.get(1),
-        expectedPerFile.get(0))), "map outputs " + actualPerFile.stream().map(List::size).toList());
+    // Map task order is not input file order; each output file must equal one input's mapped lines,
+    // in order.
+    assertTrue(
+        actualPerFile.equals(expectedPerFile)
+            || actualPerFile.equals(List.of(expectedPerFile.get(1), expectedPerFile.get(0))),
+        "map outputs " + actualPerFile.stream().map(List::size).toList());
   }
 }

@@ -7,7 +7,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
@@ -15,9 +14,9 @@ import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
 
 /**
- * A minimal server-style aux service, like a plugin's per-node server: it listens on a loopback port from
- * start to stop and answers every connection with the local dirs of the NodeManager that configured it, so a
- * test can tell the instances of different NodeManagers apart over the wire.
+ * A minimal server-style aux service, like a plugin's per-node server: it listens on a loopback
+ * port from start to stop and answers every connection with the local dirs of the NodeManager that
+ * configured it, so a test can tell the instances of different NodeManagers apart over the wire.
  */
 public class ProbeAuxService extends AuxiliaryService {
 
@@ -62,7 +61,8 @@ public class ProbeAuxService extends AuxiliaryService {
   private void serve() {
     byte[] reply = (nodeLocalDirs + "\n").getBytes(StandardCharsets.UTF_8);
     while (!server.isClosed()) {
-      try (Socket socket = server.accept(); OutputStream out = socket.getOutputStream()) {
+      try (Socket socket = server.accept();
+          OutputStream out = socket.getOutputStream()) {
         out.write(reply);
       } catch (IOException e) {
         // accept() fails once the socket is closed on stop; a failed reply only fails that client.
@@ -76,10 +76,8 @@ public class ProbeAuxService extends AuxiliaryService {
   }
 
   @Override
-  public void initializeApplication(ApplicationInitializationContext context) {
-  }
+  public void initializeApplication(ApplicationInitializationContext context) {}
 
   @Override
-  public void stopApplication(ApplicationTerminationContext context) {
-  }
+  public void stopApplication(ApplicationTerminationContext context) {}
 }

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
@@ -21,8 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Hadoop's own WordCount (from its MapReduce test jar), two reducers, on YARN and HDFS. */
 class WordCountTest {
 
-  @RegisterExtension
-  static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
+  @RegisterExtension static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
 
   private static final int REDUCERS = 2;
 
@@ -49,11 +47,15 @@ class WordCountTest {
       ClusterFiles.writeLines(fs, new Path(input, "part-" + file + ".txt"), lines);
     }
 
-    int exit = ToolRunner.run(cluster.clientConf(), new WordCount(),
-        new String[] {"-r", String.valueOf(REDUCERS), input.toString(), output.toString()});
+    int exit =
+        ToolRunner.run(
+            cluster.clientConf(),
+            new WordCount(),
+            new String[] {"-r", String.valueOf(REDUCERS), input.toString(), output.toString()});
 
     assertEquals(0, exit);
-    assertEquals(1, YarnApps.succeeded(cluster.clientConf(), "wordcount").size(), "wordcount apps on YARN");
+    assertEquals(
+        1, YarnApps.succeeded(cluster.clientConf(), "wordcount").size(), "wordcount apps on YARN");
     List<Path> parts = ClusterFiles.partFiles(fs, output);
     assertEquals(REDUCERS, parts.size(), "one output file per reducer: " + parts);
     HashPartitioner<Text, Object> partitioner = new HashPartitioner<>();
@@ -63,7 +65,9 @@ class WordCountTest {
       assertFalse(lines.isEmpty(), "reducer " + reducer + " wrote nothing");
       for (String line : lines) {
         String[] wordAndCount = line.split("\t");
-        assertEquals(reducer, partitioner.getPartition(new Text(wordAndCount[0]), null, REDUCERS),
+        assertEquals(
+            reducer,
+            partitioner.getPartition(new Text(wordAndCount[0]), null, REDUCERS),
             "word " + wordAndCount[0] + " landed in the wrong reducer's file");
         counted.put(wordAndCount[0], Integer.parseInt(wordAndCount[1]));
       }

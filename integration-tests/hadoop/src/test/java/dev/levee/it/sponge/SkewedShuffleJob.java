@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.CRC32;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,24 +19,32 @@ import org.apache.hadoop.mapreduce.lib.input.NLineInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
- * A shuffle-heavy job with Zipf-distributed keys and one reducer, so the reducer receives every map's output.
- * Each map generates its records from a seed (its input line), so the input on HDFS is a few bytes while the
- * shuffle is as large as asked. The reducer writes, per key, the record count and an order-independent digest of
- * the values: the output is small and equal between runs exactly when the reducer saw the same multiset of records.
+ * A shuffle-heavy job with Zipf-distributed keys and one reducer, so the reducer receives every
+ * map's output. Each map generates its records from a seed (its input line), so the input on HDFS
+ * is a few bytes while the shuffle is as large as asked. The reducer writes, per key, the record
+ * count and an order-independent digest of the values: the output is small and equal between runs
+ * exactly when the reducer saw the same multiset of records.
  */
 final class SkewedShuffleJob {
   static final String RECORDS_PER_MAP = "levee.it.sponge.records-per-map";
   static final String VALUE_BYTES = "levee.it.sponge.value-bytes";
   static final int KEYS = 5_000;
   static final String CLASSPATH_GROUP = "levee.it.classpath";
-  /** 1 when the reducer loaded the shuffle plugin from a jar YARN localized for the job (-libjars). */
+
+  /**
+   * 1 when the reducer loaded the shuffle plugin from a jar YARN localized for the job (-libjars).
+   */
   static final String PLUGIN_LOCALIZED = "plugin.localized";
-  /** 1 when the reducer loaded this job's classes from a jar YARN localized for the job (the job jar). */
+
+  /**
+   * 1 when the reducer loaded this job's classes from a jar YARN localized for the job (the job
+   * jar).
+   */
   static final String JOB_LOCALIZED = "job.localized";
+
   static final double ZIPF_EXPONENT = 1.1;
 
-  private SkewedShuffleJob() {
-  }
+  private SkewedShuffleJob() {}
 
   /** One input line per map task: the map's seed. */
   static void writeInput(FileSystem fs, Path input, int maps) throws IOException {
@@ -48,8 +55,12 @@ final class SkewedShuffleJob {
     }
   }
 
-  static Job configure(Job job, Path input, Path output, long recordsPerMap, int valueBytes) throws IOException {
-    job.setJobName(job.getJobName() == null || job.getJobName().isEmpty() ? "skewed-shuffle" : job.getJobName());
+  static Job configure(Job job, Path input, Path output, long recordsPerMap, int valueBytes)
+      throws IOException {
+    job.setJobName(
+        job.getJobName() == null || job.getJobName().isEmpty()
+            ? "skewed-shuffle"
+            : job.getJobName());
     job.setJarByClass(SkewedShuffleJob.class);
     job.getConfiguration().setLong(RECORDS_PER_MAP, recordsPerMap);
     job.getConfiguration().setInt(VALUE_BYTES, valueBytes);
@@ -67,10 +78,14 @@ final class SkewedShuffleJob {
     return job;
   }
 
-  /** Emits {@code records-per-map} records with Zipf-distributed keys and random values of a fixed size. */
+  /**
+   * Emits {@code records-per-map} records with Zipf-distributed keys and random values of a fixed
+   * size.
+   */
   public static final class GenerateMapper extends Mapper<LongWritable, Text, Text, BytesWritable> {
     @Override
-    protected void map(LongWritable offset, Text line, Context context) throws IOException, InterruptedException {
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
       Configuration conf = context.getConfiguration();
       long records = conf.getLong(RECORDS_PER_MAP, 0);
       byte[] value = new byte[conf.getInt(VALUE_BYTES, 100)];
@@ -91,13 +106,22 @@ final class SkewedShuffleJob {
     }
   }
 
-  /** {@code key -> count <tab> sum of the values' CRC32s}: independent of the order the merge delivers values in. */
+  /**
+   * {@code key -> count <tab> sum of the values' CRC32s}: independent of the order the merge
+   * delivers values in.
+   */
   public static final class DigestReducer extends Reducer<Text, BytesWritable, Text, Text> {
     @Override
     protected void setup(Context context) throws IOException {
-      // Where the task loaded its classes from, so a test can tell -libjars/job jar from an inherited classpath.
-      count(context, PLUGIN_LOCALIZED, localizedForThisApplication(context.getConfiguration().get(
-          "mapreduce.job.reduce.shuffle.consumer.plugin.class")));
+      // Where the task loaded its classes from, so a test can tell -libjars/job jar from an
+      // inherited classpath.
+      count(
+          context,
+          PLUGIN_LOCALIZED,
+          localizedForThisApplication(
+              context
+                  .getConfiguration()
+                  .get("mapreduce.job.reduce.shuffle.consumer.plugin.class")));
       count(context, JOB_LOCALIZED, localizedForThisApplication(SkewedShuffleJob.class.getName()));
     }
 
@@ -106,9 +130,9 @@ final class SkewedShuffleJob {
     }
 
     /**
-     * Whether the class came from a file YARN localized for this job: under the user cache above one of the
-     * container's application dirs ({@code LOCAL_DIRS}). The JVM reports canonical paths, so the container's links
-     * to localized files show up as their targets in those caches.
+     * Whether the class came from a file YARN localized for this job: under the user cache above
+     * one of the container's application dirs ({@code LOCAL_DIRS}). The JVM reports canonical
+     * paths, so the container's links to localized files show up as their targets in those caches.
      */
     private static boolean localizedForThisApplication(String className) throws IOException {
       String localDirs = System.getenv("LOCAL_DIRS");
@@ -131,9 +155,11 @@ final class SkewedShuffleJob {
         return false;
       }
       for (String dir : localDirs.split(",")) {
-        // <nm-local-dir>/usercache/<user>/appcache/<app>: -libjars land in the user's file cache, the job jar in
+        // <nm-local-dir>/usercache/<user>/appcache/<app>: -libjars land in the user's file cache,
+        // the job jar in
         // the application's; both sit under usercache/<user>.
-        java.nio.file.Path userCache = java.nio.file.Path.of(dir).toRealPath().getParent().getParent();
+        java.nio.file.Path userCache =
+            java.nio.file.Path.of(dir).toRealPath().getParent().getParent();
         if (location.startsWith(userCache)) {
           return true;
         }

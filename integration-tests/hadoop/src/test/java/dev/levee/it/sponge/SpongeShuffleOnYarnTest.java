@@ -24,11 +24,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.Stream;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -52,13 +52,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SpongeFiles on YARN: three NodeManagers, each running the sponge aux service declared once, as in yarn-site.xml,
- * with a small pool; a ZooKeeper server for the tracker; a skewed job whose single reducer shuffles 2.5x its heap.
+ * SpongeFiles on YARN: three NodeManagers, each running the sponge aux service declared once, as in
+ * yarn-site.xml, with a small pool; a ZooKeeper server for the tracker; a skewed job whose single
+ * reducer shuffles 2.5x its heap.
  *
- * <p>The fault test stops one NodeManager's sponge aux service while the reducer holds chunks on it: the server's
- * sockets close and it stops answering, which is what its clients see when a sponge server process dies (the
- * mini cluster's NodeManagers share the test JVM, so there is no process to kill). It runs last, because that
- * NodeManager has no sponge afterwards.
+ * <p>The fault test stops one NodeManager's sponge aux service while the reducer holds chunks on
+ * it: the server's sockets close and it stops answering, which is what its clients see when a
+ * sponge server process dies (the mini cluster's NodeManagers share the test JVM, so there is no
+ * process to kill). It runs last, because that NodeManager has no sponge afterwards.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -69,8 +70,10 @@ class SpongeShuffleOnYarnTest {
   private static final int CHUNK = 1 << 20;
   private static final int MAPS = 4;
   private static final int VALUE_BYTES = 1_000;
+
   /** 40 MB of map output per map, 160 MB into a reducer with a 64 MB heap. */
   private static final long RECORDS_PER_MAP = 40_000;
+
   private static final String REDUCE_OPTS = "-Xmx64m " + MiniClusterSettings.TASK_JVM_FLAGS;
   private static final String GROUP = SpongeShuffleKeys.COUNTER_GROUP;
 
@@ -78,27 +81,30 @@ class SpongeShuffleOnYarnTest {
   private static TestingServer zooKeeper;
   private static MiniMapReduceCluster cluster;
   private static FileSystem fs;
-  private static final org.apache.hadoop.fs.Path INPUT = new org.apache.hadoop.fs.Path("/it/sponge/in");
+  private static final org.apache.hadoop.fs.Path INPUT =
+      new org.apache.hadoop.fs.Path("/it/sponge/in");
   private static List<String> stockOutput;
 
   @BeforeAll
   static void startCluster() throws Exception {
     assertTrue(Files.isDirectory(Path.of("/dev/shm")), "SpongeFiles pools need /dev/shm (tmpfs)");
-    poolRoot = Path.of("/dev/shm", "levee-it-sponge-" + UUID.randomUUID().toString().substring(0, 8));
+    poolRoot =
+        Path.of("/dev/shm", "levee-it-sponge-" + UUID.randomUUID().toString().substring(0, 8));
     zooKeeper = ZooKeeperServers.standalone(Path.of("target", "zookeeper"));
     // Exactly what an operator writes into yarn-site.xml, once for all NodeManagers.
-    cluster = MiniMapReduceCluster.builder()
-        .nodeManagers(NODE_MANAGERS)
-        .dataNodes(1)
-        .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
-        .set(SpongeConfigKeys.LOCAL_POOL_DIR, poolRoot.toString())
-        .set(SpongeConfigKeys.LOCAL_POOL_SIZE, (POOL_CHUNKS * CHUNK / (1 << 20)) + "m")
-        .set(SpongeConfigKeys.CHUNK_SIZE, "1m")
-        .set(SpongeServerConfig.PORT, "0")
-        .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
-        .set(SpongeServerConfig.TRACKER_POLL_MS, "200")
-        .set(SpongeServerConfig.GC_PERIOD_MS, "1000")
-        .start();
+    cluster =
+        MiniMapReduceCluster.builder()
+            .nodeManagers(NODE_MANAGERS)
+            .dataNodes(1)
+            .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
+            .set(SpongeConfigKeys.LOCAL_POOL_DIR, poolRoot.toString())
+            .set(SpongeConfigKeys.LOCAL_POOL_SIZE, (POOL_CHUNKS * CHUNK / (1 << 20)) + "m")
+            .set(SpongeConfigKeys.CHUNK_SIZE, "1m")
+            .set(SpongeServerConfig.PORT, "0")
+            .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
+            .set(SpongeServerConfig.TRACKER_POLL_MS, "200")
+            .set(SpongeServerConfig.GC_PERIOD_MS, "1000")
+            .start();
     fs = cluster.fileSystem();
     SkewedShuffleJob.writeInput(fs, INPUT, MAPS);
   }
@@ -108,10 +114,15 @@ class SpongeShuffleOnYarnTest {
     try {
       if (cluster != null) {
         cluster.close();
-        // The NodeManagers keep containers' files for debugging; here that is ~700 MB of map outputs per run.
+        // The NodeManagers keep containers' files for debugging; here that is ~700 MB of map
+        // outputs per run.
         // The container logs stay.
-        try (Stream<Path> dirs = Files.find(cluster.workDir().resolve("yarn"), 4,
-            (p, attrs) -> attrs.isDirectory() && p.getFileName().toString().equals("usercache"))) {
+        try (Stream<Path> dirs =
+            Files.find(
+                cluster.workDir().resolve("yarn"),
+                4,
+                (p, attrs) ->
+                    attrs.isDirectory() && p.getFileName().toString().equals("usercache"))) {
           dirs.forEach(d -> FileUtil.fullyDelete(d.toFile()));
         }
       }
@@ -135,8 +146,10 @@ class SpongeShuffleOnYarnTest {
       assertNotNull(node, "sponge of NodeManager " + nm);
       ports.add(node.address().port());
       pools.add(node.config().poolDir());
-      for (String dir : cluster.nodeManager(nm).getConfig().getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)) {
-        SpongeNodeDescriptor d = SpongeNodeDescriptor.readFrom(SpongeNodeDescriptor.in(Path.of(dir)));
+      for (String dir :
+          cluster.nodeManager(nm).getConfig().getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)) {
+        SpongeNodeDescriptor d =
+            SpongeNodeDescriptor.readFrom(SpongeNodeDescriptor.in(Path.of(dir)));
         assertEquals(node.address().port(), d.port(), "descriptor in " + dir);
         assertEquals(node.config().poolDir(), d.poolDir(), "descriptor in " + dir);
       }
@@ -156,17 +169,23 @@ class SpongeShuffleOnYarnTest {
     assertTrue(run(job), "sponge job failed: " + job.getStatus().getFailureInfo());
     sampler.stop();
 
-    assertEquals(stock, ClusterFiles.readOutput(fs, outputOf(job)), "SpongeFiles output equals stock");
+    assertEquals(
+        stock, ClusterFiles.readOutput(fs, outputOf(job)), "SpongeFiles output equals stock");
     Counters c = job.getCounters();
     assertEquals(0, sponge(c, SpongeShuffle.FALLBACKS_COUNTER), "no fallback to stock spilling");
-    assertEquals(POOL_CHUNKS, sponge(c, "local_memory.chunks_written"), "the local pool filled up, and no more");
+    assertEquals(
+        POOL_CHUNKS,
+        sponge(c, "local_memory.chunks_written"),
+        "the local pool filled up, and no more");
     assertEquals((long) POOL_CHUNKS * CHUNK, sponge(c, "local_memory.bytes_written"));
     long remoteBytes = sponge(c, "remote_memory.bytes_written");
-    assertEquals(2L * POOL_CHUNKS * CHUNK, remoteBytes, "both other sponges filled up with remote chunks");
+    assertEquals(
+        2L * POOL_CHUNKS * CHUNK, remoteBytes, "both other sponges filled up with remote chunks");
     assertTrue(sponge(c, "local_disk.bytes_written") > 0, "the rest went to local disk");
     assertEquals(0, sponge(c, "dfs.bytes_written"), "local disk had room: nothing on the DFS");
 
-    // Where the remote chunks landed: the servers' own byte counts, and what their pools held during the job.
+    // Where the remote chunks landed: the servers' own byte counts, and what their pools held
+    // during the job.
     long[] bytesIn = serverBytesIn();
     long landed = 0;
     List<Integer> receivers = new ArrayList<>();
@@ -175,22 +194,27 @@ class SpongeShuffleOnYarnTest {
       landed += delta;
       if (delta > 0) {
         receivers.add(nm);
-        assertEquals(POOL_CHUNKS, sampler.maxRemoteHeld(nm), "NodeManager " + nm + " held remote chunks");
+        assertEquals(
+            POOL_CHUNKS, sampler.maxRemoteHeld(nm), "NodeManager " + nm + " held remote chunks");
       }
     }
-    assertEquals(remoteBytes, landed, "bytes the reducer counted as remote = bytes other servers received");
-    assertEquals(NODE_MANAGERS - 1, receivers.size(), "every NodeManager but the reducer's: " + receivers);
+    assertEquals(
+        remoteBytes, landed, "bytes the reducer counted as remote = bytes other servers received");
+    assertEquals(
+        NODE_MANAGERS - 1, receivers.size(), "every NodeManager but the reducer's: " + receivers);
     int reducerNode = reducerNodeOf(receivers);
-    assertEquals(0, sampler.maxRemoteHeld(reducerNode), "the reducer's own node holds no remote chunks");
-    assertEquals(POOL_CHUNKS, sampler.maxUsed(reducerNode), "the reducer's node filled its pool locally");
+    assertEquals(
+        0, sampler.maxRemoteHeld(reducerNode), "the reducer's own node holds no remote chunks");
+    assertEquals(
+        POOL_CHUNKS, sampler.maxUsed(reducerNode), "the reducer's node filled its pool locally");
 
     assertPoolsEmpty();
   }
 
   /**
-   * The path a real cluster takes: the containers get no test classpath (the mini cluster otherwise hands them
-   * the test JVM's), only Hadoop's own jars as mapreduce.application.classpath, the job jar, and the packaged
-   * spongefiles-hadoop jar through -libjars.
+   * The path a real cluster takes: the containers get no test classpath (the mini cluster otherwise
+   * hands them the test JVM's), only Hadoop's own jars as mapreduce.application.classpath, the job
+   * jar, and the packaged spongefiles-hadoop jar through -libjars.
    */
   @Test
   @Order(3)
@@ -201,20 +225,32 @@ class SpongeShuffleOnYarnTest {
     conf.setBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, false);
     conf.set(MRJobConfig.MAPREDUCE_APPLICATION_CLASSPATH, String.join(",", classpath.framework()));
     conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffle.class.getName());
-    String[] rest = new GenericOptionsParser(conf, new String[] {"-libjars", classpath.pluginJar().toString()})
-        .getRemainingArgs();
+    String[] rest =
+        new GenericOptionsParser(conf, new String[] {"-libjars", classpath.pluginJar().toString()})
+            .getRemainingArgs();
     assertEquals(0, rest.length);
     Job job = newJob(conf, "sponge-libjars");
-    job.setJar(classpath.writeJobJar(Path.of("target", "it-sponge-job.jar"), SkewedShuffleJob.class).toString());
+    job.setJar(
+        classpath
+            .writeJobJar(Path.of("target", "it-sponge-job.jar"), SkewedShuffleJob.class)
+            .toString());
 
     assertTrue(run(job), "job failed: " + job.getStatus().getFailureInfo());
     assertEquals(stock, ClusterFiles.readOutput(fs, outputOf(job)), "output equals stock");
     Counters c = job.getCounters();
-    assertEquals(0, sponge(c, SpongeShuffle.FALLBACKS_COUNTER), "the plugin found its node's sponge");
-    assertTrue(sponge(c, "local_memory.bytes_written") > 0, "the plugin loaded from -libjars spilled into the sponge");
-    assertEquals(1, c.findCounter(SkewedShuffleJob.CLASSPATH_GROUP, SkewedShuffleJob.PLUGIN_LOCALIZED).getValue(),
+    assertEquals(
+        0, sponge(c, SpongeShuffle.FALLBACKS_COUNTER), "the plugin found its node's sponge");
+    assertTrue(
+        sponge(c, "local_memory.bytes_written") > 0,
+        "the plugin loaded from -libjars spilled into the sponge");
+    assertEquals(
+        1,
+        c.findCounter(SkewedShuffleJob.CLASSPATH_GROUP, SkewedShuffleJob.PLUGIN_LOCALIZED)
+            .getValue(),
         "the reducer loaded SpongeShuffle from the jar -libjars shipped");
-    assertEquals(1, c.findCounter(SkewedShuffleJob.CLASSPATH_GROUP, SkewedShuffleJob.JOB_LOCALIZED).getValue(),
+    assertEquals(
+        1,
+        c.findCounter(SkewedShuffleJob.CLASSPATH_GROUP, SkewedShuffleJob.JOB_LOCALIZED).getValue(),
         "the reducer loaded the job's classes from the job jar");
     assertPoolsEmpty();
   }
@@ -242,11 +278,15 @@ class SpongeShuffleOnYarnTest {
     killed.stop();
 
     assertTrue(run(job), "job failed: " + job.getStatus().getFailureInfo());
-    assertEquals(stock, ClusterFiles.readOutput(fs, outputOf(job)), "output after the rerun equals stock");
-    assertTrue(job.getCounters().findCounter(JobCounter.NUM_FAILED_REDUCES).getValue() >= 1,
+    assertEquals(
+        stock, ClusterFiles.readOutput(fs, outputOf(job)), "output after the rerun equals stock");
+    assertTrue(
+        job.getCounters().findCounter(JobCounter.NUM_FAILED_REDUCES).getValue() >= 1,
         "the reduce attempt that read from the lost server failed");
     String diagnostics = failedReduceDiagnostics(job);
-    assertTrue(diagnostics.contains(":" + killedPort), "the failure names the lost server: " + diagnostics);
+    assertTrue(
+        diagnostics.contains(":" + killedPort),
+        "the failure names the lost server: " + diagnostics);
 
     // The survivors end empty; the lost server's pool is reclaimed when its server comes back.
     for (int nm = 0; nm < NODE_MANAGERS; nm++) {
@@ -255,7 +295,9 @@ class SpongeShuffleOnYarnTest {
       }
     }
     try (SpongeNode restarted = SpongeNode.start(killedConfig)) {
-      assertEquals(restarted.metrics().getChunksTotal(), restarted.metrics().getChunksFree(),
+      assertEquals(
+          restarted.metrics().getChunksTotal(),
+          restarted.metrics().getChunksFree(),
           "a restarted server frees the chunks its previous run handed out");
     }
   }
@@ -279,25 +321,38 @@ class SpongeShuffleOnYarnTest {
   private static Job newJob(Configuration conf, String name) throws Exception {
     conf.set(MRJobConfig.REDUCE_JAVA_OPTS, REDUCE_OPTS);
     Job job = Job.getInstance(conf, name);
-    return SkewedShuffleJob.configure(job, INPUT, new org.apache.hadoop.fs.Path("/it/sponge/out-" + name),
-        RECORDS_PER_MAP, VALUE_BYTES);
+    return SkewedShuffleJob.configure(
+        job,
+        INPUT,
+        new org.apache.hadoop.fs.Path("/it/sponge/out-" + name),
+        RECORDS_PER_MAP,
+        VALUE_BYTES);
   }
 
   private static org.apache.hadoop.fs.Path outputOf(Job job) {
-    return new org.apache.hadoop.fs.Path(job.getConfiguration().get("mapreduce.output.fileoutputformat.outputdir"));
+    return new org.apache.hadoop.fs.Path(
+        job.getConfiguration().get("mapreduce.output.fileoutputformat.outputdir"));
   }
 
-  /** Runs a job to the end and logs its time and SpongeFiles counters (the figures the report quotes). */
+  /**
+   * Runs a job to the end and logs its time and SpongeFiles counters (the figures the report
+   * quotes).
+   */
   private static boolean run(Job job) throws Exception {
     long start = System.nanoTime();
     boolean ok = job.waitForCompletion(false);
     StringBuilder figures = new StringBuilder();
     if (ok) {
-      job.getCounters().getGroup(GROUP).forEach(k -> figures.append(' ').append(k.getName()).append('=')
-          .append(k.getValue()));
+      job.getCounters()
+          .getGroup(GROUP)
+          .forEach(k -> figures.append(' ').append(k.getName()).append('=').append(k.getValue()));
     }
-    LOG.info("job {} {} in {} ms;{}", job.getJobName(), ok ? "succeeded" : "failed",
-        (System.nanoTime() - start) / 1_000_000, figures);
+    LOG.info(
+        "job {} {} in {} ms;{}",
+        job.getJobName(),
+        ok ? "succeeded" : "failed",
+        (System.nanoTime() - start) / 1_000_000,
+        figures);
     return ok;
   }
 
@@ -323,7 +378,8 @@ class SpongeShuffleOnYarnTest {
         return nm;
       }
     }
-    throw new AssertionError("every NodeManager received remote chunks, the reducer's own included");
+    throw new AssertionError(
+        "every NodeManager received remote chunks, the reducer's own included");
   }
 
   private static void assertPoolsEmpty() throws InterruptedException {
@@ -332,14 +388,23 @@ class SpongeShuffleOnYarnTest {
     }
   }
 
-  /** Frees after the job are synchronous in the task; the wait only covers the aux service's application-end event. */
-  private static void awaitPoolEmpty(int nm, SpongeServerMetricsMBean m) throws InterruptedException {
+  /**
+   * Frees after the job are synchronous in the task; the wait only covers the aux service's
+   * application-end event.
+   */
+  private static void awaitPoolEmpty(int nm, SpongeServerMetricsMBean m)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while ((m.getChunksFree() != m.getChunksTotal() || m.getRemoteChunksHeld() != 0) && System.nanoTime() < deadline) {
+    while ((m.getChunksFree() != m.getChunksTotal() || m.getRemoteChunksHeld() != 0)
+        && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
-    assertEquals(m.getChunksTotal(), m.getChunksFree(), "pool of NodeManager " + nm + " is empty after the job");
-    assertEquals(0, m.getRemoteChunksHeld(), "NodeManager " + nm + " holds no remote chunks after the job");
+    assertEquals(
+        m.getChunksTotal(),
+        m.getChunksFree(),
+        "pool of NodeManager " + nm + " is empty after the job");
+    assertEquals(
+        0, m.getRemoteChunksHeld(), "NodeManager " + nm + " holds no remote chunks after the job");
   }
 
   private static String failedReduceDiagnostics(Job job) throws Exception {
@@ -354,7 +419,10 @@ class SpongeShuffleOnYarnTest {
     return all.toString();
   }
 
-  /** Samples every sponge server's pool while a job runs: what the servers held, not only what the task says. */
+  /**
+   * Samples every sponge server's pool while a job runs: what the servers held, not only what the
+   * task says.
+   */
   private static final class PoolSampler {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final AtomicIntegerArray maxRemoteHeld = new AtomicIntegerArray(NODE_MANAGERS);

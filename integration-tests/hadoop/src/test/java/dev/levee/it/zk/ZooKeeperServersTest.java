@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -17,14 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ZooKeeperServersTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void standaloneServerStoresAndReturnsData() throws Exception {
     try (TestingServer server = ZooKeeperServers.standalone(dir);
-         CuratorFramework client = connect(server.getConnectString())) {
-      assertTrue(server.getTempDirectory().toPath().startsWith(dir), "data dir " + server.getTempDirectory());
+        CuratorFramework client = connect(server.getConnectString())) {
+      assertTrue(
+          server.getTempDirectory().toPath().startsWith(dir),
+          "data dir " + server.getTempDirectory());
       byte[] data = "rendezvous".getBytes(StandardCharsets.UTF_8);
       client.create().creatingParentsIfNeeded().forPath("/levee/it/standalone", data);
       assertArrayEquals(data, client.getData().forPath("/levee/it/standalone"));
@@ -34,7 +34,7 @@ class ZooKeeperServersTest {
   @Test
   void ensembleKeepsServingAfterItsLeaderIsKilled() throws Exception {
     try (ZooKeeperEnsemble ensemble = ZooKeeperServers.ensemble(3, dir);
-         CuratorFramework client = connect(ensemble.connectString())) {
+        CuratorFramework client = connect(ensemble.connectString())) {
       byte[] before = "before".getBytes(StandardCharsets.UTF_8);
       client.create().creatingParentsIfNeeded().forPath("/levee/it/before", before);
 
@@ -50,12 +50,14 @@ class ZooKeeperServersTest {
   }
 
   private static CuratorFramework connect(String connectString) throws InterruptedException {
-    CuratorFramework client = CuratorFrameworkFactory.newClient(
-        connectString, 20_000, 5_000, new ExponentialBackoffRetry(200, 10));
+    CuratorFramework client =
+        CuratorFrameworkFactory.newClient(
+            connectString, 20_000, 5_000, new ExponentialBackoffRetry(200, 10));
     client.start();
     if (!client.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS)) {
       client.close();
-      throw new IllegalStateException("no ZooKeeper connection to " + connectString + " within 20 s");
+      throw new IllegalStateException(
+          "no ZooKeeper connection to " + connectString + " within 20 s");
     }
     return client;
   }

@@ -23,7 +23,8 @@ object DriverJvm {
       throw new IllegalStateException(
         s"the driver JVM does not open ${missing.mkString(", ")} of java.base to the classpath, which " +
           s"Spark needs; start it with ${missing.map(p => s"--add-opens=java.base/$p=ALL-UNNAMED").mkString(" ")} " +
-          s"(Spark's full set: ${JavaModuleOptions.defaultModuleOptions()})")
+          s"(Spark's full set: ${JavaModuleOptions.defaultModuleOptions()})"
+      )
     }
   }
 
@@ -36,16 +37,21 @@ object DriverJvm {
    * for a real cluster in benchmarks, so it refuses to start in that mode rather than quietly
    * producing numbers no user would see.
    */
-  def requireNotInSparkTestMode(env: collection.Map[String, String], props: collection.Map[String, String]): Unit = {
+  def requireNotInSparkTestMode(
+      env: collection.Map[String, String],
+      props: collection.Map[String, String]
+  ): Unit = {
     props.get(TestModeProperty).foreach { v =>
       throw new IllegalStateException(
         s"system property $TestModeProperty=$v turns on Spark's test mode, which changes memory accounting; " +
-          s"unset it (the fixture ships the classpath to executors itself)")
+          s"unset it (the fixture ships the classpath to executors itself)"
+      )
     }
     env.get(TestModeEnvVar).foreach { v =>
       throw new IllegalStateException(
         s"environment variable $TestModeEnvVar=$v turns on Spark's test mode (SparkContext copies it to " +
-          s"$TestModeProperty), which changes memory accounting; unset it")
+          s"$TestModeProperty), which changes memory accounting; unset it"
+      )
     }
   }
 }

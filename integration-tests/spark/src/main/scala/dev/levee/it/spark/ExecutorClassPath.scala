@@ -13,15 +13,26 @@ import java.nio.file.Paths
 object ExecutorClassPath {
 
   def of(javaClassPath: String, workingDir: String): Seq[String] =
-    javaClassPath.split(File.pathSeparator).iterator.map(_.trim).filter(_.nonEmpty).map { entry =>
-      // "dir/*" is a JVM wildcard, not a path; keep the star and absolutize the directory.
-      if (entry == "*" || entry.endsWith(File.separator + "*")) {
-        val base = entry.stripSuffix("*")
-        Paths.get(workingDir).resolve(if (base.isEmpty) "." else base).normalize().toString + File.separator + "*"
-      } else {
-        Paths.get(workingDir).resolve(entry).normalize().toString
+    javaClassPath
+      .split(File.pathSeparator)
+      .iterator
+      .map(_.trim)
+      .filter(_.nonEmpty)
+      .map { entry =>
+        // "dir/*" is a JVM wildcard, not a path; keep the star and absolutize the directory.
+        if (entry == "*" || entry.endsWith(File.separator + "*")) {
+          val base = entry.stripSuffix("*")
+          Paths
+            .get(workingDir)
+            .resolve(if (base.isEmpty) "." else base)
+            .normalize()
+            .toString + File.separator + "*"
+        } else {
+          Paths.get(workingDir).resolve(entry).normalize().toString
+        }
       }
-    }.distinct.toSeq
+      .distinct
+      .toSeq
 
   /** This JVM's classpath, absolute. */
   def current(): Seq[String] = {
@@ -29,7 +40,8 @@ object ExecutorClassPath {
     if (cp.trim.isEmpty) {
       throw new IllegalStateException(
         "java.class.path is empty: local-cluster executors load their classes from the driver JVM's " +
-          "classpath, so start the driver with -cp <jars and class directories>")
+          "classpath, so start the driver with -cp <jars and class directories>"
+      )
     }
     of(cp, System.getProperty("user.dir"))
   }

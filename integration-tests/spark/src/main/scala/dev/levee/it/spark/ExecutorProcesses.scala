@@ -18,14 +18,20 @@ object ExecutorProcesses {
 
   /** Live executor JVMs of `appId`, by executor id. */
   def of(appId: String): Map[String, ProcessHandle] =
-    ProcessHandle.current().children().iterator().asScala.flatMap { process =>
-      val args = arguments(process)
-      if (args.contains(BackendClass) && valueOf(args, "--app-id").contains(appId)) {
-        valueOf(args, "--executor-id").map(_ -> process)
-      } else {
-        None
+    ProcessHandle
+      .current()
+      .children()
+      .iterator()
+      .asScala
+      .flatMap { process =>
+        val args = arguments(process)
+        if (args.contains(BackendClass) && valueOf(args, "--app-id").contains(appId)) {
+          valueOf(args, "--executor-id").map(_ -> process)
+        } else {
+          None
+        }
       }
-    }.toMap
+      .toMap
 
   /** True if `process` is a Spark executor JVM (of any application). */
   def isExecutor(process: ProcessHandle): Boolean = arguments(process).contains(BackendClass)
@@ -39,7 +45,7 @@ object ExecutorProcesses {
     val procCmdline = Paths.get("/proc", process.pid().toString, "cmdline")
     Try(Files.readAllBytes(procCmdline)).toOption.filter(_.nonEmpty) match {
       case Some(bytes) => new String(bytes, StandardCharsets.UTF_8).split('\u0000').toSeq.drop(1)
-      case None => process.info().arguments().toScala.map(_.toSeq).getOrElse(Seq.empty)
+      case None        => process.info().arguments().toScala.map(_.toSeq).getOrElse(Seq.empty)
     }
   }
 

@@ -18,7 +18,12 @@ object ExecutorRegistration {
    * Blocks until `expected` executors are registered and their JVMs are visible as child
    * processes; returns those processes by executor id.
    */
-  def await(sc: SparkContext, expected: Int, timeout: FiniteDuration, home: SparkHome): Map[String, ProcessHandle] = {
+  def await(
+      sc: SparkContext,
+      expected: Int,
+      timeout: FiniteDuration,
+      home: SparkHome
+  ): Map[String, ProcessHandle] = {
     val deadline = timeout.fromNow
     var processes = Map.empty[String, ProcessHandle]
     var registered = 0
@@ -33,7 +38,8 @@ object ExecutorRegistration {
           s"only $registered of $expected executors registered, and ${processes.size} of their JVMs were found among " +
             s"the driver's child processes, within " +
             s"${timeout.toSeconds} s on ${sc.master}; executor logs: ${home.executorLogs(sc.applicationId)}/<executorId>/stderr " +
-            s"(raise the registration timeout if the machine is busy)")
+            s"(raise the registration timeout if the machine is busy)"
+        )
       }
       Thread.sleep(PollInterval.toMillis)
     }

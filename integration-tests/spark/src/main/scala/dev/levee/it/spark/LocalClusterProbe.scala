@@ -9,16 +9,21 @@ package dev.levee.it.spark
 object LocalClusterProbe {
 
   def main(args: Array[String]): Unit = {
-    val topology = SparkTopology.parse(args.headOption.getOrElse(SparkTopology.TwoExecutorJvms.master))
+    val topology =
+      SparkTopology.parse(args.headOption.getOrElse(SparkTopology.TwoExecutorJvms.master))
     val problems = SparkCluster.using(topology, appName = "levee-local-cluster-probe") { cluster =>
       val partitions = 16
-      val jvms = cluster.sc.parallelize(1 to partitions, partitions)
+      val jvms = cluster.sc
+        .parallelize(1 to partitions, partitions)
         .mapPartitions(_ => Iterator(TaskJvm.current()))
-        .collect().toSeq
+        .collect()
+        .toSeq
       println(s"master:        ${topology.master}")
       println(s"startup:       ${cluster.startup}")
       println(s"driver PID:    ${cluster.driverPid}")
-      println(s"executor PIDs: ${cluster.executorPids.toSeq.sorted.map { case (id, pid) => s"$id=$pid" }.mkString(", ")}")
+      println(
+        s"executor PIDs: ${cluster.executorPids.toSeq.sorted.map { case (id, pid) => s"$id=$pid" }.mkString(", ")}"
+      )
       jvms.groupBy(identity).toSeq.sortBy(_._1.executorId).foreach { case (jvm, tasks) =>
         println(s"tasks in executor ${jvm.executorId} (PID ${jvm.pid}): ${tasks.size}")
       }

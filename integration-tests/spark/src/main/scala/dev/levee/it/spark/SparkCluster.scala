@@ -22,7 +22,8 @@ final class SparkCluster private (
     val sc: SparkContext,
     val startup: SparkCluster.StartupTimes,
     initialExecutors: Map[String, ProcessHandle],
-    stopTimeout: FiniteDuration) extends AutoCloseable {
+    stopTimeout: FiniteDuration
+) extends AutoCloseable {
 
   @volatile private var closed = false
 
@@ -46,7 +47,8 @@ final class SparkCluster private (
     }
   }
 
-  override def toString: String = s"SparkCluster(${topology.master}, app ${sc.applicationId}, $startup)"
+  override def toString: String =
+    s"SparkCluster(${topology.master}, app ${sc.applicationId}, $startup)"
 }
 
 object SparkCluster {
@@ -76,12 +78,13 @@ object SparkCluster {
       settings: Map[String, String] = Map.empty,
       appName: String = "levee-it",
       registrationTimeout: FiniteDuration = DefaultRegistrationTimeout,
-      stopTimeout: FiniteDuration = DefaultStopTimeout): SparkCluster = {
+      stopTimeout: FiniteDuration = DefaultStopTimeout
+  ): SparkCluster = {
     DriverJvm.requireSparkModuleAccess()
     DriverJvm.requireNotInSparkTestMode(sys.env, sys.props)
     val home = topology match {
       case _: SparkTopology.LocalCluster => Some(SparkHome.prepare(sys.env))
-      case _: SparkTopology.Local => None
+      case _: SparkTopology.Local        => None
     }
     val conf = FixtureConf.build(topology, appName, settings, FixtureConf.DriverSide.current())
     val expected = FixtureConf.expectedExecutors(topology, conf)
@@ -90,7 +93,10 @@ object SparkCluster {
     val sc = new SparkContext(conf)
     val t1 = System.nanoTime()
     val executors =
-      try home.fold(Map.empty[String, ProcessHandle])(h => ExecutorRegistration.await(sc, expected, registrationTimeout, h))
+      try
+        home.fold(Map.empty[String, ProcessHandle])(h =>
+          ExecutorRegistration.await(sc, expected, registrationTimeout, h)
+        )
       catch {
         case NonFatal(e) =>
           try stopAndReap(sc, Map.empty, stopTimeout)
@@ -99,14 +105,18 @@ object SparkCluster {
       }
     val startup = StartupTimes(nanos(t1 - t0), nanos(System.nanoTime() - t1))
     val cluster = new SparkCluster(topology, sc, startup, executors, stopTimeout)
-    log.info(s"Started ${topology.master} (app ${sc.applicationId}): $startup; executor PIDs ${
-      executors.map { case (id, p) => s"$id=${p.pid()}" }.mkString(", ")}; driver PID ${cluster.driverPid}")
+    log.info(
+      s"Started ${topology.master} (app ${sc.applicationId}): $startup; executor PIDs ${executors.map { case (id, p) => s"$id=${p.pid()}" }.mkString(", ")}; driver PID ${cluster.driverPid}"
+    )
     cluster
   }
 
   /** Runs `body` on a fresh cluster and always closes it, also when `body` throws. */
-  def using[T](topology: SparkTopology, settings: Map[String, String] = Map.empty, appName: String = "levee-it")(
-      body: SparkCluster => T): T = {
+  def using[T](
+      topology: SparkTopology,
+      settings: Map[String, String] = Map.empty,
+      appName: String = "levee-it"
+  )(body: SparkCluster => T): T = {
     val cluster = start(topology, settings, appName)
     var failure: Throwable = null
     try body(cluster)
@@ -127,7 +137,11 @@ object SparkCluster {
    * have exited. Any left after the timeout are killed and reported: on a shared machine a stray
    * 1 GB executor is worse than a failed test.
    */
-  private def stopAndReap(sc: SparkContext, known: Map[String, ProcessHandle], timeout: FiniteDuration): Unit = {
+  private def stopAndReap(
+      sc: SparkContext,
+      known: Map[String, ProcessHandle],
+      timeout: FiniteDuration
+  ): Unit = {
     val appId = sc.applicationId
     val executors = (known ++ ExecutorProcesses.of(appId)).values.toSeq.distinctBy(_.pid())
     try sc.stop()
@@ -138,7 +152,8 @@ object SparkCluster {
         survivors.foreach(_.destroyForcibly())
         throw new IllegalStateException(
           s"executor JVMs ${survivors.map(_.pid()).mkString(", ")} of $appId were still running " +
-            s"${timeout.toSeconds} s after the context stopped; killed them")
+            s"${timeout.toSeconds} s after the context stopped; killed them"
+        )
       }
     }
   }

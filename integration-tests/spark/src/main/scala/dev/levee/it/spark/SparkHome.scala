@@ -30,17 +30,24 @@ object SparkHome {
    * missing (it is a scratch directory, e.g. `target/spark-home` under Maven).
    */
   def prepare(env: collection.Map[String, String]): SparkHome = {
-    val raw = env.get(EnvVar).map(_.trim).filter(_.nonEmpty).getOrElse(
-      throw new IllegalStateException(
-        s"$EnvVar is not set in the environment of this JVM. A local-cluster needs it: the in-process " +
-          s"Spark worker reads it from the environment to place executor work directories and to build " +
-          s"executor classpaths. Export $EnvVar=<a writable directory> before starting the JVM (Maven's " +
-          s"scalatest-maven-plugin sets it to target/spark-home); an empty directory is enough."))
+    val raw = env
+      .get(EnvVar)
+      .map(_.trim)
+      .filter(_.nonEmpty)
+      .getOrElse(
+        throw new IllegalStateException(
+          s"$EnvVar is not set in the environment of this JVM. A local-cluster needs it: the in-process " +
+            s"Spark worker reads it from the environment to place executor work directories and to build " +
+            s"executor classpaths. Export $EnvVar=<a writable directory> before starting the JVM (Maven's " +
+            s"scalatest-maven-plugin sets it to target/spark-home); an empty directory is enough."
+        )
+      )
     val dir = Paths.get(raw)
     if (!dir.isAbsolute) {
       throw new IllegalStateException(
         s"$EnvVar='$raw' is a relative path; the executors resolve it from their own working directory, " +
-          s"so it must be absolute")
+          s"so it must be absolute"
+      )
     }
     val home = SparkHome(dir)
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
@@ -50,7 +57,9 @@ object SparkHome {
     catch {
       case e: java.io.IOException =>
         throw new IllegalStateException(
-          s"$EnvVar='$raw': cannot create ${home.jarsDir} (Spark's launcher requires it): ${e.getMessage}", e)
+          s"$EnvVar='$raw': cannot create ${home.jarsDir} (Spark's launcher requires it): ${e.getMessage}",
+          e
+        )
     }
     home
   }

@@ -5,6 +5,7 @@ package dev.levee.it.spark
  * in-process standalone master and workers (`local-cluster[workers,cores,memory]`).
  */
 sealed trait SparkTopology {
+
   /** The `spark.master` URL for this topology. */
   def master: String
 }
@@ -25,8 +26,14 @@ object SparkTopology {
   final case class LocalCluster(workers: Int, coresPerWorker: Int, memoryPerWorkerMb: Int)
       extends SparkTopology {
     require(workers >= 1, s"local-cluster workers must be >= 1, got $workers")
-    require(coresPerWorker >= 1, s"local-cluster cores per worker must be >= 1, got $coresPerWorker")
-    require(memoryPerWorkerMb >= 1, s"local-cluster memory per worker (MB) must be >= 1, got $memoryPerWorkerMb")
+    require(
+      coresPerWorker >= 1,
+      s"local-cluster cores per worker must be >= 1, got $coresPerWorker"
+    )
+    require(
+      memoryPerWorkerMb >= 1,
+      s"local-cluster memory per worker (MB) must be >= 1, got $memoryPerWorkerMb"
+    )
     override def master: String = s"local-cluster[$workers,$coresPerWorker,$memoryPerWorkerMb]"
   }
 
@@ -34,17 +41,19 @@ object SparkTopology {
   val LocalTwoThreads: Local = Local(2)
 
   /** Two executor JVMs with one core and 1 GB each: the integration-test default. */
-  val TwoExecutorJvms: LocalCluster = LocalCluster(workers = 2, coresPerWorker = 1, memoryPerWorkerMb = 1024)
+  val TwoExecutorJvms: LocalCluster =
+    LocalCluster(workers = 2, coresPerWorker = 1, memoryPerWorkerMb = 1024)
 
   private val LocalPattern = """local\[(\d+)\]""".r
   private val LocalClusterPattern = """local-cluster\[\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\]""".r
 
   /** Parses a master URL given on a command line (`local[2]`, `local-cluster[2,1,1024]`). */
   def parse(master: String): SparkTopology = master.trim match {
-    case LocalPattern(threads) => Local(threads.toInt)
+    case LocalPattern(threads)        => Local(threads.toInt)
     case LocalClusterPattern(w, c, m) => LocalCluster(w.toInt, c.toInt, m.toInt)
-    case other =>
+    case other                        =>
       throw new IllegalArgumentException(
-        s"unsupported Spark master '$other': allowed are local[N] and local-cluster[workers,coresPerWorker,memoryPerWorkerMb]")
+        s"unsupported Spark master '$other': allowed are local[N] and local-cluster[workers,coresPerWorker,memoryPerWorkerMb]"
+      )
   }
 }

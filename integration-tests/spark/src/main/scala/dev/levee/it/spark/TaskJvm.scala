@@ -9,13 +9,18 @@ import org.apache.spark.SparkEnv
 final case class TaskJvm(executorId: String, pid: Long, sparkTestMode: Boolean)
 
 object TaskJvm {
+
   /** Call from inside a task (a closure shipped to an executor). */
   def current(): TaskJvm = {
     val env = SparkEnv.get
-    if (env == null) throw new IllegalStateException("TaskJvm.current() must be called inside a Spark task")
+    if (env == null)
+      throw new IllegalStateException("TaskJvm.current() must be called inside a Spark task")
     TaskJvm(
       executorId = env.executorId,
       pid = ProcessHandle.current().pid(),
-      sparkTestMode = sys.props.contains(DriverJvm.TestModeProperty) || env.conf.contains(DriverJvm.TestModeProperty))
+      sparkTestMode = sys.props.contains(DriverJvm.TestModeProperty) || env.conf.contains(
+        DriverJvm.TestModeProperty
+      )
+    )
   }
 }

@@ -19,7 +19,10 @@ trait SharedSparkCluster extends BeforeAndAfterAll { this: Suite =>
 
   protected final def cluster: SparkCluster = {
     val c = running
-    if (c == null) throw new IllegalStateException(s"${getClass.getSimpleName}: the cluster is used before beforeAll or after afterAll")
+    if (c == null)
+      throw new IllegalStateException(
+        s"${getClass.getSimpleName}: the cluster is used before beforeAll or after afterAll"
+      )
     c
   }
 

@@ -14,10 +14,19 @@ object ShuffleWorkloads {
   def multiset[V](values: Iterable[V]): Multiset[V] = values.groupMapReduce(identity)(_ => 1)(_ + _)
 
   /** `n` records over `keys` keys, `hotShare` of them on `hotKeys` keys starting at `firstHotKey`. */
-  def skewedPairs(seed: Long, n: Int, keys: Range, hotKeys: Int, firstHotKey: Int, hotShare: Double): Vector[(Int, String)] = {
+  def skewedPairs(
+      seed: Long,
+      n: Int,
+      keys: Range,
+      hotKeys: Int,
+      firstHotKey: Int,
+      hotShare: Double
+  ): Vector[(Int, String)] = {
     val rnd = new Random(seed)
     Vector.fill(n) {
-      val key = if (rnd.nextDouble() < hotShare) firstHotKey + rnd.nextInt(hotKeys) else keys.start + rnd.nextInt(keys.size)
+      val key =
+        if (rnd.nextDouble() < hotShare) firstHotKey + rnd.nextInt(hotKeys)
+        else keys.start + rnd.nextInt(keys.size)
       key -> s"v${rnd.nextInt(500)}"
     }
   }
@@ -38,10 +47,15 @@ object ShuffleWorkloads {
     }.toMap
   }
 
-  def cogrouped[K, A, B](left: Seq[(K, A)], right: Seq[(K, B)]): Map[K, (Multiset[A], Multiset[B])] = {
+  def cogrouped[K, A, B](
+      left: Seq[(K, A)],
+      right: Seq[(K, B)]
+  ): Map[K, (Multiset[A], Multiset[B])] = {
     val l = grouped(left)
     val r = grouped(right)
-    (l.keySet ++ r.keySet).iterator.map(k => k -> (l.getOrElse(k, Map.empty[A, Int]), r.getOrElse(k, Map.empty[B, Int]))).toMap
+    (l.keySet ++ r.keySet).iterator
+      .map(k => k -> (l.getOrElse(k, Map.empty[A, Int]), r.getOrElse(k, Map.empty[B, Int])))
+      .toMap
   }
 
   def summed[K](records: Seq[(K, Long)]): Map[K, Long] = records.groupMapReduce(_._1)(_._2)(_ + _)

@@ -23,25 +23,38 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
   private val delegate: ShuffleManager = {
     if (leakyConf.delegateShuffleManager == getClass.getName) {
       throw new IllegalArgumentException(
-        s"${LeakyConf.Delegate} names ${getClass.getName} itself; it must name another ShuffleManager")
+        s"${LeakyConf.Delegate} names ${getClass.getName} itself; it must name another ShuffleManager"
+      )
     }
-    try Utils.instantiateSerializerOrShuffleManager[ShuffleManager](
-      leakyConf.delegateShuffleManager, conf, isDriver)
+    try
+      Utils.instantiateSerializerOrShuffleManager[ShuffleManager](
+        leakyConf.delegateShuffleManager,
+        conf,
+        isDriver
+      )
     catch {
-      case e: ClassNotFoundException => throw new IllegalArgumentException(
-        s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
-          "class not found; expected a ShuffleManager class on the classpath", e)
-      case e: ClassCastException => throw new IllegalArgumentException(
-        s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
-          "not a ShuffleManager", e)
+      case e: ClassNotFoundException =>
+        throw new IllegalArgumentException(
+          s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
+            "class not found; expected a ShuffleManager class on the classpath",
+          e
+        )
+      case e: ClassCastException =>
+        throw new IllegalArgumentException(
+          s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
+            "not a ShuffleManager",
+          e
+        )
     }
   }
 
   /** Leaky reads need the delegate's blocks in Spark's block managers. */
   private val canReadBlocks = delegate.isInstanceOf[SortShuffleManager]
   if (leakyConf.enabled && !canReadBlocks) {
-    logWarning(s"Delegate ${delegate.getClass.getName} does not store shuffle blocks in Spark's " +
-      "block managers; every read passes through to it unchanged")
+    logWarning(
+      s"Delegate ${delegate.getClass.getName} does not store shuffle blocks in Spark's " +
+        "block managers; every read passes through to it unchanged"
+    )
   }
 
   private val leakyReadCount = new java.util.concurrent.atomic.LongAdder
@@ -49,12 +62,18 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
   /** Shuffle reads this manager has aggregated in a leaky table (in this JVM). */
   def leakyReads: Long = leakyReadCount.sum()
 
-  override def registerShuffle[K, V, C](shuffleId: Int,
-      dependency: ShuffleDependency[K, V, C]): ShuffleHandle =
+  override def registerShuffle[K, V, C](
+      shuffleId: Int,
+      dependency: ShuffleDependency[K, V, C]
+  ): ShuffleHandle =
     delegate.registerShuffle(shuffleId, dependency)
 
-  override def getWriter[K, V](handle: ShuffleHandle, mapId: Long, context: TaskContext,
-      metrics: ShuffleWriteMetricsReporter): ShuffleWriter[K, V] =
+  override def getWriter[K, V](
+      handle: ShuffleHandle,
+      mapId: Long,
+      context: TaskContext,
+      metrics: ShuffleWriteMetricsReporter
+  ): ShuffleWriter[K, V] =
     delegate.getWriter(handle, mapId, context, metrics)
 
   override def getReader[K, C](
@@ -64,22 +83,44 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
       startPartition: Int,
       endPartition: Int,
       context: TaskContext,
-      metrics: ShuffleReadMetricsReporter): ShuffleReader[K, C] = handle match {
+      metrics: ShuffleReadMetricsReporter
+  ): ShuffleReader[K, C] = handle match {
     case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
-        if leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(base.dependency) =>
+        if leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(
+          base.dependency
+        ) =>
       val tracker = SparkEnv.get.mapOutputTracker
       val blocks = if (base.dependency.isShuffleMergeFinalizedMarked) {
-        tracker.getPushBasedShuffleMapSizesByExecutorId(
-          handle.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition).iter
+        tracker
+          .getPushBasedShuffleMapSizesByExecutorId(
+            handle.shuffleId,
+            startMapIndex,
+            endMapIndex,
+            startPartition,
+            endPartition
+          )
+          .iter
       } else {
         tracker.getMapSizesByExecutorId(
-          handle.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
+          handle.shuffleId,
+          startMapIndex,
+          endMapIndex,
+          startPartition,
+          endPartition
+        )
       }
       leakyReadCount.increment()
       new LeakyShuffleReader[K, C](base, blocks, context, metrics, leakyConf)
     case _ =>
-      delegate.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition,
-        context, metrics)
+      delegate.getReader(
+        handle,
+        startMapIndex,
+        endMapIndex,
+        startPartition,
+        endPartition,
+        context,
+        metrics
+      )
   }
 
   override def unregisterShuffle(shuffleId: Int): Boolean = delegate.unregisterShuffle(shuffleId)

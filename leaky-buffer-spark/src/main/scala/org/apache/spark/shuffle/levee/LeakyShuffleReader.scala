@@ -20,7 +20,8 @@ private[levee] final class LeakyShuffleReader[K, C](
     blocksByAddress: Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])],
     context: TaskContext,
     readMetrics: ShuffleReadMetricsReporter,
-    leakyConf: LeakyConf) extends ShuffleReader[K, C] {
+    leakyConf: LeakyConf
+) extends ShuffleReader[K, C] {
 
   private val dep = handle.dependency
 
@@ -44,22 +45,36 @@ private[levee] final class LeakyShuffleReader[K, C](
       conf.get(config.SHUFFLE_CHECKSUM_ENABLED),
       conf.get(config.SHUFFLE_CHECKSUM_ALGORITHM),
       readMetrics,
-      false).toCompletionIterator
+      false
+    ).toCompletionIterator
 
     val serializer = dep.serializer.newInstance()
-    val records = streams.flatMap { case (_, in) => serializer.deserializeStream(in).asKeyValueIterator }
+    val records = streams.flatMap { case (_, in) =>
+      serializer.deserializeStream(in).asKeyValueIterator
+    }
     val counted = CompletionIterator[(Any, Any), Iterator[(Any, Any)]](
       records.map { r => readMetrics.incRecordsRead(1); r },
-      context.taskMetrics().mergeShuffleReadMetrics())
+      context.taskMetrics().mergeShuffleReadMetrics()
+    )
     val interruptible = new InterruptibleIterator[(Any, Any)](context, counted)
 
     val aggregator = dep.aggregator.get
     val result: Iterator[Product2[K, C]] = if (dep.mapSideCombine) {
-      LeakyAggregation.combineCombinersByKey[K, C](interruptible.asInstanceOf[Iterator[(K, C)]],
-        aggregator, dep.serializer, leakyConf, context)
+      LeakyAggregation.combineCombinersByKey[K, C](
+        interruptible.asInstanceOf[Iterator[(K, C)]],
+        aggregator,
+        dep.serializer,
+        leakyConf,
+        context
+      )
     } else {
-      LeakyAggregation.combineValuesByKey[K, Any, C](interruptible.asInstanceOf[Iterator[(K, Any)]],
-        aggregator.asInstanceOf[Aggregator[K, Any, C]], dep.serializer, leakyConf, context)
+      LeakyAggregation.combineValuesByKey[K, Any, C](
+        interruptible.asInstanceOf[Iterator[(K, Any)]],
+        aggregator.asInstanceOf[Aggregator[K, Any, C]],
+        dep.serializer,
+        leakyConf,
+        context
+      )
     }
     new InterruptibleIterator[Product2[K, C]](context, result)
   }

@@ -22,8 +22,12 @@ object SparkInternals {
     }
   }
 
-  def recordTableMetrics(context: TaskContext, peakBytes: Long, memorySpilled: Long,
-      diskSpilled: Long): Unit = {
+  def recordTableMetrics(
+      context: TaskContext,
+      peakBytes: Long,
+      memorySpilled: Long,
+      diskSpilled: Long
+  ): Unit = {
     val m = context.taskMetrics()
     m.incPeakExecutionMemory(peakBytes)
     m.incMemoryBytesSpilled(memorySpilled)

@@ -33,9 +33,16 @@ abstract class LeakyOperatorsSuite extends LeakySparkSuite {
     val agg = rdd.aggregateByKey(Set.empty[String], 2)(_ + _, _ ++ _).collect().toMap
     assert(agg == data.groupBy(_._1).map { case (k, vs) => k -> vs.map(_._2).toSet })
 
-    val comb = rdd.combineByKey[List[String]]((v: String) => List(v),
-      (c: List[String], v: String) => v :: c, (a: List[String], b: List[String]) => a ::: b,
-      new org.apache.spark.HashPartitioner(3), mapSideCombine = false).collect().toSeq
+    val comb = rdd
+      .combineByKey[List[String]](
+        (v: String) => List(v),
+        (c: List[String], v: String) => v :: c,
+        (a: List[String], b: List[String]) => a ::: b,
+        new org.apache.spark.HashPartitioner(3),
+        mapSideCombine = false
+      )
+      .collect()
+      .toSeq
     assert(multisets(comb) == expected, "combineByKey without map-side combine")
 
     assert(leakyReads - before >= 3 + 3 + 2 + 3, "every aggregating reduce task must read leaky")
@@ -63,14 +70,33 @@ abstract class LeakyOperatorsSuite extends LeakySparkSuite {
   test("joins equal stock: many-to-many, one-sided keys, empty and large values") {
     // keys 0..149 left, 100..249 right: one-sided keys both ways; ~25 values per key each side
     val left = sc.parallelize(TestData.uniformPairs(3750, 150, seed = 4), 3)
-    val right = sc.parallelize(TestData.uniformPairs(3750, 150, seed = 5).map { case (k, v) => (k + 100, v) }, 2)
+    val right = sc.parallelize(
+      TestData.uniformPairs(3750, 150, seed = 5).map { case (k, v) => (k + 100, v) },
+      2
+    )
     def same[V](leaky: Array[(Int, V)], stock: Array[(Int, V)], what: String) =
       assert(pairMultisets(leaky.toSeq) == pairMultisets(stock.toSeq), what)
     same(left.leakyJoin(right, 4).collect(), left.join(right, 4).collect(), "join")
-    same(left.leakyLeftOuterJoin(right, 4).collect(), left.leftOuterJoin(right, 4).collect(), "left outer")
-    same(left.leakyRightOuterJoin(right, 4).collect(), left.rightOuterJoin(right, 4).collect(), "right outer")
-    same(left.leakyFullOuterJoin(right).collect(), left.fullOuterJoin(right).collect(), "full outer")
-    assert(left.leakyJoin(right, 4).count() > 0 && left.leakyLeftOuterJoin(right).values.filter(_._2.isEmpty).count() > 0)
+    same(
+      left.leakyLeftOuterJoin(right, 4).collect(),
+      left.leftOuterJoin(right, 4).collect(),
+      "left outer"
+    )
+    same(
+      left.leakyRightOuterJoin(right, 4).collect(),
+      left.rightOuterJoin(right, 4).collect(),
+      "right outer"
+    )
+    same(
+      left.leakyFullOuterJoin(right).collect(),
+      left.fullOuterJoin(right).collect(),
+      "full outer"
+    )
+    assert(
+      left
+        .leakyJoin(right, 4)
+        .count() > 0 && left.leakyLeftOuterJoin(right).values.filter(_._2.isEmpty).count() > 0
+    )
   }
 
   test("co-partitioned inputs are joined without a new shuffle") {
@@ -80,7 +106,9 @@ abstract class LeakyOperatorsSuite extends LeakySparkSuite {
     val joined = left.leakyJoin(right, part)
     assert(joined.partitioner.contains(part))
     assert(joined.dependencies.forall(_.isInstanceOf[org.apache.spark.OneToOneDependency[_]]))
-    assert(pairMultisets(joined.collect().toSeq) == pairMultisets(left.join(right, part).collect().toSeq))
+    assert(
+      pairMultisets(joined.collect().toSeq) == pairMultisets(left.join(right, part).collect().toSeq)
+    )
   }
 
   test("Java API equals stock") {
@@ -88,9 +116,13 @@ abstract class LeakyOperatorsSuite extends LeakySparkSuite {
     val right = JavaPairRDD.fromRDD(sc.parallelize(TestData.uniformPairs(3000, 150, seed = 8), 2))
     import scala.jdk.CollectionConverters._
     def pairs[V](r: JavaPairRDD[Int, V]) = r.collect().asScala.toSeq.map(t => (t._1, t._2))
-    assert(pairMultisets(pairs(LeakyJava.join(left, right))) == pairMultisets(pairs(left.join(right))))
-    assert(pairMultisets(pairs(LeakyJava.fullOuterJoin(left, right))) ==
-      pairMultisets(pairs(left.fullOuterJoin(right))))
+    assert(
+      pairMultisets(pairs(LeakyJava.join(left, right))) == pairMultisets(pairs(left.join(right)))
+    )
+    assert(
+      pairMultisets(pairs(LeakyJava.fullOuterJoin(left, right))) ==
+        pairMultisets(pairs(left.fullOuterJoin(right)))
+    )
     val grouped = pairs(LeakyJava.groupByKey(left)).map { case (k, vs) => (k, vs.asScala) }
     assert(multisets(grouped) == pairMultisets(pairs(left)))
   }
@@ -124,14 +156,17 @@ abstract class LeakyOperatorsSuite extends LeakySparkSuite {
     }
     val leaky = data.leakyGroupByKey(1).mapPartitions(probe).collect()
     assert(leaky(1) == distinct)
-    val stock = data.cogroup(data.filter(_ => false), 1).mapValues(_._1).mapPartitions(probe).collect()
+    val stock =
+      data.cogroup(data.filter(_ => false), 1).mapValues(_._1).mapPartitions(probe).collect()
     val groupSize = records / distinct
     // The leaky table holds values as bytes: only the emitted group is objects.
     assert(leaky(0) <= 2L * groupSize, s"leaky live values ${leaky(0)}")
     // Stock CoGroupedRDD holds every value of the partition as an object.
     assert(stock(0) >= records, s"stock live values ${stock(0)}")
-    info(s"live HeapProbeValue objects after insertion: leaky ${leaky(0)}, stock ${stock(0)} " +
-      s"($records records, $distinct keys)")
+    info(
+      s"live HeapProbeValue objects after insertion: leaky ${leaky(0)}, stock ${stock(0)} " +
+        s"($records records, $distinct keys)"
+    )
   }
 
   test("peak execution memory is reported in task metrics") {

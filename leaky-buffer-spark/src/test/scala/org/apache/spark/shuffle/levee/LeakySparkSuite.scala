@@ -43,7 +43,8 @@ abstract class LeakySparkSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   override protected def afterAll(): Unit = {
-    try if (sc != null) sc.stop() finally super.afterAll()
+    try if (sc != null) sc.stop()
+    finally super.afterAll()
   }
 
   protected def leakyReads: Long =

@@ -25,24 +25,41 @@ object ReduceStageProbe {
     val reduceTasks = if (args.length > 1) args(1).toInt else 4
     val rounds = if (args.length > 2) args(2).toInt else 2
     val reps = if (args.length > 3) args(3).toInt else 5
-    val times = Map("stock" -> ArrayBuffer[(String, Double)](), "leaky" -> ArrayBuffer[(String, Double)]())
+    val times =
+      Map("stock" -> ArrayBuffer[(String, Double)](), "leaky" -> ArrayBuffer[(String, Double)]())
     // -Dprobe.variants=leaky profiles one side only (e.g. under a JFR recording).
-    val only = sys.props.get("probe.variants").map(_.split(',').toSet).getOrElse(Set("stock", "leaky"))
-    for (round <- 0 until rounds; variant <- if (round % 2 == 0) Seq("stock", "leaky") else Seq("leaky", "stock")
-         if only(variant)) {
+    val only =
+      sys.props.get("probe.variants").map(_.split(',').toSet).getOrElse(Set("stock", "leaky"))
+    for (
+      round <- 0 until rounds;
+      variant <- if (round % 2 == 0) Seq("stock", "leaky") else Seq("leaky", "stock")
+      if only(variant)
+    ) {
       times(variant) ++= runContext(variant, records, reduceTasks, reps)
     }
     for (op <- Seq("groupby", "join"); variant <- Seq("stock", "leaky") if only(variant)) {
       val t = times(variant).filter(_._1 == op).map(_._2).sorted
-      println(f"probe $op%-8s $variant%-6s median ${t(t.size / 2)}%.3f s  all ${t.map(x => f"$x%.2f").mkString(" ")}")
+      println(
+        f"probe $op%-8s $variant%-6s median ${t(t.size / 2)}%.3f s  all ${t.map(x => f"$x%.2f").mkString(" ")}"
+      )
     }
   }
 
-  private def runContext(variant: String, records: Int, reduceTasks: Int, reps: Int): Seq[(String, Double)] = {
-    val conf = new SparkConf().setMaster("local[1]").setAppName(s"probe-$variant")
+  private def runContext(
+      variant: String,
+      records: Int,
+      reduceTasks: Int,
+      reps: Int
+  ): Seq[(String, Double)] = {
+    val conf = new SparkConf()
+      .setMaster("local[1]")
+      .setAppName(s"probe-$variant")
       .set("spark.ui.enabled", "false")
-      .set("spark.shuffle.manager",
-        if (variant == "leaky") classOf[LeakyShuffleManager].getName else classOf[SortShuffleManager].getName)
+      .set(
+        "spark.shuffle.manager",
+        if (variant == "leaky") classOf[LeakyShuffleManager].getName
+        else classOf[SortShuffleManager].getName
+      )
     val sc = new SparkContext(conf)
     try {
       val stageSeconds = new java.util.concurrent.LinkedBlockingQueue[Double]()
@@ -59,11 +76,14 @@ object ReduceStageProbe {
       val out = ArrayBuffer[(String, Double)]()
       for (rep <- -1 until reps) { // rep -1 warms the JIT up and is not kept
         stageSeconds.clear()
-        val g = left.groupByKey(reduceTasks).map { case (_, vs) => vs.foldLeft(0L)(_ + _.length) }.sum()
+        val g =
+          left.groupByKey(reduceTasks).map { case (_, vs) => vs.foldLeft(0L)(_ + _.length) }.sum()
         sc.listenerBus.waitUntilEmpty()
         val gt = lastStage(stageSeconds)
         stageSeconds.clear()
-        val joined = if (variant == "leaky") left.leakyJoin(right, reduceTasks) else left.join(right, reduceTasks)
+        val joined =
+          if (variant == "leaky") left.leakyJoin(right, reduceTasks)
+          else left.join(right, reduceTasks)
         val j = joined.map { case (_, (v, w)) => v.length + w.length }.sum()
         sc.listenerBus.waitUntilEmpty()
         val jt = lastStage(stageSeconds)

@@ -5,9 +5,9 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * An unguessable 128-bit token that proves its holder allocated a chunk. Only the allocating client ever learns it
- * (it travels in the ALLOCATE_WRITE reply), and the server serves or frees a chunk only against it, so a chunk index
- * alone (small, sequential, guessable) gives access to nothing.
+ * An unguessable 128-bit token that proves its holder allocated a chunk. Only the allocating client
+ * ever learns it (it travels in the ALLOCATE_WRITE reply), and the server serves or frees a chunk
+ * only against it, so a chunk index alone (small, sequential, guessable) gives access to nothing.
  */
 public final class Capability {
   public static final int BYTES = 16;
@@ -27,7 +27,8 @@ public final class Capability {
 
   public static Capability of(byte[] token) {
     if (token.length != BYTES) {
-      throw new IllegalArgumentException("capability must be " + BYTES + " bytes, got " + token.length);
+      throw new IllegalArgumentException(
+          "capability must be " + BYTES + " bytes, got " + token.length);
     }
     return new Capability(token.clone());
   }
@@ -36,7 +37,10 @@ public final class Capability {
     return token.clone();
   }
 
-  /** Constant-time comparison, so that response timing leaks nothing about how much of a guess was right. */
+  /**
+   * Constant-time comparison, so that response timing leaks nothing about how much of a guess was
+   * right.
+   */
   public boolean matches(Capability other) {
     return other != null && MessageDigest.isEqual(token, other.token);
   }

@@ -14,7 +14,8 @@ public final class FrameCodec {
    * Reads one frame of at most {@code maxFrameBytes} after the prefix.
    *
    * @return the frame, or {@code null} on a clean end of stream at a frame boundary
-   * @throws MalformedFrameException for a length prefix out of range (out of sync: the caller closes)
+   * @throws MalformedFrameException for a length prefix out of range (out of sync: the caller
+   *     closes)
    * @throws EOFException when the stream ends inside a frame
    */
   public static Frame read(DataInputStream in, int maxFrameBytes) throws IOException {
@@ -22,13 +23,23 @@ public final class FrameCodec {
     if (first < 0) {
       return null;
     }
-    int length = (first << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
+    int length =
+        (first << 24)
+            | (in.readUnsignedByte() << 16)
+            | (in.readUnsignedByte() << 8)
+            | in.readUnsignedByte();
     if (length < Frame.HEADER_BYTES) {
-      throw new MalformedFrameException(Status.BAD_REQUEST, 0, false,
+      throw new MalformedFrameException(
+          Status.BAD_REQUEST,
+          0,
+          false,
           "frame length " + length + " is shorter than the " + Frame.HEADER_BYTES + "-byte header");
     }
     if (length > maxFrameBytes) {
-      throw new MalformedFrameException(Status.FRAME_TOO_LARGE, 0, false,
+      throw new MalformedFrameException(
+          Status.FRAME_TOO_LARGE,
+          0,
+          false,
           "frame length " + length + " exceeds the limit of " + maxFrameBytes + " bytes");
     }
     byte[] body = new byte[length];
@@ -41,7 +52,8 @@ public final class FrameCodec {
   }
 
   /** Writes a frame whose payload is {@code payload} (position..limit, left unchanged). */
-  public static void write(DataOutputStream out, byte code, long requestId, ByteBuffer payload) throws IOException {
+  public static void write(DataOutputStream out, byte code, long requestId, ByteBuffer payload)
+      throws IOException {
     ByteBuffer p = payload.duplicate();
     out.writeInt(Frame.HEADER_BYTES + p.remaining());
     out.writeByte(Frame.VERSION);
@@ -59,8 +71,12 @@ public final class FrameCodec {
     }
   }
 
-  /** Writes a frame made of a small header payload followed by a bulk body (so the body is never copied twice). */
-  public static void write(DataOutputStream out, byte code, long requestId, ByteBuffer head, ByteBuffer body)
+  /**
+   * Writes a frame made of a small header payload followed by a bulk body (so the body is never
+   * copied twice).
+   */
+  public static void write(
+      DataOutputStream out, byte code, long requestId, ByteBuffer head, ByteBuffer body)
       throws IOException {
     ByteBuffer h = head.duplicate();
     ByteBuffer b = body.duplicate();

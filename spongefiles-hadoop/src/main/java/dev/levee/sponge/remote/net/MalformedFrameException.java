@@ -3,8 +3,9 @@ package dev.levee.sponge.remote.net;
 import java.io.IOException;
 
 /**
- * A frame the server cannot serve. {@link #inSync()} tells whether the stream is still positioned at a frame
- * boundary (the bad frame was consumed whole, so the connection can keep serving) or not (the connection must close).
+ * A frame the server cannot serve. {@link #inSync()} tells whether the stream is still positioned
+ * at a frame boundary (the bad frame was consumed whole, so the connection can keep serving) or not
+ * (the connection must close).
  */
 public final class MalformedFrameException extends IOException {
   private final Status status;

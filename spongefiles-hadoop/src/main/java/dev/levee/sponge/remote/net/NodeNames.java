@@ -3,8 +3,8 @@ package dev.levee.sponge.remote.net;
 import dev.levee.sponge.remote.SpongeServerAddress;
 
 /**
- * Node names as they appear in chunk owner entries: {@code host:port} of the owner's sponge server, or a bare
- * {@code host} when every server listens on the configured port.
+ * Node names as they appear in chunk owner entries: {@code host:port} of the owner's sponge server,
+ * or a bare {@code host} when every server listens on the configured port.
  */
 public final class NodeNames {
   private NodeNames() {}
@@ -30,7 +30,8 @@ public final class NodeNames {
       try {
         return new SpongeServerAddress(nodeName.substring(0, colon), Integer.parseInt(port), null);
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("node name '" + nodeName + "' has a port part that is not a number");
+        throw new IllegalArgumentException(
+            "node name '" + nodeName + "' has a port part that is not a number");
       }
     }
     return new SpongeServerAddress(nodeName, defaultPort, null);

@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Field-level encoding inside a frame payload: fixed-width big-endian integers, and strings as
- * {@code u16 length | UTF-8 bytes}. Decoding failures become {@link MalformedFrameException}s with the stream still in
- * sync (the whole frame was already read).
+ * {@code u16 length | UTF-8 bytes}. Decoding failures become {@link MalformedFrameException}s with
+ * the stream still in sync (the whole frame was already read).
  */
 public final class Payload {
   public static final int MAX_STRING_BYTES = 512;
@@ -63,18 +63,23 @@ public final class Payload {
       throw truncated(field);
     }
     if (len > MAX_STRING_BYTES) {
-      throw new MalformedFrameException(Status.BAD_REQUEST, requestId, true,
+      throw new MalformedFrameException(
+          Status.BAD_REQUEST,
+          requestId,
+          true,
           field + " is " + len + " bytes, more than the " + MAX_STRING_BYTES + " allowed");
     }
     byte[] bytes = getBytes(field, len);
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(bytes))
           .toString();
     } catch (CharacterCodingException e) {
-      throw new MalformedFrameException(Status.BAD_REQUEST, requestId, true, field + " is not valid UTF-8");
+      throw new MalformedFrameException(
+          Status.BAD_REQUEST, requestId, true, field + " is not valid UTF-8");
     }
   }
 
@@ -89,19 +94,24 @@ public final class Payload {
 
   public void expectEnd(String op) throws MalformedFrameException {
     if (buf.hasRemaining()) {
-      throw new MalformedFrameException(Status.BAD_REQUEST, requestId, true,
+      throw new MalformedFrameException(
+          Status.BAD_REQUEST,
+          requestId,
+          true,
           op + " request has " + buf.remaining() + " unexpected trailing bytes");
     }
   }
 
   private MalformedFrameException truncated(String field) {
-    return new MalformedFrameException(Status.BAD_REQUEST, requestId, true, "payload ends before field " + field);
+    return new MalformedFrameException(
+        Status.BAD_REQUEST, requestId, true, "payload ends before field " + field);
   }
 
   public static void putString(ByteBuffer out, String s) {
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
     if (b.length > MAX_STRING_BYTES) {
-      throw new IllegalArgumentException("string of " + b.length + " bytes exceeds " + MAX_STRING_BYTES + ": " + s);
+      throw new IllegalArgumentException(
+          "string of " + b.length + " bytes exceeds " + MAX_STRING_BYTES + ": " + s);
     }
     out.putShort((short) b.length);
     out.put(b);

@@ -7,9 +7,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 
 /**
- * The memory tracker's published list, read from ZooKeeper. Reading the znode (rather than asking the tracker)
- * keeps clients independent of which server currently leads: after a failover the old list stays readable until
- * the new tracker overwrites it.
+ * The memory tracker's published list, read from ZooKeeper. Reading the znode (rather than asking
+ * the tracker) keeps clients independent of which server currently leads: after a failover the old
+ * list stays readable until the new tracker overwrites it.
  */
 public final class PublishedServerList implements ServerListSource {
   private final CuratorFramework zk;
@@ -37,7 +37,8 @@ public final class PublishedServerList implements ServerListSource {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      throw new IOException("cannot read the sponge server list at " + znodes.freeServers() + ": " + e, e);
+      throw new IOException(
+          "cannot read the sponge server list at " + znodes.freeServers() + ": " + e, e);
     }
   }
 }

@@ -4,8 +4,12 @@ import dev.levee.sponge.remote.RemoteChunk;
 import dev.levee.sponge.remote.SpongeServerAddress;
 import java.util.Objects;
 
-/** A chunk on a sponge server: where, which slot of its pool, the capability that unlocks it, and its length. */
-public record RemoteChunkHandle(SpongeServerAddress server, int index, Capability capability, int length)
+/**
+ * A chunk on a sponge server: where, which slot of its pool, the capability that unlocks it, and
+ * its length.
+ */
+public record RemoteChunkHandle(
+    SpongeServerAddress server, int index, Capability capability, int length)
     implements RemoteChunk {
   public RemoteChunkHandle {
     Objects.requireNonNull(server, "server");

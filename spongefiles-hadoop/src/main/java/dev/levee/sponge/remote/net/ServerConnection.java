@@ -9,10 +9,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 /**
- * One TCP connection to one sponge server. Requests may be pipelined: {@link #send} writes a request and returns
- * without its reply, and {@link #receive} takes the replies in the order the requests were sent (the server serves
- * a connection's requests in order). Sending is for one thread at a time, and so is receiving, but a sender and a
- * receiver may run at once. Any IOException leaves the connection unusable.
+ * One TCP connection to one sponge server. Requests may be pipelined: {@link #send} writes a
+ * request and returns without its reply, and {@link #receive} takes the replies in the order the
+ * requests were sent (the server serves a connection's requests in order). Sending is for one
+ * thread at a time, and so is receiving, but a sender and a receiver may run at once. Any
+ * IOException leaves the connection unusable.
  */
 final class ServerConnection implements Closeable {
   private final SpongeServerAddress server;
@@ -27,12 +28,16 @@ final class ServerConnection implements Closeable {
     this.server = server;
     SocketChannel ch = SocketChannel.open();
     try {
-      // A request ends with the last bytes of a chunk and waits for a small reply: never hold either back.
+      // A request ends with the last bytes of a chunk and waits for a small reply: never hold
+      // either back.
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
       int buffer = ChannelFrames.socketBufferBytes(settings.maxChunkBytes());
       ch.setOption(StandardSocketOptions.SO_SNDBUF, buffer);
-      ch.setOption(StandardSocketOptions.SO_RCVBUF, buffer); // before connecting: it sets the window scale
-      ch.socket().connect(new InetSocketAddress(server.host(), server.port()), settings.connectTimeoutMillis());
+      ch.setOption(
+          StandardSocketOptions.SO_RCVBUF, buffer); // before connecting: it sets the window scale
+      ch.socket()
+          .connect(
+              new InetSocketAddress(server.host(), server.port()), settings.connectTimeoutMillis());
       this.channel = new TimedChannel(ch, settings.readTimeoutMillis());
     } catch (IOException | RuntimeException e) {
       ch.close();
@@ -51,8 +56,8 @@ final class ServerConnection implements Closeable {
   }
 
   /**
-   * Writes one request ({@code head} then {@code body}, which may be null; neither is moved) without waiting for
-   * its reply; returns its request id.
+   * Writes one request ({@code head} then {@code body}, which may be null; neither is moved)
+   * without waiting for its reply; returns its request id.
    */
   long send(Op op, ByteBuffer head, ByteBuffer body) throws IOException {
     long id = nextRequestId++;
@@ -69,15 +74,21 @@ final class ServerConnection implements Closeable {
   }
 
   /**
-   * Reads the reply to READ request {@code id}: on success its chunk bytes go straight into {@code dst} (which
-   * must have room for {@code expectedLength}) and null is returned; any other reply is returned whole.
+   * Reads the reply to READ request {@code id}: on success its chunk bytes go straight into {@code
+   * dst} (which must have room for {@code expectedLength}) and null is returned; any other reply is
+   * returned whole.
    */
   Frame receiveChunk(long id, ByteBuffer dst, int expectedLength) throws IOException {
     ChannelFrames.Head head = receiveHead(id, Op.READ);
     if (head.code() != Status.OK.code() || head.payloadBytes() != 4 + expectedLength) {
       if (head.code() == Status.OK.code()) {
-        throw new IOException("sponge server " + server + " sent a READ reply of " + (head.payloadBytes() - 4)
-            + " chunk bytes, expected " + expectedLength);
+        throw new IOException(
+            "sponge server "
+                + server
+                + " sent a READ reply of "
+                + (head.payloadBytes() - 4)
+                + " chunk bytes, expected "
+                + expectedLength);
       }
       ByteBuffer payload = ByteBuffer.allocate(head.payloadBytes());
       channel.readFully(payload, false);
@@ -86,8 +97,13 @@ final class ServerConnection implements Closeable {
     ByteBuffer length = ByteBuffer.allocate(4);
     channel.readFully(length, false);
     if (length.getInt(0) != expectedLength) {
-      throw new IOException("sponge server " + server + " declared a chunk of " + length.getInt(0) + " bytes, expected "
-          + expectedLength);
+      throw new IOException(
+          "sponge server "
+              + server
+              + " declared a chunk of "
+              + length.getInt(0)
+              + " bytes, expected "
+              + expectedLength);
     }
     ByteBuffer into = dst.slice(dst.position(), expectedLength);
     channel.readFully(into, false);
@@ -100,22 +116,37 @@ final class ServerConnection implements Closeable {
     try {
       head = ChannelFrames.readHead(channel, fixedIn, maxFrameBytes);
     } catch (MalformedFrameException e) {
-      throw new IOException("sponge server " + server + " sent an unusable reply to " + op + ": " + e.getMessage(), e);
+      throw new IOException(
+          "sponge server " + server + " sent an unusable reply to " + op + ": " + e.getMessage(),
+          e);
     }
     if (head == null) {
-      throw new IOException("sponge server " + server + " closed the connection before answering " + op);
+      throw new IOException(
+          "sponge server " + server + " closed the connection before answering " + op);
     }
     if (head.version() != Frame.VERSION) {
-      throw new IOException("sponge server " + server + " answered with protocol version " + head.version()
-          + ", this client speaks " + Frame.VERSION);
+      throw new IOException(
+          "sponge server "
+              + server
+              + " answered with protocol version "
+              + head.version()
+              + ", this client speaks "
+              + Frame.VERSION);
     }
     if (head.requestId() == 0 && head.code() != Status.OK.code()) {
-      // Errors raised before the server could read a request id (BUSY, an unusable frame) carry id 0.
+      // Errors raised before the server could read a request id (BUSY, an unusable frame) carry id
+      // 0.
       return head;
     }
     if (head.requestId() != id) {
-      throw new IOException("sponge server " + server + " answered request " + head.requestId()
-          + " while request " + id + " was outstanding");
+      throw new IOException(
+          "sponge server "
+              + server
+              + " answered request "
+              + head.requestId()
+              + " while request "
+              + id
+              + " was outstanding");
     }
     return head;
   }

@@ -6,20 +6,31 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Text form of the tracker's published list, readable with {@code zkCli get}: a header line
- * {@code v1 <publishedAtMillis> <tracker node>}, then one line per server {@code host port rack free total}.
+ * Text form of the tracker's published list, readable with {@code zkCli get}: a header line {@code
+ * v1 <publishedAtMillis> <tracker node>}, then one line per server {@code host port rack free
+ * total}.
  */
 public final class ServerListCodec {
   private ServerListCodec() {}
 
   public record Published(long publishedAtMillis, String tracker, List<ServerListEntry> servers) {}
 
-  public static byte[] encode(long publishedAtMillis, String tracker, List<ServerListEntry> servers) {
-    StringBuilder sb = new StringBuilder("v1 ").append(publishedAtMillis).append(' ').append(tracker).append('\n');
+  public static byte[] encode(
+      long publishedAtMillis, String tracker, List<ServerListEntry> servers) {
+    StringBuilder sb =
+        new StringBuilder("v1 ").append(publishedAtMillis).append(' ').append(tracker).append('\n');
     for (ServerListEntry e : servers) {
       SpongeServerAddress a = e.address();
-      sb.append(a.host()).append(' ').append(a.port()).append(' ').append(rackField(a.rack())).append(' ')
-          .append(e.freeChunks()).append(' ').append(e.totalChunks()).append('\n');
+      sb.append(a.host())
+          .append(' ')
+          .append(a.port())
+          .append(' ')
+          .append(rackField(a.rack()))
+          .append(' ')
+          .append(e.freeChunks())
+          .append(' ')
+          .append(e.totalChunks())
+          .append('\n');
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
@@ -37,10 +48,14 @@ public final class ServerListCodec {
       }
       String[] f = lines[i].split(" ");
       if (f.length != 5) {
-        throw new IllegalArgumentException("bad sponge server list line " + i + ": '" + lines[i] + "'");
+        throw new IllegalArgumentException(
+            "bad sponge server list line " + i + ": '" + lines[i] + "'");
       }
-      servers.add(new ServerListEntry(new SpongeServerAddress(f[0], Integer.parseInt(f[1]), rackOf(f[2])),
-          Integer.parseInt(f[3]), Integer.parseInt(f[4])));
+      servers.add(
+          new ServerListEntry(
+              new SpongeServerAddress(f[0], Integer.parseInt(f[1]), rackOf(f[2])),
+              Integer.parseInt(f[3]),
+              Integer.parseInt(f[4])));
     }
     return new Published(Long.parseLong(head[1]), head[2], servers);
   }
@@ -53,8 +68,8 @@ public final class ServerListCodec {
   public static SpongeServerAddress decodeServer(byte[] data) {
     String[] f = new String(data, StandardCharsets.UTF_8).trim().split(" ");
     if (f.length != 3) {
-      throw new IllegalArgumentException("bad sponge server registration: '" + new String(data, StandardCharsets.UTF_8)
-          + "'");
+      throw new IllegalArgumentException(
+          "bad sponge server registration: '" + new String(data, StandardCharsets.UTF_8) + "'");
     }
     return new SpongeServerAddress(f[0], Integer.parseInt(f[1]), rackOf(f[2]));
   }
@@ -64,7 +79,8 @@ public final class ServerListCodec {
       return "-";
     }
     if (rack.isEmpty() || rack.equals("-") || rack.chars().anyMatch(Character::isWhitespace)) {
-      throw new IllegalArgumentException("rack name must be non-empty, not '-', without whitespace: '" + rack + "'");
+      throw new IllegalArgumentException(
+          "rack name must be non-empty, not '-', without whitespace: '" + rack + "'");
     }
     return rack;
   }

@@ -21,14 +21,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link RemoteMemory} over the sponge TCP protocol. Thread-safe: each synchronous call borrows a pooled connection
- * to its server, so the SpongeFile's async writer and its prefetcher can talk to the same server at once; pipelined
- * stores ({@link #storeAsync}) share one connection per server, several chunks in flight on it. Chunk bytes move
- * between the socket and the caller's buffer with no copy in user space when the buffer is direct (a SpongeFile's
- * staging and prefetch buffers are).
+ * {@link RemoteMemory} over the sponge TCP protocol. Thread-safe: each synchronous call borrows a
+ * pooled connection to its server, so the SpongeFile's async writer and its prefetcher can talk to
+ * the same server at once; pipelined stores ({@link #storeAsync}) share one connection per server,
+ * several chunks in flight on it. Chunk bytes move between the socket and the caller's buffer with
+ * no copy in user space when the buffer is direct (a SpongeFile's staging and prefetch buffers
+ * are).
  *
- * <p>Also the probe the servers themselves use: {@link #freeSpace} for the memory tracker and {@link #isAlive} for
- * remote-owner garbage collection.
+ * <p>Also the probe the servers themselves use: {@link #freeSpace} for the memory tracker and
+ * {@link #isAlive} for remote-owner garbage collection.
  */
 public final class SpongeClient implements RemoteMemory {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeClient.class);
@@ -37,11 +38,14 @@ public final class SpongeClient implements RemoteMemory {
   private final ServerListSource serverList;
   private final ClientSettings settings;
   private final Map<SpongeServerAddress, Deque<ServerConnection>> idle = new ConcurrentHashMap<>();
+
   /** One pipelined store connection per server; guarded by itself. */
   private final Map<SpongeServerAddress, StorePipeline> pipelines = new HashMap<>();
+
   private volatile boolean closed;
 
-  public SpongeClient(ClientIdentity identity, ServerListSource serverList, ClientSettings settings) {
+  public SpongeClient(
+      ClientIdentity identity, ServerListSource serverList, ClientSettings settings) {
     this.identity = Objects.requireNonNull(identity, "identity");
     this.serverList = Objects.requireNonNull(serverList, "serverList");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -52,8 +56,8 @@ public final class SpongeClient implements RemoteMemory {
   }
 
   /**
-   * The tracker's list without this client's own node (its memory is the local sponge, reached directly), same
-   * rack first; within a rack the tracker's order (most free chunks first) is kept.
+   * The tracker's list without this client's own node (its memory is the local sponge, reached
+   * directly), same rack first; within a rack the tracker's order (most free chunks first) is kept.
    */
   @Override
   public List<SpongeServerAddress> serversWithFreeChunks() throws IOException {
@@ -72,7 +76,8 @@ public final class SpongeClient implements RemoteMemory {
   }
 
   @Override
-  public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data) throws IOException {
+  public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data)
+      throws IOException {
     int length = data.remaining();
     Frame reply = call(server, Op.ALLOCATE_WRITE, allocateWriteFields(length), data);
     Optional<RemoteChunk> chunk = storeReply(server, length, reply);
@@ -81,13 +86,15 @@ public final class SpongeClient implements RemoteMemory {
   }
 
   /**
-   * Sends the store on this client's pipeline to {@code server} (one connection per server, shared by every file of
-   * this client) and returns at once; {@code data} has been written to the socket when this returns and its
-   * position does not move. A request that fails because the connection broke fails with an IOException naming the
-   * server and the request; the next store opens a new connection.
+   * Sends the store on this client's pipeline to {@code server} (one connection per server, shared
+   * by every file of this client) and returns at once; {@code data} has been written to the socket
+   * when this returns and its position does not move. A request that fails because the connection
+   * broke fails with an IOException naming the server and the request; the next store opens a new
+   * connection.
    */
   @Override
-  public CompletableFuture<Optional<RemoteChunk>> storeAsync(SpongeServerAddress server, ByteBuffer data) {
+  public CompletableFuture<Optional<RemoteChunk>> storeAsync(
+      SpongeServerAddress server, ByteBuffer data) {
     int length = data.remaining();
     ByteBuffer head;
     StorePipeline pipeline;
@@ -98,13 +105,16 @@ public final class SpongeClient implements RemoteMemory {
       return CompletableFuture.failedFuture(e);
     }
     String what = Op.ALLOCATE_WRITE + " of a " + length + "-byte chunk";
-    return pipeline.send(head, data, what).thenApply(reply -> {
-      try {
-        return storeReply(server, length, reply);
-      } catch (IOException e) {
-        throw new CompletionException(e);
-      }
-    });
+    return pipeline
+        .send(head, data, what)
+        .thenApply(
+            reply -> {
+              try {
+                return storeReply(server, length, reply);
+              } catch (IOException e) {
+                throw new CompletionException(e);
+              }
+            });
   }
 
   private ByteBuffer allocateWriteFields(int length) {
@@ -112,8 +122,12 @@ public final class SpongeClient implements RemoteMemory {
       throw new IllegalArgumentException(
           "chunk of " + length + " bytes exceeds the chunk size " + settings.maxChunkBytes());
     }
-    ByteBuffer head = ByteBuffer.allocate(Payload.stringBytes(identity.applicationId()) + 8
-        + Payload.stringBytes(identity.ownerNode()) + 4);
+    ByteBuffer head =
+        ByteBuffer.allocate(
+            Payload.stringBytes(identity.applicationId())
+                + 8
+                + Payload.stringBytes(identity.ownerNode())
+                + 4);
     Payload.putString(head, identity.applicationId());
     head.putLong(identity.pid());
     Payload.putString(head, identity.ownerNode());
@@ -121,8 +135,8 @@ public final class SpongeClient implements RemoteMemory {
     return head.flip();
   }
 
-  private static Optional<RemoteChunk> storeReply(SpongeServerAddress server, int length, Frame reply)
-      throws IOException {
+  private static Optional<RemoteChunk> storeReply(
+      SpongeServerAddress server, int length, Frame reply) throws IOException {
     Status status = Status.fromCode(reply.code());
     if (status == Status.NO_ROOM) {
       LOG.debug("sponge server {} has no room: {}", server, message(reply));
@@ -166,11 +180,17 @@ public final class SpongeClient implements RemoteMemory {
     }
     try {
       ByteBuffer ref = chunkRef(h);
-      // The chunk bytes go from the socket straight into dst; only an error reply comes back as a frame.
-      Frame error = exchange(h.server(), Op.READ, c -> c.receiveChunk(c.send(Op.READ, ref, null), dst, h.length()));
+      // The chunk bytes go from the socket straight into dst; only an error reply comes back as a
+      // frame.
+      Frame error =
+          exchange(
+              h.server(),
+              Op.READ,
+              c -> c.receiveChunk(c.send(Op.READ, ref, null), dst, h.length()));
       if (error != null) {
         expectOk(h.server(), Op.READ, error);
-        throw new IOException("sponge server " + h.server() + " answered READ with OK but no chunk");
+        throw new IOException(
+            "sponge server " + h.server() + " answered READ with OK but no chunk");
       }
     } catch (IOException e) {
       throw new IOException("cannot read " + h + ": " + e.getMessage(), e);
@@ -183,7 +203,8 @@ public final class SpongeClient implements RemoteMemory {
     try {
       Frame reply = call(h.server(), Op.FREE, chunkRef(h), null);
       if (Status.fromCode(reply.code()) == Status.NO_SUCH_CHUNK) {
-        // Already reclaimed (the server restarted or its GC judged us dead): the memory is free either way.
+        // Already reclaimed (the server restarted or its GC judged us dead): the memory is free
+        // either way.
         LOG.info("{} was already gone when freed: {}", h, message(reply));
         return;
       }
@@ -191,7 +212,8 @@ public final class SpongeClient implements RemoteMemory {
     } catch (RemoteReplyException e) {
       throw new IOException("cannot free " + h + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      LOG.info("{} not freed, its server is unreachable (its memory went with it): {}", h, e.toString());
+      LOG.info(
+          "{} not freed, its server is unreachable (its memory went with it): {}", h, e.toString());
     }
   }
 
@@ -224,7 +246,8 @@ public final class SpongeClient implements RemoteMemory {
     }
   }
 
-  private Frame call(SpongeServerAddress server, Op op, ByteBuffer head, ByteBuffer body) throws IOException {
+  private Frame call(SpongeServerAddress server, Op op, ByteBuffer head, ByteBuffer body)
+      throws IOException {
     return exchange(server, op, c -> c.call(op, head, body));
   }
 
@@ -242,9 +265,14 @@ public final class SpongeClient implements RemoteMemory {
       try {
         return exchangeOn(pooled, x);
       } catch (IOException e) {
-        // A pooled connection the server has since closed (idle timeout, restart) fails before the server reads
+        // A pooled connection the server has since closed (idle timeout, restart) fails before the
+        // server reads
         // the request, so one retry on a fresh connection is safe; a dead server fails that too.
-        LOG.debug("pooled connection to {} failed on {} ({}); retrying on a new one", server, op, e.toString());
+        LOG.debug(
+            "pooled connection to {} failed on {} ({}); retrying on a new one",
+            server,
+            op,
+            e.toString());
       }
     }
     ServerConnection fresh;
@@ -294,11 +322,20 @@ public final class SpongeClient implements RemoteMemory {
     c.close();
   }
 
-  private static Payload expectOk(SpongeServerAddress server, Op op, Frame reply) throws IOException {
+  private static Payload expectOk(SpongeServerAddress server, Op op, Frame reply)
+      throws IOException {
     Status status = Status.fromCode(reply.code());
     if (status != Status.OK) {
-      throw new RemoteReplyException(status, "sponge server " + server + " answered " + op + " with " + status + ": "
-          + message(reply));
+      throw new RemoteReplyException(
+          status,
+          "sponge server "
+              + server
+              + " answered "
+              + op
+              + " with "
+              + status
+              + ": "
+              + message(reply));
     }
     return new Payload(reply.payload(), reply.requestId());
   }
@@ -312,7 +349,10 @@ public final class SpongeClient implements RemoteMemory {
   }
 
   private static ByteBuffer chunkRef(RemoteChunkHandle h) {
-    return ByteBuffer.allocate(4 + Capability.BYTES).putInt(h.index()).put(h.capability().bytes()).flip();
+    return ByteBuffer.allocate(4 + Capability.BYTES)
+        .putInt(h.index())
+        .put(h.capability().bytes())
+        .flip();
   }
 
   private static RemoteChunkHandle handle(RemoteChunk chunk) {

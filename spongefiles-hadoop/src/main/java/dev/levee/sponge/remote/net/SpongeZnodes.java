@@ -12,7 +12,8 @@ package dev.levee.sponge.remote.net;
 public record SpongeZnodes(String root) {
   public SpongeZnodes {
     if (!root.startsWith("/") || (root.length() > 1 && root.endsWith("/"))) {
-      throw new IllegalArgumentException("ZooKeeper root must start with '/' and not end with '/', got '" + root + "'");
+      throw new IllegalArgumentException(
+          "ZooKeeper root must start with '/' and not end with '/', got '" + root + "'");
     }
   }
 

@@ -2,7 +2,10 @@ package dev.levee.sponge.remote.net;
 
 import java.util.List;
 
-/** A fixed server list: for a cluster without ZooKeeper, and for tools that address servers directly. */
+/**
+ * A fixed server list: for a cluster without ZooKeeper, and for tools that address servers
+ * directly.
+ */
 public record StaticServerList(List<ServerListEntry> servers) implements ServerListSource {
   public StaticServerList {
     servers = List.copyOf(servers);

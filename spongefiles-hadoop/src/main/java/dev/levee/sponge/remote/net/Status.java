@@ -1,14 +1,16 @@
 package dev.levee.sponge.remote.net;
 
 /**
- * Reply status byte. Everything but {@link #OK} and {@link #NO_ROOM} is an error whose payload is a UTF-8 message
- * for the operator; {@link #NO_ROOM} is an expected answer (pool full or quota used up) that sends the client on to
- * the next server.
+ * Reply status byte. Everything but {@link #OK} and {@link #NO_ROOM} is an error whose payload is a
+ * UTF-8 message for the operator; {@link #NO_ROOM} is an expected answer (pool full or quota used
+ * up) that sends the client on to the next server.
  */
 public enum Status {
   OK(0),
   NO_ROOM(1),
-  /** Unknown chunk, or a capability that does not match: the two are indistinguishable on purpose. */
+  /**
+   * Unknown chunk, or a capability that does not match: the two are indistinguishable on purpose.
+   */
   NO_SUCH_CHUNK(2),
   BAD_REQUEST(3),
   UNKNOWN_OP(4),
@@ -27,7 +29,10 @@ public enum Status {
     return code;
   }
 
-  /** Unknown codes map to {@link #INTERNAL_ERROR} so that a newer server never crashes an older client. */
+  /**
+   * Unknown codes map to {@link #INTERNAL_ERROR} so that a newer server never crashes an older
+   * client.
+   */
   public static Status fromCode(byte code) {
     for (Status s : values()) {
       if (s.code == code) {

@@ -12,14 +12,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pipelined ALLOCATE_WRITE requests to one server over one connection: a request is written by the caller's thread
- * and the next one may follow at once, without waiting for the first reply; a reader thread takes the replies in
- * request order (the server serves a connection's requests in order) and completes each request's future. So the
- * server copies chunk k into its pool while chunk k+1 is on the wire, and no chunk waits for a round trip.
+ * Pipelined ALLOCATE_WRITE requests to one server over one connection: a request is written by the
+ * caller's thread and the next one may follow at once, without waiting for the first reply; a
+ * reader thread takes the replies in request order (the server serves a connection's requests in
+ * order) and completes each request's future. So the server copies chunk k into its pool while
+ * chunk k+1 is on the wire, and no chunk waits for a round trip.
  *
- * <p>A server's error reply (no room, bad request) fails or empties only its own request; the connection stays in
- * frame sync and the requests behind it are served. A broken connection (server killed, timeout) fails every request
- * still outstanding with an IOException naming the server and the request, and the pipeline is not used again.
+ * <p>A server's error reply (no room, bad request) fails or empties only its own request; the
+ * connection stays in frame sync and the requests behind it are served. A broken connection (server
+ * killed, timeout) fails every request still outstanding with an IOException naming the server and
+ * the request, and the pipeline is not used again.
  */
 final class StorePipeline implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(StorePipeline.class);
@@ -33,22 +35,27 @@ final class StorePipeline implements Closeable {
   private final ServerConnection connection;
   private final LinkedBlockingQueue<Outstanding> outstanding = new LinkedBlockingQueue<>();
   private final Thread reader;
+
   /** Set once, when the connection broke or the pipeline was closed; guarded by {@code this}. */
   private IOException broken;
+
   private long lastUsedNanos = System.nanoTime();
 
   StorePipeline(SpongeServerAddress server, ClientSettings settings) throws IOException {
     this.server = server;
     this.connection = new ServerConnection(server, settings);
-    this.reader = new Thread(this::readReplies, "sponge-store-pipeline-" + server.host() + ":" + server.port());
+    this.reader =
+        new Thread(
+            this::readReplies, "sponge-store-pipeline-" + server.host() + ":" + server.port());
     reader.setDaemon(true);
     reader.start();
   }
 
   /**
-   * Writes one ALLOCATE_WRITE ({@code head} fields, then the chunk bytes {@code body}) and returns its reply's
-   * future. The bytes are on the socket when this returns (the caller may reuse {@code body}); the future fails with
-   * an IOException naming the server and {@code what} if the connection breaks before the reply.
+   * Writes one ALLOCATE_WRITE ({@code head} fields, then the chunk bytes {@code body}) and returns
+   * its reply's future. The bytes are on the socket when this returns (the caller may reuse {@code
+   * body}); the future fails with an IOException naming the server and {@code what} if the
+   * connection breaks before the reply.
    */
   synchronized CompletableFuture<Frame> send(ByteBuffer head, ByteBuffer body, String what) {
     if (broken != null) {
@@ -67,10 +74,14 @@ final class StorePipeline implements Closeable {
     return reply;
   }
 
-  /** Whether new requests may go here: not broken, and not idle so long that the server may have closed it. */
+  /**
+   * Whether new requests may go here: not broken, and not idle so long that the server may have
+   * closed it.
+   */
   synchronized boolean usable() {
     return broken == null
-        && (!outstanding.isEmpty() || System.nanoTime() - lastUsedNanos < ClientSettings.MAX_IDLE_NANOS);
+        && (!outstanding.isEmpty()
+            || System.nanoTime() - lastUsedNanos < ClientSettings.MAX_IDLE_NANOS);
   }
 
   private void readReplies() {
@@ -121,7 +132,8 @@ final class StorePipeline implements Closeable {
   }
 
   private IOException failure(String what, IOException cause) {
-    return new IOException("sponge server " + server + " failed before answering " + what + ": " + cause, cause);
+    return new IOException(
+        "sponge server " + server + " failed before answering " + what + ": " + cause, cause);
   }
 
   /** Closes the connection; requests still outstanding fail. */

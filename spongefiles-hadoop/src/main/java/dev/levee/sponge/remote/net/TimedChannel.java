@@ -14,10 +14,11 @@ import java.nio.channels.SocketChannel;
 
 /**
  * Blocking reads and writes with a timeout on a socket channel. Chunks move between the socket and
- * {@link ByteBuffer}s (a mapped pool chunk, a direct staging buffer) with no copy through a {@code byte[]}, which
- * only a channel can do; but a blocking channel ignores {@code SO_TIMEOUT}, so the channel is put in non-blocking
- * mode and waits go through a selector with a deadline. Reads and writes have a selector each, so one thread may
- * read replies while another writes requests on the same connection.
+ * {@link ByteBuffer}s (a mapped pool chunk, a direct staging buffer) with no copy through a {@code
+ * byte[]}, which only a channel can do; but a blocking channel ignores {@code SO_TIMEOUT}, so the
+ * channel is put in non-blocking mode and waits go through a selector with a deadline. Reads and
+ * writes have a selector each, so one thread may read replies while another writes requests on the
+ * same connection.
  */
 public final class TimedChannel implements Closeable {
   private final SocketChannel channel;
@@ -26,7 +27,8 @@ public final class TimedChannel implements Closeable {
   private final Selector writeSelector;
 
   /**
-   * @param timeoutMillis how long one read or write may wait for the peer before {@link SocketTimeoutException}
+   * @param timeoutMillis how long one read or write may wait for the peer before {@link
+   *     SocketTimeoutException}
    */
   public TimedChannel(SocketChannel channel, int timeoutMillis) throws IOException {
     if (timeoutMillis <= 0) {
@@ -57,7 +59,8 @@ public final class TimedChannel implements Closeable {
    * Fills {@code dst} completely.
    *
    * @return false when the stream ended cleanly before the first byte and {@code eofAllowed}
-   * @throws EOFException when the stream ends inside {@code dst} (or before it, if not {@code eofAllowed})
+   * @throws EOFException when the stream ends inside {@code dst} (or before it, if not {@code
+   *     eofAllowed})
    * @throws SocketTimeoutException when the peer sent nothing for the timeout
    */
   public boolean readFully(ByteBuffer dst, boolean eofAllowed) throws IOException {
@@ -79,7 +82,9 @@ public final class TimedChannel implements Closeable {
     return true;
   }
 
-  /** Reads and drops {@code bytes} bytes through {@code scratch} (whose contents are overwritten). */
+  /**
+   * Reads and drops {@code bytes} bytes through {@code scratch} (whose contents are overwritten).
+   */
   public void skip(long bytes, ByteBuffer scratch) throws IOException {
     while (bytes > 0) {
       scratch.clear().limit((int) Math.min(scratch.capacity(), bytes));
@@ -88,7 +93,10 @@ public final class TimedChannel implements Closeable {
     }
   }
 
-  /** Writes every remaining byte of {@code srcs} with gathering writes (one system call for a header and a body). */
+  /**
+   * Writes every remaining byte of {@code srcs} with gathering writes (one system call for a header
+   * and a body).
+   */
   public void writeFully(ByteBuffer... srcs) throws IOException {
     long left = 0;
     for (ByteBuffer b : srcs) {
@@ -108,14 +116,16 @@ public final class TimedChannel implements Closeable {
     while (true) {
       long left = (deadline - System.nanoTime()) / 1_000_000L;
       if (left <= 0) {
-        throw new SocketTimeoutException("no progress on " + what + " for " + timeoutMillis + " ms");
+        throw new SocketTimeoutException(
+            "no progress on " + what + " for " + timeoutMillis + " ms");
       }
       int ready;
       try {
         ready = selector.select(left);
         selector.selectedKeys().clear();
       } catch (ClosedSelectorException e) {
-        // close() from another thread (a client shutting down, a server stopping) ends the wait at once
+        // close() from another thread (a client shutting down, a server stopping) ends the wait at
+        // once
         throw new AsynchronousCloseException();
       }
       if (ready > 0) {
@@ -130,7 +140,9 @@ public final class TimedChannel implements Closeable {
     }
   }
 
-  /** Closes the channel and both selectors, which also wakes a thread waiting in a read or write. */
+  /**
+   * Closes the channel and both selectors, which also wakes a thread waiting in a read or write.
+   */
   @Override
   public void close() {
     closeQuietly(channel);

@@ -13,7 +13,8 @@
  *   ...    payload
  * </pre>
  *
- * Strings are {@code u16 length | UTF-8} (at most 512 bytes); a capability is 16 bytes from SecureRandom.
+ * Strings are {@code u16 length | UTF-8} (at most 512 bytes); a capability is 16 bytes from
+ * SecureRandom.
  *
  * <pre>
  *   ALLOCATE_WRITE  str appId, i64 ownerPid, str ownerNode, i32 n, n data bytes -> OK i32 chunk, cap[16] | NO_ROOM
@@ -24,8 +25,8 @@
  *   any error                                                                -> status, str message
  * </pre>
  *
- * A wrong capability and an unknown chunk both answer {@code NO_SUCH_CHUNK}. A bad version, unknown op or bad payload
- * is answered and the connection keeps serving; a length prefix out of range is answered and the connection closed
- * (frame sync is lost); a frame cut short closes the connection.
+ * A wrong capability and an unknown chunk both answer {@code NO_SUCH_CHUNK}. A bad version, unknown
+ * op or bad payload is answered and the connection keeps serving; a length prefix out of range is
+ * answered and the connection closed (frame sync is lost); a frame cut short closes the connection.
  */
 package dev.levee.sponge.remote.net;

@@ -9,9 +9,9 @@ import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
-import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
+import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.sponge.hadoop.SpongeShuffleKeys;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
@@ -21,13 +21,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The Hadoop half of {@code ./levee demo}: starts HDFS + YARN with three NodeManagers in this JVM and runs the
- * Hadoop-side modules' headline workloads, stock and plugin on the same generated data. SpongeFiles: the paper's
- * Median job, whose single reducer shuffles about twice its heap, with the sponge aux service on every NodeManager
- * and a ZooKeeper server for the memory tracker. Piranha and Themis have no rows until they are built.
+ * The Hadoop half of {@code ./levee demo}: starts HDFS + YARN with three NodeManagers in this JVM
+ * and runs the Hadoop-side modules' headline workloads, stock and plugin on the same generated
+ * data. SpongeFiles: the paper's Median job, whose single reducer shuffles about twice its heap,
+ * with the sponge aux service on every NodeManager and a ZooKeeper server for the memory tracker.
+ * Piranha and Themis have no rows until they are built.
  */
 public final class HadoopDemoSuite implements Suite {
   private static final String SPONGE = "spongefiles-hadoop";
+
   /** MiniMapReduceCluster's default: the demo's twelve maps fit at once. */
   private static final int NODE_MANAGER_MEMORY_MB = 2048;
 
@@ -45,12 +47,21 @@ public final class HadoopDemoSuite implements Suite {
   public List<OptionSpec> options() {
     return List.of(
         OptionSpec.required("run-id", "ID", "groups this run's rows in the demo table"),
-        OptionSpec.optional("numbers", "N", "numbers the median job sorts through its one reducer", "10m"),
-        OptionSpec.optional("maps", "N", "input files (one map each); more than io.sort.factor=10 forces merge rounds",
+        OptionSpec.optional(
+            "numbers", "N", "numbers the median job sorts through its one reducer", "10m"),
+        OptionSpec.optional(
+            "maps",
+            "N",
+            "input files (one map each); more than io.sort.factor=10 forces merge rounds",
             "12"),
-        OptionSpec.optional("reduce-heap-mb", "MB", "the reducer's -Xmx; the shuffle keeps half of it", "48"),
-        OptionSpec.optional("sponge-pool-mb", "MB", "each NodeManager's sponge; less than the reducer's input, so "
-            + "chunks also go to the other nodes' sponges", "48"),
+        OptionSpec.optional(
+            "reduce-heap-mb", "MB", "the reducer's -Xmx; the shuffle keeps half of it", "48"),
+        OptionSpec.optional(
+            "sponge-pool-mb",
+            "MB",
+            "each NodeManager's sponge; less than the reducer's input, so "
+                + "chunks also go to the other nodes' sponges",
+            "48"),
         OptionSpec.optional("repetitions", "N", "runs of each variant", "1"));
   }
 
@@ -64,12 +75,19 @@ public final class HadoopDemoSuite implements Suite {
     int repetitions = o.intIn("repetitions", 1, 100);
     int poolMb = o.intIn("sponge-pool-mb", 1, 1 << 20);
 
-    java.nio.file.Path base = RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath()).resolve(".levee/demo");
+    java.nio.file.Path base =
+        RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath()).resolve(".levee/demo");
     Files.createDirectories(base);
-    context.err().println("demo-hadoop: starting ZooKeeper, HDFS + YARN (3 NodeManagers, each with a "
-        + poolMb + " MB sponge) under " + base);
-    try (SpongeCluster cluster = SpongeCluster.start(base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB,
-        SpongeConfigKeys.CHUNK_SIZE_DEFAULT)) {
+    context
+        .err()
+        .println(
+            "demo-hadoop: starting ZooKeeper, HDFS + YARN (3 NodeManagers, each with a "
+                + poolMb
+                + " MB sponge) under "
+                + base);
+    try (SpongeCluster cluster =
+        SpongeCluster.start(
+            base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB, SpongeConfigKeys.CHUNK_SIZE_DEFAULT)) {
       Configuration conf = cluster.clientConf();
       Path input = new Path("/demo/numbers");
       NumbersInput.generate(conf, input, numbers, maps, context);
@@ -78,30 +96,56 @@ public final class HadoopDemoSuite implements Suite {
       Map<String, Object> params = new LinkedHashMap<>();
       params.put(DemoTable.RUN_ID, runId);
       params.put(DemoTable.MODULE, SPONGE);
-      params.put(DemoTable.WORKLOAD, String.format("median of %,d numbers, 1 reducer, %d maps, reducer heap %d MB",
-          numbers, maps, reduceHeapMb));
+      params.put(
+          DemoTable.WORKLOAD,
+          String.format(
+              "median of %,d numbers, 1 reducer, %d maps, reducer heap %d MB",
+              numbers, maps, reduceHeapMb));
       params.put("sponge_pool_mb_per_node", poolMb);
       Configuration sponge = MedianVariants.spongeFiles(stock);
       // Alternate which variant goes first, so neither always runs on a colder or warmer machine.
       for (int rep = 0; rep < repetitions; rep++) {
         boolean stockFirst = rep % 2 == 0;
-        MedianRun first = runVariant(stockFirst ? stock : sponge, stockFirst, input, numbers, params, rep, context);
-        MedianRun second = runVariant(stockFirst ? sponge : stock, !stockFirst, input, numbers, params, rep,
-            context);
+        MedianRun first =
+            runVariant(
+                stockFirst ? stock : sponge, stockFirst, input, numbers, params, rep, context);
+        MedianRun second =
+            runVariant(
+                stockFirst ? sponge : stock, !stockFirst, input, numbers, params, rep, context);
         if (first.median() != second.median()) {
-          throw new IllegalStateException("demo-hadoop: SpongeFiles median " + (stockFirst ? second : first).median()
-              + " differs from stock's " + (stockFirst ? first : second).median() + " on the same input");
+          throw new IllegalStateException(
+              "demo-hadoop: SpongeFiles median "
+                  + (stockFirst ? second : first).median()
+                  + " differs from stock's "
+                  + (stockFirst ? first : second).median()
+                  + " on the same input");
         }
       }
     }
   }
 
-  private static MedianRun runVariant(Configuration conf, boolean isStock, Path input, long numbers,
-      Map<String, Object> params, int rep, SuiteContext context) throws Exception {
+  private static MedianRun runVariant(
+      Configuration conf,
+      boolean isStock,
+      Path input,
+      long numbers,
+      Map<String, Object> params,
+      int rep,
+      SuiteContext context)
+      throws Exception {
     String variant = isStock ? Measurement.STOCK : DemoTable.PLUGIN;
-    MedianRun run = MedianRun.run(conf, input, new Path("/demo/median-" + variant), numbers,
-        isStock ? null : SpongeShuffleKeys.COUNTER_GROUP);
-    context.err().printf("demo-hadoop: %s median job %.1f s (median %d)%n", variant, run.seconds(), run.median());
+    MedianRun run =
+        MedianRun.run(
+            conf,
+            input,
+            new Path("/demo/median-" + variant),
+            numbers,
+            isStock ? null : SpongeShuffleKeys.COUNTER_GROUP);
+    context
+        .err()
+        .printf(
+            "demo-hadoop: %s median job %.1f s (median %d)%n",
+            variant, run.seconds(), run.median());
     Map<String, Object> p = new LinkedHashMap<>(params);
     if (!isStock) {
       // Checked against stock by the caller before the table is printed; a mismatch fails the demo.

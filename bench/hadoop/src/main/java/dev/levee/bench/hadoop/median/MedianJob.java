@@ -14,9 +14,10 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
- * The SpongeFiles paper's Median job: the exact median of N numbers through a single reducer. Every number becomes a
- * map-output key, so the whole input crosses the shuffle into one reduce task and its merge; that one task's spill
- * behaviour is what the job measures. The reducer streams through the sorted keys and keeps nothing but a counter.
+ * The SpongeFiles paper's Median job: the exact median of N numbers through a single reducer. Every
+ * number becomes a map-output key, so the whole input crosses the shuffle into one reduce task and
+ * its merge; that one task's spill behaviour is what the job measures. The reducer streams through
+ * the sorted keys and keeps nothing but a counter.
  */
 public final class MedianJob {
   /** How many numbers the input holds; the reducer needs it to know where the middle is. */
@@ -24,7 +25,8 @@ public final class MedianJob {
 
   private MedianJob() {}
 
-  public static Job create(Configuration conf, Path input, Path output, long count) throws IOException {
+  public static Job create(Configuration conf, Path input, Path output, long count)
+      throws IOException {
     if (count <= 0) {
       throw new IllegalArgumentException(COUNT_KEY + " must be > 0, got " + count);
     }
@@ -45,14 +47,17 @@ public final class MedianJob {
   }
 
   /**
-   * One number per line: the digits of the first tab-separated field. A leading non-digit prefix is skipped, so the
-   * bench generators' keys ({@code k0000012345}, zero-padded so text order is number order) read as numbers.
+   * One number per line: the digits of the first tab-separated field. A leading non-digit prefix is
+   * skipped, so the bench generators' keys ({@code k0000012345}, zero-padded so text order is
+   * number order) read as numbers.
    */
-  public static final class ParseMapper extends Mapper<LongWritable, Text, LongWritable, NullWritable> {
+  public static final class ParseMapper
+      extends Mapper<LongWritable, Text, LongWritable, NullWritable> {
     private final LongWritable number = new LongWritable();
 
     @Override
-    protected void map(LongWritable offset, Text line, Context context) throws IOException, InterruptedException {
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
       byte[] bytes = line.getBytes();
       int end = line.find("\t");
       end = end < 0 ? line.getLength() : end;
@@ -61,7 +66,8 @@ public final class MedianJob {
         start++;
       }
       if (start == end) {
-        throw new IOException("no number in the first field of line at offset " + offset.get() + ": '" + line + "'");
+        throw new IOException(
+            "no number in the first field of line at offset " + offset.get() + ": '" + line + "'");
       }
       number.set(Long.parseLong(new String(bytes, start, end - start, StandardCharsets.US_ASCII)));
       context.write(number, NullWritable.get());
@@ -69,10 +75,12 @@ public final class MedianJob {
   }
 
   /**
-   * Emits the lower median (the element at 0-based position (N-1)/2 in sorted order). Fails the task if the input
-   * count disagrees with {@link #COUNT_KEY}, so a lost or duplicated record can never pass as a right answer.
+   * Emits the lower median (the element at 0-based position (N-1)/2 in sorted order). Fails the
+   * task if the input count disagrees with {@link #COUNT_KEY}, so a lost or duplicated record can
+   * never pass as a right answer.
    */
-  public static final class MedianReducer extends Reducer<LongWritable, NullWritable, Text, LongWritable> {
+  public static final class MedianReducer
+      extends Reducer<LongWritable, NullWritable, Text, LongWritable> {
     private long expected;
     private long target;
     private long seen;
@@ -82,7 +90,8 @@ public final class MedianJob {
     protected void setup(Context context) {
       expected = context.getConfiguration().getLong(COUNT_KEY, -1);
       if (expected <= 0) {
-        throw new IllegalStateException(COUNT_KEY + " is not set (must be the number of input records)");
+        throw new IllegalStateException(
+            COUNT_KEY + " is not set (must be the number of input records)");
       }
       target = (expected - 1) / 2;
     }
@@ -100,7 +109,8 @@ public final class MedianJob {
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
       if (seen != expected) {
-        throw new IOException("median reducer saw " + seen + " records but " + COUNT_KEY + "=" + expected);
+        throw new IOException(
+            "median reducer saw " + seen + " records but " + COUNT_KEY + "=" + expected);
       }
       context.write(new Text("median"), new LongWritable(median));
     }

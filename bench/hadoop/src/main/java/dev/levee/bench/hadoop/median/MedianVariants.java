@@ -6,11 +6,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 
-/** The two ways the Median job runs: stock Hadoop's shuffle, and the same job with SpongeFiles switched on. */
+/**
+ * The two ways the Median job runs: stock Hadoop's shuffle, and the same job with SpongeFiles
+ * switched on.
+ */
 public final class MedianVariants {
   /**
-   * Stock's 70% lets five fetchers' in-flight copies plus the merge overrun a heap this small (OutOfMemoryError in
-   * the fetcher, seen at 32 MB); an operator with small reducers lowers it, so both variants run with 50%.
+   * Stock's 70% lets five fetchers' in-flight copies plus the merge overrun a heap this small
+   * (OutOfMemoryError in the fetcher, seen at 32 MB); an operator with small reducers lowers it, so
+   * both variants run with 50%.
    */
   public static final float SMALL_HEAP_SHUFFLE_BUFFER = 0.5f;
 
@@ -19,7 +23,9 @@ public final class MedianVariants {
   /** Stock, with a reducer of {@code reduceHeapMb} heap and the small-heap shuffle buffer. */
   public static Configuration stock(Configuration base, int reduceHeapMb) {
     Configuration stock = new Configuration(base);
-    stock.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx" + reduceHeapMb + "m " + MiniClusterSettings.TASK_JVM_FLAGS);
+    stock.set(
+        MRJobConfig.REDUCE_JAVA_OPTS,
+        "-Xmx" + reduceHeapMb + "m " + MiniClusterSettings.TASK_JVM_FLAGS);
     stock.setFloat(MRJobConfig.SHUFFLE_INPUT_BUFFER_PERCENT, SMALL_HEAP_SHUFFLE_BUFFER);
     return stock;
   }

@@ -8,9 +8,15 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
-/** The Median job's input: uniform 10-digit numbers, one per line, in a given number of files (one map each). */
+/**
+ * The Median job's input: uniform 10-digit numbers, one per line, in a given number of files (one
+ * map each).
+ */
 public final class NumbersInput {
-  /** Bytes one number takes in the reducer's input: an 8-byte LongWritable key plus two 1-byte IFile lengths. */
+  /**
+   * Bytes one number takes in the reducer's input: an 8-byte LongWritable key plus two 1-byte IFile
+   * lengths.
+   */
   public static final int SHUFFLE_BYTES_PER_NUMBER = 10;
 
   private static final long SEED = 42;
@@ -18,18 +24,29 @@ public final class NumbersInput {
   private NumbersInput() {}
 
   /** Writes {@code numbers} lines into {@code files} files under {@code dir} (replacing it). */
-  public static void generate(Configuration conf, Path dir, long numbers, int files, SuiteContext context)
+  public static void generate(
+      Configuration conf, Path dir, long numbers, int files, SuiteContext context)
       throws Exception {
     // Uniform over 10^10: every number distinct in practice, so the reducer's sort really works.
     Map<String, String> options = Map.of("keys", "10000000000", "value-size", "fixed:0");
-    DatasetWriter.Plan plan = new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, numbers, files, 2, true);
+    DatasetWriter.Plan plan =
+        new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, numbers, files, 2, true);
     try (ProgressReporter progress = context.progress("generate numbers", numbers, "records")) {
-      new DatasetWriter(conf).write("uniform", SEED, Datasets.builtIn().configure("uniform", SEED, options), options,
-          plan, progress);
+      new DatasetWriter(conf)
+          .write(
+              "uniform",
+              SEED,
+              Datasets.builtIn().configure("uniform", SEED, options),
+              options,
+              plan,
+              progress);
     }
   }
 
-  /** The reducer's input for {@code numbers} numbers, as the shuffle counts it (IFile framing aside). */
+  /**
+   * The reducer's input for {@code numbers} numbers, as the shuffle counts it (IFile framing
+   * aside).
+   */
   public static long shuffleBytes(long numbers) {
     return numbers * SHUFFLE_BYTES_PER_NUMBER;
   }

@@ -13,9 +13,10 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.util.ShutdownHookManager;
 
 /**
- * HDFS + YARN in this JVM with the sponge aux service declared once for every NodeManager, exactly as in
- * yarn-site.xml, plus the ZooKeeper server the sponge servers' memory tracker needs. Each NodeManager's sponge is a
- * pool file under {@code /dev/shm}, deleted on close with everything else.
+ * HDFS + YARN in this JVM with the sponge aux service declared once for every NodeManager, exactly
+ * as in yarn-site.xml, plus the ZooKeeper server the sponge servers' memory tracker needs. Each
+ * NodeManager's sponge is a pool file under {@code /dev/shm}, deleted on close with everything
+ * else.
  */
 public final class SpongeCluster implements AutoCloseable {
   private final TestingServer zooKeeper;
@@ -23,7 +24,11 @@ public final class SpongeCluster implements AutoCloseable {
   private final Path pools;
   private final Runnable deletePoolsOnExit;
 
-  private SpongeCluster(TestingServer zooKeeper, MiniMapReduceCluster cluster, Path pools, Runnable deletePoolsOnExit) {
+  private SpongeCluster(
+      TestingServer zooKeeper,
+      MiniMapReduceCluster cluster,
+      Path pools,
+      Runnable deletePoolsOnExit) {
     this.zooKeeper = zooKeeper;
     this.cluster = cluster;
     this.pools = pools;
@@ -38,26 +43,34 @@ public final class SpongeCluster implements AutoCloseable {
    * @param nodeManagerMemoryMb memory each NodeManager offers to containers
    * @param chunkSize the sponge chunk size ({@code levee.sponge.chunk.size}, e.g. {@code 1m})
    */
-  public static SpongeCluster start(Path base, String poolTag, int nodeManagers, int poolMb, int nodeManagerMemoryMb,
-      String chunkSize) throws Exception {
+  public static SpongeCluster start(
+      Path base,
+      String poolTag,
+      int nodeManagers,
+      int poolMb,
+      int nodeManagerMemoryMb,
+      String chunkSize)
+      throws Exception {
     Path pools = Path.of("/dev/shm", "levee-" + poolTag + "-" + ProcessHandle.current().pid());
-    // The pools are memory: a bench stopped with Ctrl-C must not leave them behind (after the cluster has stopped).
+    // The pools are memory: a bench stopped with Ctrl-C must not leave them behind (after the
+    // cluster has stopped).
     Runnable deletePools = () -> FileUtil.fullyDelete(pools.toFile());
     ShutdownHookManager.get().addShutdownHook(deletePools, FileSystem.SHUTDOWN_HOOK_PRIORITY + 5);
     TestingServer zooKeeper = ZooKeeperServers.standalone(base.resolve("zookeeper"));
     try {
-      MiniMapReduceCluster cluster = MiniMapReduceCluster.builder()
-          .nodeManagers(nodeManagers)
-          .nodeManagerMemoryMb(nodeManagerMemoryMb)
-          .baseDir(base)
-          .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
-          .set(SpongeConfigKeys.LOCAL_POOL_DIR, pools.toString())
-          .set(SpongeConfigKeys.LOCAL_POOL_SIZE, poolMb + "m")
-          .set(SpongeConfigKeys.CHUNK_SIZE, chunkSize)
-          .set(SpongeServerConfig.PORT, "0")
-          .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
-          .start()
-          .closeOnShutdown();
+      MiniMapReduceCluster cluster =
+          MiniMapReduceCluster.builder()
+              .nodeManagers(nodeManagers)
+              .nodeManagerMemoryMb(nodeManagerMemoryMb)
+              .baseDir(base)
+              .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
+              .set(SpongeConfigKeys.LOCAL_POOL_DIR, pools.toString())
+              .set(SpongeConfigKeys.LOCAL_POOL_SIZE, poolMb + "m")
+              .set(SpongeConfigKeys.CHUNK_SIZE, chunkSize)
+              .set(SpongeServerConfig.PORT, "0")
+              .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
+              .start()
+              .closeOnShutdown();
       return new SpongeCluster(zooKeeper, cluster, pools, deletePools);
     } catch (Exception | Error e) {
       closeQuietly(zooKeeper, e);

@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The paper's background disk load (two tasks of another job streaming big files) as threads on the spill disk:
- * each writes its own file sequentially (synced every few MiB, so the data really reaches the disk) and then reads it
- * back with {@code O_DIRECT} (so the reads hit the disk, not the page cache), over and over until stopped.
+ * The paper's background disk load (two tasks of another job streaming big files) as threads on the
+ * spill disk: each writes its own file sequentially (synced every few MiB, so the data really
+ * reaches the disk) and then reads it back with {@code O_DIRECT} (so the reads hit the disk, not
+ * the page cache), over and over until stopped.
  */
 final class BackgroundDiskLoad implements AutoCloseable {
   private static final int IO_BYTES = 4 << 20;
@@ -74,14 +75,19 @@ final class BackgroundDiskLoad implements AutoCloseable {
   }
 
   private void stream(Path file, long fileBytes) {
-    ByteBuffer buf = ByteBuffer.allocateDirect(IO_BYTES + 4096).alignedSlice(4096).limit(IO_BYTES).slice();
+    ByteBuffer buf =
+        ByteBuffer.allocateDirect(IO_BYTES + 4096).alignedSlice(4096).limit(IO_BYTES).slice();
     for (int i = 0; i < IO_BYTES; i += 8) {
       buf.putLong(i, 0x9E3779B97F4A7C15L * (i + 1));
     }
     try {
       while (!stopped) {
-        try (FileChannel w = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel w =
+            FileChannel.open(
+                file,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
           long sinceSync = 0;
           for (long at = 0; at < fileBytes && !stopped; at += IO_BYTES) {
             buf.clear();

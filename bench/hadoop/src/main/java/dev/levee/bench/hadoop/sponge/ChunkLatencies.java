@@ -3,9 +3,10 @@ package dev.levee.bench.hadoop.sponge;
 import java.util.Arrays;
 
 /**
- * Per-chunk times of one phase (the writes, or the read-backs) of a spill run, plus the phase's wall time, which also
- * covers work done outside the per-chunk calls (sealing a file, syncing). Percentiles use the nearest-rank method on
- * the sorted samples, so every reported figure is a time that was actually measured.
+ * Per-chunk times of one phase (the writes, or the read-backs) of a spill run, plus the phase's
+ * wall time, which also covers work done outside the per-chunk calls (sealing a file, syncing).
+ * Percentiles use the nearest-rank method on the sorted samples, so every reported figure is a time
+ * that was actually measured.
  */
 public final class ChunkLatencies {
   private final long[] nanos;
@@ -21,7 +22,8 @@ public final class ChunkLatencies {
 
   public void add(long sampleNanos) {
     if (sampleNanos < 0) {
-      throw new IllegalArgumentException("a chunk cannot take negative time: " + sampleNanos + " ns");
+      throw new IllegalArgumentException(
+          "a chunk cannot take negative time: " + sampleNanos + " ns");
     }
     if (count == nanos.length) {
       throw new IllegalStateException("already holds " + count + " samples, its capacity");
@@ -42,8 +44,10 @@ public final class ChunkLatencies {
     return wallNanos;
   }
 
-  /** The nearest-rank {@code q}-quantile in milliseconds, {@code 0 < q <= 1}: the smallest sample with at least
-   * {@code q * count} samples at or below it. */
+  /**
+   * The nearest-rank {@code q}-quantile in milliseconds, {@code 0 < q <= 1}: the smallest sample
+   * with at least {@code q * count} samples at or below it.
+   */
   public double percentileMillis(double q) {
     if (!(q > 0 && q <= 1)) {
       throw new IllegalArgumentException("quantile must be in (0, 1], got " + q);
@@ -72,7 +76,10 @@ public final class ChunkLatencies {
     return sum / 1e6 / count;
   }
 
-  /** Megabytes (10^6 bytes, like the physical-limits suite) per second of wall time for {@code bytes}. */
+  /**
+   * Megabytes (10^6 bytes, like the physical-limits suite) per second of wall time for {@code
+   * bytes}.
+   */
   public double mbPerSecond(long bytes) {
     if (wallNanos <= 0) {
       throw new IllegalStateException("no wall time recorded");

@@ -4,9 +4,9 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Everything a run must undo (child processes, background threads, pinned memory, files), undone in reverse order
- * when the run ends, fails, or the JVM is stopped (Ctrl-C, SIGTERM) through a shutdown hook: a benchmark must never
- * leave a sponge server or a pool behind on a shared machine.
+ * Everything a run must undo (child processes, background threads, pinned memory, files), undone in
+ * reverse order when the run ends, fails, or the JVM is stopped (Ctrl-C, SIGTERM) through a
+ * shutdown hook: a benchmark must never leave a sponge server or a pool behind on a shared machine.
  */
 final class Cleanup implements AutoCloseable {
   interface Step {

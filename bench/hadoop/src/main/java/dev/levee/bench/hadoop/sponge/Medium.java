@@ -3,21 +3,37 @@ package dev.levee.bench.hadoop.sponge;
 import java.util.Arrays;
 import java.util.List;
 
-/** The spill media of Table 1, in the paper's column order, with the paper's measured ms per 1 MB chunk. */
+/**
+ * The spill media of Table 1, in the paper's column order, with the paper's measured ms per 1 MB
+ * chunk.
+ */
 enum Medium {
   LOCAL_SHM("local-shm", "local shared memory (pool)", 1, Yardstick.MEMCPY),
-  LOCAL_SPONGEFILE("local-spongefile", "local shared memory (SpongeFile)", Double.NaN, Yardstick.MEMCPY),
+  LOCAL_SPONGEFILE(
+      "local-spongefile", "local shared memory (SpongeFile)", Double.NaN, Yardstick.MEMCPY),
   LOCAL_SERVER("local-server", "local sponge server (socket)", 7, Yardstick.TCP),
-  /** One synchronous store per chunk: each chunk's time is a full round trip (the latency a chunk really has). */
+  /**
+   * One synchronous store per chunk: each chunk's time is a full round trip (the latency a chunk
+   * really has).
+   */
   REMOTE_SERVER("remote-server", "remote sponge server (loopback)", 9, Yardstick.TCP),
-  /** A SpongeFile on remote memory only: chunks pipelined on one connection, as a spilling task writes them. */
-  REMOTE_SPONGEFILE("remote-spongefile", "remote SpongeFile (pipelined, loopback)", Double.NaN, Yardstick.TCP),
+  /**
+   * A SpongeFile on remote memory only: chunks pipelined on one connection, as a spilling task
+   * writes them.
+   */
+  REMOTE_SPONGEFILE(
+      "remote-spongefile", "remote SpongeFile (pipelined, loopback)", Double.NaN, Yardstick.TCP),
   DISK("disk", "disk", 25, Yardstick.DISK),
   DISK_BACKGROUND_IO("disk-bg-io", "disk + background IO", 174, Yardstick.DISK),
-  DISK_BACKGROUND_IO_MEMORY("disk-bg-io-mem", "disk + background IO + memory pressure", 499, Yardstick.DISK);
+  DISK_BACKGROUND_IO_MEMORY(
+      "disk-bg-io-mem", "disk + background IO + memory pressure", 499, Yardstick.DISK);
 
   /** What a medium's bandwidth is compared with. */
-  enum Yardstick { MEMCPY, TCP, DISK }
+  enum Yardstick {
+    MEMCPY,
+    TCP,
+    DISK
+  }
 
   final String variant;
   final String label;

@@ -10,9 +10,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The paper's "busy node": memory pinned so the page cache has little room to batch and reorder disk writes. Done
- * with a file on {@code /dev/shm}: tmpfs pages cannot be dropped like cache (and this machine has no swap), so they
- * stay resident without growing any JVM heap. Deleting the file gives the memory back.
+ * The paper's "busy node": memory pinned so the page cache has little room to batch and reorder
+ * disk writes. Done with a file on {@code /dev/shm}: tmpfs pages cannot be dropped like cache (and
+ * this machine has no swap), so they stay resident without growing any JVM heap. Deleting the file
+ * gives the memory back.
  */
 final class MemoryPressure implements AutoCloseable {
   /** Left to everyone else on the machine no matter what is asked. */
@@ -27,8 +28,8 @@ final class MemoryPressure implements AutoCloseable {
   }
 
   /**
-   * Pins {@code bytes}, refusing (naming {@code option}) an amount that would leave less than {@link #RESERVE_BYTES}
-   * of the memory available now.
+   * Pins {@code bytes}, refusing (naming {@code option}) an amount that would leave less than
+   * {@link #RESERVE_BYTES} of the memory available now.
    */
   static MemoryPressure pin(String option, Path file, long bytes) throws IOException {
     long available = memAvailableBytes();
@@ -38,7 +39,8 @@ final class MemoryPressure implements AutoCloseable {
     while (block.hasRemaining()) {
       block.put((byte) 0x5A);
     }
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       for (long at = 0; at < bytes; at += block.capacity()) {
         block.clear().limit((int) Math.min(block.capacity(), bytes - at));
         while (block.hasRemaining()) {
@@ -54,9 +56,19 @@ final class MemoryPressure implements AutoCloseable {
 
   static void checkAffordable(String option, long bytes, long availableBytes) {
     if (bytes > availableBytes - RESERVE_BYTES) {
-      throw new BadArgumentException("--" + option + " " + bytes + " bytes would leave less than "
-          + (RESERVE_BYTES >> 20) + " MiB of the " + (availableBytes >> 20) + " MiB available (MemAvailable); "
-          + "ask for at most " + Math.max(0, (availableBytes - RESERVE_BYTES) >> 20) + " MiB");
+      throw new BadArgumentException(
+          "--"
+              + option
+              + " "
+              + bytes
+              + " bytes would leave less than "
+              + (RESERVE_BYTES >> 20)
+              + " MiB of the "
+              + (availableBytes >> 20)
+              + " MiB available (MemAvailable); "
+              + "ask for at most "
+              + Math.max(0, (availableBytes - RESERVE_BYTES) >> 20)
+              + " MiB");
     }
   }
 

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The options of {@code sponge-micro}, validated, with the {@code --quick} preset applied to every option the user
- * did not give explicitly.
+ * The options of {@code sponge-micro}, validated, with the {@code --quick} preset applied to every
+ * option the user did not give explicitly.
  */
 record MicroSettings(
     long chunks,
@@ -49,30 +49,53 @@ record MicroSettings(
   static final int MAX_CHUNK_SIZE = 64 << 20;
 
   /** Option name -> value under {@code --quick} (about 30 s instead of minutes). */
-  static final Map<String, String> QUICK_PRESET = Map.of(
-      CHUNKS, "400",
-      BATCH, "100",
-      DISK_FILE_SIZE, "512m",
-      BACKGROUND_FILE_SIZE, "256m");
+  static final Map<String, String> QUICK_PRESET =
+      Map.of(
+          CHUNKS, "400",
+          BATCH, "100",
+          DISK_FILE_SIZE, "512m",
+          BACKGROUND_FILE_SIZE, "256m");
 
   static List<OptionSpec> options() {
     return List.of(
-        OptionSpec.optional(CHUNKS, "N", "chunks spilled (and read back) per medium; the paper's 10,000", "10000"),
-        OptionSpec.optional(CHUNK_SIZE, "SIZE", "bytes per chunk (a multiple of 4k, at most 64m)", "1m"),
-        OptionSpec.optional(BATCH, "N", "chunks held at once: written, read back, then freed", "256"),
-        OptionSpec.optional(DISK_DIR, "DIR", "directory on the disk spills go to (tmpfs refused)", "/var/tmp"),
-        OptionSpec.optional(DISK_FILE_SIZE, "SIZE", "span of the disk file random offsets are drawn from", "2g"),
-        OptionSpec.optional(BACKGROUND_STREAMS, "N", "background reader/writer threads on the disk", "2"),
-        OptionSpec.optional(BACKGROUND_FILE_SIZE, "SIZE", "file each background stream writes and reads", "1g"),
-        OptionSpec.optional(MEMORY_PRESSURE, "SIZE",
-            "memory pinned (tmpfs) for the disk-bg-io-mem medium; 0 skips that medium", "0"),
-        OptionSpec.optional(VARIANTS, "LIST", "comma-separated media: " + String.join(",", Medium.variants()),
+        OptionSpec.optional(
+            CHUNKS, "N", "chunks spilled (and read back) per medium; the paper's 10,000", "10000"),
+        OptionSpec.optional(
+            CHUNK_SIZE, "SIZE", "bytes per chunk (a multiple of 4k, at most 64m)", "1m"),
+        OptionSpec.optional(
+            BATCH, "N", "chunks held at once: written, read back, then freed", "256"),
+        OptionSpec.optional(
+            DISK_DIR, "DIR", "directory on the disk spills go to (tmpfs refused)", "/var/tmp"),
+        OptionSpec.optional(
+            DISK_FILE_SIZE, "SIZE", "span of the disk file random offsets are drawn from", "2g"),
+        OptionSpec.optional(
+            BACKGROUND_STREAMS, "N", "background reader/writer threads on the disk", "2"),
+        OptionSpec.optional(
+            BACKGROUND_FILE_SIZE, "SIZE", "file each background stream writes and reads", "1g"),
+        OptionSpec.optional(
+            MEMORY_PRESSURE,
+            "SIZE",
+            "memory pinned (tmpfs) for the disk-bg-io-mem medium; 0 skips that medium",
+            "0"),
+        OptionSpec.optional(
+            VARIANTS,
+            "LIST",
+            "comma-separated media: " + String.join(",", Medium.variants()),
             "all"),
-        OptionSpec.optional(IN_FLIGHT, "N", "chunks the remote-spongefile medium keeps in flight per file ("
-            + SpongeConfigKeys.WRITE_MAX_IN_FLIGHT + ", 1.." + SpongeConfig.MAX_IN_FLIGHT + ")",
+        OptionSpec.optional(
+            IN_FLIGHT,
+            "N",
+            "chunks the remote-spongefile medium keeps in flight per file ("
+                + SpongeConfigKeys.WRITE_MAX_IN_FLIGHT
+                + ", 1.."
+                + SpongeConfig.MAX_IN_FLIGHT
+                + ")",
             Integer.toString(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT_DEFAULT)),
         OptionSpec.optional(REPETITIONS, "N", "runs of every medium", "1"),
-        OptionSpec.optional(LIMITS, "DIR", "results dir holding physical-limits.jsonl (default <repo>/bench/results)",
+        OptionSpec.optional(
+            LIMITS,
+            "DIR",
+            "results dir holding physical-limits.jsonl (default <repo>/bench/results)",
             ""),
         OptionSpec.flag(QUICK, "a ~30 s run: " + QUICK_PRESET + " unless given"));
   }
@@ -85,14 +108,28 @@ record MicroSettings(
     }
     long chunkSize = o.bytesAtLeast(CHUNK_SIZE, 4096);
     if (chunkSize > MAX_CHUNK_SIZE || chunkSize % 4096 != 0) {
-      throw new BadArgumentException("--" + CHUNK_SIZE + ": must be a multiple of 4k (4096 bytes) between 4k and 64m,"
-          + " got " + o.string(CHUNK_SIZE));
+      throw new BadArgumentException(
+          "--"
+              + CHUNK_SIZE
+              + ": must be a multiple of 4k (4096 bytes) between 4k and 64m,"
+              + " got "
+              + o.string(CHUNK_SIZE));
     }
     int batch = (int) Math.min(chunks, intIn(o, quick, BATCH, 1, 65_536));
     long diskFile = bytesAtLeast(o, quick, DISK_FILE_SIZE, chunkSize);
     if (diskFile / chunkSize < batch) {
-      throw new BadArgumentException("--" + DISK_FILE_SIZE + " " + o.string(DISK_FILE_SIZE) + " holds "
-          + diskFile / chunkSize + " chunks; it must hold at least a batch (--" + BATCH + " " + batch + ")");
+      throw new BadArgumentException(
+          "--"
+              + DISK_FILE_SIZE
+              + " "
+              + o.string(DISK_FILE_SIZE)
+              + " holds "
+              + diskFile / chunkSize
+              + " chunks; it must hold at least a batch (--"
+              + BATCH
+              + " "
+              + batch
+              + ")");
     }
     String dir = o.string(DISK_DIR);
     if (dir.isBlank()) {
@@ -102,8 +139,20 @@ record MicroSettings(
     long bgFile = bytesAtLeast(o, quick, BACKGROUND_FILE_SIZE, 4L << 20);
     long pressure = o.bytesAtLeast(MEMORY_PRESSURE, 0);
     List<Medium> media = media(o.string(VARIANTS), pressure);
-    return new MicroSettings(chunks, (int) chunkSize, batch, Path.of(dir), diskFile, streams, bgFile, pressure, media,
-        o.intIn(IN_FLIGHT, 1, SpongeConfig.MAX_IN_FLIGHT), o.intIn(REPETITIONS, 1, 100), o.string(LIMITS), quick);
+    return new MicroSettings(
+        chunks,
+        (int) chunkSize,
+        batch,
+        Path.of(dir),
+        diskFile,
+        streams,
+        bgFile,
+        pressure,
+        media,
+        o.intIn(IN_FLIGHT, 1, SpongeConfig.MAX_IN_FLIGHT),
+        o.intIn(REPETITIONS, 1, 100),
+        o.string(LIMITS),
+        quick);
   }
 
   /** "all" is every medium, except the memory-pressure one when no pressure is asked for. */
@@ -120,14 +169,27 @@ record MicroSettings(
     for (String v : list.split(",")) {
       String t = v.trim();
       if (!Medium.variants().contains(t)) {
-        throw new BadArgumentException("--" + VARIANTS + ": unknown medium '" + t + "'; allowed: all or any of "
-            + String.join(",", Medium.variants()));
+        throw new BadArgumentException(
+            "--"
+                + VARIANTS
+                + ": unknown medium '"
+                + t
+                + "'; allowed: all or any of "
+                + String.join(",", Medium.variants()));
       }
       out.add(Medium.ofVariant(t));
     }
     if (out.contains(Medium.DISK_BACKGROUND_IO_MEMORY) && pressureBytes == 0) {
-      throw new BadArgumentException("--" + VARIANTS + " includes " + Medium.DISK_BACKGROUND_IO_MEMORY.variant
-          + " but --" + MEMORY_PRESSURE + " is 0; give the memory to pin, e.g. --" + MEMORY_PRESSURE + " 8g");
+      throw new BadArgumentException(
+          "--"
+              + VARIANTS
+              + " includes "
+              + Medium.DISK_BACKGROUND_IO_MEMORY.variant
+              + " but --"
+              + MEMORY_PRESSURE
+              + " is 0; give the memory to pin, e.g. --"
+              + MEMORY_PRESSURE
+              + " 8g");
     }
     return new ArrayList<>(out);
   }
@@ -149,7 +211,9 @@ record MicroSettings(
   }
 
   private static String value(ParsedOptions o, boolean quick, String name) {
-    return quick && !o.isGiven(name) && QUICK_PRESET.containsKey(name) ? QUICK_PRESET.get(name) : o.string(name);
+    return quick && !o.isGiven(name) && QUICK_PRESET.containsKey(name)
+        ? QUICK_PRESET.get(name)
+        : o.string(name);
   }
 
   private static long longAtLeast(ParsedOptions o, boolean quick, String name, long min) {
@@ -164,9 +228,13 @@ record MicroSettings(
     return reparse(o, quick, name).bytesAtLeast(name, min);
   }
 
-  /** One option with the preset applied, parsed again so that the typed getters' checks and messages apply. */
+  /**
+   * One option with the preset applied, parsed again so that the typed getters' checks and messages
+   * apply.
+   */
   private static ParsedOptions reparse(ParsedOptions o, boolean quick, String name) {
-    OptionSpec spec = options().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    OptionSpec spec =
+        options().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     return ParsedOptions.parse(List.of(spec), List.of("--" + name, value(o, quick, name)));
   }
 }

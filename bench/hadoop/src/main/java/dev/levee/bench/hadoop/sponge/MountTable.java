@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The mounts of {@code /proc/mounts}, to tell a real disk from memory: a "disk" benchmark on tmpfs would measure
- * memcpy and make the paper's gap vanish.
+ * The mounts of {@code /proc/mounts}, to tell a real disk from memory: a "disk" benchmark on tmpfs
+ * would measure memcpy and make the paper's gap vanish.
  */
 final class MountTable {
   /** File systems whose files live in RAM. */
@@ -29,7 +29,10 @@ final class MountTable {
     return parse(Files.readString(Path.of("/proc/mounts"), StandardCharsets.UTF_8));
   }
 
-  /** Parses the {@code /proc/mounts} format: device, mount point (octal escapes for blanks), type, options. */
+  /**
+   * Parses the {@code /proc/mounts} format: device, mount point (octal escapes for blanks), type,
+   * options.
+   */
   static MountTable parse(String text) {
     List<Mount> out = new ArrayList<>();
     for (String line : text.split("\n")) {
@@ -41,7 +44,10 @@ final class MountTable {
     return new MountTable(out);
   }
 
-  /** The mount holding {@code absolutePath}: the longest mount point that is a prefix of it (the last one wins a tie). */
+  /**
+   * The mount holding {@code absolutePath}: the longest mount point that is a prefix of it (the
+   * last one wins a tie).
+   */
   Mount mountOf(Path absolutePath) {
     Mount best = null;
     for (Mount m : mounts) {
@@ -52,7 +58,8 @@ final class MountTable {
       }
     }
     if (best == null) {
-      throw new IllegalStateException("no mount holds " + absolutePath + " (is /proc/mounts readable?)");
+      throw new IllegalStateException(
+          "no mount holds " + absolutePath + " (is /proc/mounts readable?)");
     }
     return best;
   }
@@ -66,13 +73,24 @@ final class MountTable {
     Path resolved = resolveExistingPrefix(dir);
     Mount m = mountOf(resolved);
     if (MEMORY_FILE_SYSTEMS.contains(m.type())) {
-      throw new BadArgumentException("--" + option + " " + dir + " is on " + m.type() + " (mounted at "
-          + m.mountPoint() + "): that is memory, not a disk; give a directory on a disk-backed file system");
+      throw new BadArgumentException(
+          "--"
+              + option
+              + " "
+              + dir
+              + " is on "
+              + m.type()
+              + " (mounted at "
+              + m.mountPoint()
+              + "): that is memory, not a disk; give a directory on a disk-backed file system");
     }
     return m;
   }
 
-  /** The real path of the longest existing ancestor (the directory may not exist yet; symlinks are followed). */
+  /**
+   * The real path of the longest existing ancestor (the directory may not exist yet; symlinks are
+   * followed).
+   */
   private static Path resolveExistingPrefix(Path dir) {
     Path p = dir.toAbsolutePath().normalize();
     Path missing = Path.of("");

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * The machine's measured limits from the latest {@code physical-limits} run, as medians of that run's repetitions:
- * what each spill medium is compared against.
+ * The machine's measured limits from the latest {@code physical-limits} run, as medians of that
+ * run's repetitions: what each spill medium is compared against.
  */
 final class PhysicalLimits {
   static final String SUITE = "physical-limits";
@@ -28,7 +28,9 @@ final class PhysicalLimits {
     return new PhysicalLimits(Map.of());
   }
 
-  /** Reads {@code <dir>/physical-limits.jsonl}; no file means no limits (the table then says so). */
+  /**
+   * Reads {@code <dir>/physical-limits.jsonl}; no file means no limits (the table then says so).
+   */
   static PhysicalLimits load(Path resultsDir) throws IOException {
     ResultsStore store = new ResultsStore(resultsDir);
     Path file = store.fileFor(SUITE);
@@ -39,8 +41,8 @@ final class PhysicalLimits {
   }
 
   /**
-   * Per variant, the last run: a run starts at repetition 0, so the lines from a variant's last repetition-0 line on
-   * (in file order, which is append order) are its latest run.
+   * Per variant, the last run: a run starts at repetition 0, so the lines from a variant's last
+   * repetition-0 line on (in file order, which is append order) are its latest run.
    */
   static PhysicalLimits latest(List<Measurement> lines) {
     Map<String, List<Double>> lastRun = new HashMap<>();
@@ -64,7 +66,9 @@ final class PhysicalLimits {
     return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
   }
 
-  /** The best of several variants (e.g. memcpy from heap or direct buffers): the stricter yardstick. */
+  /**
+   * The best of several variants (e.g. memcpy from heap or direct buffers): the stricter yardstick.
+   */
   Limit best(String label, String... variants) {
     String which = null;
     double best = 0;
@@ -89,6 +93,9 @@ final class PhysicalLimits {
     return n % 2 == 1 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
   }
 
-  /** A yardstick: its label in the table, the physical-limits variant it came from, and its median MB/s. */
+  /**
+   * A yardstick: its label in the table, the physical-limits variant it came from, and its median
+   * MB/s.
+   */
   record Limit(String label, String variant, double mbPerS) {}
 }

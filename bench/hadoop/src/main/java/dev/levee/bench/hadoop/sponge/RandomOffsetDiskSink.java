@@ -10,12 +10,14 @@ import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
 
 /**
- * Table 1's disk: each chunk goes to a random chunk-aligned offset of one file, as the paper did, so every write pays
- * a seek and the page cache cannot merge neighbours. Writes use {@code O_DSYNC}: a write returns only once its data
- * is on the device, so the cache cannot absorb it. Read-back uses {@code O_DIRECT} (when the file system supports
- * it) so it measures the disk, not the copy just left in the page cache.
+ * Table 1's disk: each chunk goes to a random chunk-aligned offset of one file, as the paper did,
+ * so every write pays a seek and the page cache cannot merge neighbours. Writes use {@code
+ * O_DSYNC}: a write returns only once its data is on the device, so the cache cannot absorb it.
+ * Read-back uses {@code O_DIRECT} (when the file system supports it) so it measures the disk, not
+ * the copy just left in the page cache.
  *
- * <p>Slots of one batch are distinct offsets (drawn without replacement), so every chunk can be verified on read.
+ * <p>Slots of one batch are distinct offsets (drawn without replacement), so every chunk can be
+ * verified on read.
  */
 final class RandomOffsetDiskSink implements ChunkSink {
   private static final int ALIGN = 4096;
@@ -33,29 +35,43 @@ final class RandomOffsetDiskSink implements ChunkSink {
   /**
    * @param fileBytes the region random offsets are drawn from; at least {@code batch} chunks
    */
-  RandomOffsetDiskSink(Path file, int chunkSize, long fileBytes, int batch, long seed) throws IOException {
+  RandomOffsetDiskSink(Path file, int chunkSize, long fileBytes, int batch, long seed)
+      throws IOException {
     this.file = file;
     this.chunkSize = chunkSize;
     this.slots = fileBytes / chunkSize;
     if (slots < batch) {
-      throw new IllegalArgumentException("disk file of " + fileBytes + " bytes holds " + slots + " chunks, fewer than"
-          + " a batch of " + batch);
+      throw new IllegalArgumentException(
+          "disk file of "
+              + fileBytes
+              + " bytes holds "
+              + slots
+              + " chunks, fewer than"
+              + " a batch of "
+              + batch);
     }
     this.offsets = new long[batch];
     this.random = new SplittableRandom(seed);
     Files.createDirectories(file.getParent());
-    this.writer = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-        StandardOpenOption.READ, StandardOpenOption.DSYNC);
+    this.writer =
+        FileChannel.open(
+            file,
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.READ,
+            StandardOpenOption.DSYNC);
     FileChannel direct = null;
     try {
       writer.truncate(0);
-      // Sparse: the first pass over an offset also allocates its blocks, as a fresh spill file does.
+      // Sparse: the first pass over an offset also allocates its blocks, as a fresh spill file
+      // does.
       writer.write(ByteBuffer.allocate(1), (long) slots * chunkSize - 1);
       if (chunkSize % ALIGN == 0) {
         try {
           direct = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
         } catch (IOException | UnsupportedOperationException e) {
-          direct = null; // the file system has no O_DIRECT; reads then go through the page cache (recorded)
+          direct = null; // the file system has no O_DIRECT; reads then go through the page cache
+          // (recorded)
         }
       }
       this.directReader = direct;
@@ -65,7 +81,8 @@ final class RandomOffsetDiskSink implements ChunkSink {
       Files.deleteIfExists(file);
       throw e;
     }
-    this.readBuffer = ByteBuffer.allocateDirect(chunkSize + ALIGN).alignedSlice(ALIGN).limit(chunkSize).slice();
+    this.readBuffer =
+        ByteBuffer.allocateDirect(chunkSize + ALIGN).alignedSlice(ALIGN).limit(chunkSize).slice();
     beginBatch();
   }
 
@@ -102,14 +119,18 @@ final class RandomOffsetDiskSink implements ChunkSink {
     beginBatch();
   }
 
-  /** Whether read-back bypasses the page cache ({@code O_DIRECT}); false on file systems without it. */
+  /**
+   * Whether read-back bypasses the page cache ({@code O_DIRECT}); false on file systems without it.
+   */
   boolean readsDirect() {
     return directReader != null;
   }
 
   @Override
   public void close() throws IOException {
-    try (FileChannel w = writer; FileChannel d = directReader; FileChannel c = cachedReader) {
+    try (FileChannel w = writer;
+        FileChannel d = directReader;
+        FileChannel c = cachedReader) {
       // closed by try-with-resources
     } finally {
       Files.deleteIfExists(file);

@@ -7,10 +7,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Chunks stored on one sponge server over TCP with {@link SpongeClient} (allocate+write in one request, read, free):
- * Table 1's "local sponge server" when the server runs on this node, "remote memory" when it stands for another.
- * Calls are synchronous here, so each chunk's time is one full round trip, the latency of a single chunk; a SpongeFile
- * pipelines its chunks instead (the remote-spongefile medium measures that).
+ * Chunks stored on one sponge server over TCP with {@link SpongeClient} (allocate+write in one
+ * request, read, free): Table 1's "local sponge server" when the server runs on this node, "remote
+ * memory" when it stands for another. Calls are synchronous here, so each chunk's time is one full
+ * round trip, the latency of a single chunk; a SpongeFile pipelines its chunks instead (the
+ * remote-spongefile medium measures that).
  */
 final class RemoteSpongeSink implements ChunkSink {
   private final SpongeClient client;
@@ -33,8 +34,17 @@ final class RemoteSpongeSink implements ChunkSink {
 
   @Override
   public void write(int slot, ByteBuffer chunk) throws IOException {
-    held[slot] = client.store(server, chunk).orElseThrow(() -> new IOException("sponge server " + server
-        + " had no room for slot " + slot + " (its pool or this application's quota is smaller than the batch)"));
+    held[slot] =
+        client
+            .store(server, chunk)
+            .orElseThrow(
+                () ->
+                    new IOException(
+                        "sponge server "
+                            + server
+                            + " had no room for slot "
+                            + slot
+                            + " (its pool or this application's quota is smaller than the batch)"));
     heldCount = Math.max(heldCount, slot + 1);
   }
 

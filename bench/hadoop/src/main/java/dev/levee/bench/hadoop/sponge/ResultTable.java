@@ -6,7 +6,10 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 
-/** The Table 1 printout: one line per medium and repetition, then the goals checked against the limits. */
+/**
+ * The Table 1 printout: one line per medium and repetition, then the issue's goals checked against
+ * the limits.
+ */
 final class ResultTable {
   private final List<SpongeMicroSuite.Row> rows;
   private final MicroSettings s;
@@ -17,33 +20,70 @@ final class ResultTable {
   }
 
   void print(PrintStream out) {
-    out.printf(Locale.ROOT, "%nsponge-micro: %,d chunks of %d KiB per medium, batches of %d; disk writes O_DSYNC at"
-        + " random offsets in %d MiB of %s%n", s.chunks(), s.chunkSize() >> 10, s.batch(), s.diskFileBytes() >> 20,
+    out.printf(
+        Locale.ROOT,
+        "%nsponge-micro: %,d chunks of %d KiB per medium, batches of %d; disk writes O_DSYNC at"
+            + " random offsets in %d MiB of %s%n",
+        s.chunks(),
+        s.chunkSize() >> 10,
+        s.batch(),
+        s.diskFileBytes() >> 20,
         s.diskDir());
-    String head = String.format(Locale.ROOT, "%-40s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s", "medium",
-        "paper ms", "write ms", "p99 ms", "MB/s", "read ms", "p99 ms", "MB/s", "limit (MB/s)", "of it");
+    String head =
+        String.format(
+            Locale.ROOT,
+            "%-40s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s",
+            "medium",
+            "paper ms",
+            "write ms",
+            "p99 ms",
+            "MB/s",
+            "read ms",
+            "p99 ms",
+            "MB/s",
+            "limit (MB/s)",
+            "of it");
     out.println(head);
     out.println("-".repeat(head.length()));
     for (SpongeMicroSuite.Row r : rows) {
       ChunkLatencies w = r.result().writes();
       ChunkLatencies rd = r.result().reads();
       String limit = r.limit() == null ? "n/a" : r.limit().label() + " " + fmt(r.limit().mbPerS());
-      String fraction = r.fractionOfLimit() == null ? "" : String.format(Locale.ROOT, "%.2f", r.fractionOfLimit());
-      out.printf(Locale.ROOT, "%-40s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s%n", r.medium().label,
-          Double.isNaN(r.medium().paperMillis) ? "-" : fmt(r.medium().paperMillis), fmt(w.medianMillis()),
-          fmt(w.percentileMillis(0.99)), fmt(r.writeMbPerS()), fmt(rd.medianMillis()), fmt(rd.percentileMillis(0.99)),
-          fmt(r.readMbPerS()), limit, fraction);
+      String fraction =
+          r.fractionOfLimit() == null
+              ? ""
+              : String.format(Locale.ROOT, "%.2f", r.fractionOfLimit());
+      out.printf(
+          Locale.ROOT,
+          "%-40s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s%n",
+          r.medium().label,
+          Double.isNaN(r.medium().paperMillis) ? "-" : fmt(r.medium().paperMillis),
+          fmt(w.medianMillis()),
+          fmt(w.percentileMillis(0.99)),
+          fmt(r.writeMbPerS()),
+          fmt(rd.medianMillis()),
+          fmt(rd.percentileMillis(0.99)),
+          fmt(r.readMbPerS()),
+          limit,
+          fraction);
       if (!Double.isNaN(r.backgroundMbPerS())) {
-        out.printf(Locale.ROOT, "%-40s background streams moved %s MB/s meanwhile%n", "", fmt(r.backgroundMbPerS()));
+        out.printf(
+            Locale.ROOT,
+            "%-40s background streams moved %s MB/s meanwhile%n",
+            "",
+            fmt(r.backgroundMbPerS()));
       }
     }
-    out.println("ms = median (and p99) per chunk; MB/s = bytes / wall time of the phase; 'of it' = write MB/s as a"
-        + " fraction of the latest physical-limits median");
+    out.println(
+        "ms = median (and p99) per chunk; MB/s = bytes / wall time of the phase; 'of it' = write MB/s as a"
+            + " fraction of the latest physical-limits median");
     if (rows.stream().anyMatch(r -> r.medium() == Medium.REMOTE_SPONGEFILE)) {
-      out.printf(Locale.ROOT, "remote sponge server: one synchronous request per chunk, so its ms is a chunk's full"
-          + " round trip (latency) and its MB/s one chunk at a time;%nremote SpongeFile: the task's view with %d"
-          + " chunks in flight per file (pipelined on one connection): its write ms is the time the task waited per"
-          + " chunk (not a round trip), its MB/s the throughput a spilling task gets, read ms/MB/s with prefetch%n",
+      out.printf(
+          Locale.ROOT,
+          "remote sponge server: one synchronous request per chunk, so its ms is a chunk's full"
+              + " round trip (latency) and its MB/s one chunk at a time;%nremote SpongeFile: the task's view with %d"
+              + " chunks in flight per file (pipelined on one connection): its write ms is the time the task waited per"
+              + " chunk (not a round trip), its MB/s the throughput a spilling task gets, read ms/MB/s with prefetch%n",
           s.inFlight());
     }
     goals(out);
@@ -55,21 +95,35 @@ final class ResultTable {
     SpongeMicroSuite.Row remoteFile = best(Medium.REMOTE_SPONGEFILE);
     SpongeMicroSuite.Row disk = best(Medium.DISK_BACKGROUND_IO);
     if (shm != null && shm.fractionOfLimit() != null) {
-      out.printf(Locale.ROOT, "goal: local sponge >= 1/2 memcpy: %.3f -> %s%n", shm.fractionOfLimit(),
+      out.printf(
+          Locale.ROOT,
+          "goal: local sponge >= 1/2 memcpy: %.3f -> %s%n",
+          shm.fractionOfLimit(),
           shm.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
     }
     if (remote != null && remote.fractionOfLimit() != null) {
-      out.printf(Locale.ROOT, "goal: remote sponge >= 1/2 loopback TCP (one chunk at a time): %.3f -> %s%n",
-          remote.fractionOfLimit(), remote.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
+      out.printf(
+          Locale.ROOT,
+          "goal: remote sponge >= 1/2 loopback TCP (one chunk at a time): %.3f -> %s%n",
+          remote.fractionOfLimit(),
+          remote.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
     }
     if (remoteFile != null && remoteFile.fractionOfLimit() != null) {
-      out.printf(Locale.ROOT, "goal: remote sponge >= 1/2 loopback TCP (SpongeFile, pipelined): %.3f -> %s%n",
-          remoteFile.fractionOfLimit(), remoteFile.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
+      out.printf(
+          Locale.ROOT,
+          "goal: remote sponge >= 1/2 loopback TCP (SpongeFile, pipelined): %.3f -> %s%n",
+          remoteFile.fractionOfLimit(),
+          remoteFile.fractionOfLimit() >= 0.5 ? "met" : "NOT met");
     }
     if (shm != null && disk != null) {
       double ratio = disk.result().writes().medianMillis() / shm.result().writes().medianMillis();
-      out.printf(Locale.ROOT, "goal: disk under background IO orders of magnitude slower than the local sponge: %.0fx"
-          + " (%.2f orders) -> %s%n", ratio, Math.log10(ratio), ratio >= 100 ? "met" : "NOT met");
+      out.printf(
+          Locale.ROOT,
+          "goal: disk under background IO orders of magnitude slower than the local sponge: %.0fx"
+              + " (%.2f orders) -> %s%n",
+          ratio,
+          Math.log10(ratio),
+          ratio >= 100 ? "met" : "NOT met");
     }
   }
 

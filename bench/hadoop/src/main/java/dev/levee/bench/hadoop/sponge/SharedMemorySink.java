@@ -8,8 +8,9 @@ import java.util.Arrays;
 import java.util.OptionalInt;
 
 /**
- * Table 1's "local shared memory": allocate a chunk in the node's pool and copy the buffer into the mapping, the way
- * a task spills without any server round trip. Reading back copies the chunk out of the mapping.
+ * Table 1's "local shared memory": allocate a chunk in the node's pool and copy the buffer into the
+ * mapping, the way a task spills without any server round trip. Reading back copies the chunk out
+ * of the mapping.
  */
 final class SharedMemorySink implements ChunkSink {
   private final SharedMemoryPool pool;
@@ -34,8 +35,16 @@ final class SharedMemorySink implements ChunkSink {
   public void write(int slot, ByteBuffer chunk) throws IOException {
     OptionalInt c = pool.allocate(owner);
     if (c.isEmpty()) {
-      throw new IOException("sponge pool " + pool.directory() + " has no free chunk for slot " + slot + " ("
-          + pool.freeChunks() + " free of " + pool.chunkCount() + "); another process is using it");
+      throw new IOException(
+          "sponge pool "
+              + pool.directory()
+              + " has no free chunk for slot "
+              + slot
+              + " ("
+              + pool.freeChunks()
+              + " free of "
+              + pool.chunkCount()
+              + "); another process is using it");
     }
     held[slot] = c.getAsInt();
     heldCount = Math.max(heldCount, slot + 1);

@@ -6,9 +6,10 @@ import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 
 /**
- * Spills one buffer {@code chunks} times to a {@link ChunkSink} and reads every chunk back, in batches of the sink's
- * capacity, timing each write and each read. Every chunk is stamped with its sequence number at both ends and checked
- * on read, so a medium that loses or mixes up chunks fails the run instead of reporting a speed.
+ * Spills one buffer {@code chunks} times to a {@link ChunkSink} and reads every chunk back, in
+ * batches of the sink's capacity, timing each write and each read. Every chunk is stamped with its
+ * sequence number at both ends and checked on read, so a medium that loses or mixes up chunks fails
+ * the run instead of reporting a speed.
  */
 final class SpillRun {
   /** Checked between batches, e.g. that background load is still running. */
@@ -20,10 +21,12 @@ final class SpillRun {
 
   private SpillRun() {}
 
-  static Result run(ChunkSink sink, long chunks, int chunkSize, ProgressReporter progress, BatchCheck check)
+  static Result run(
+      ChunkSink sink, long chunks, int chunkSize, ProgressReporter progress, BatchCheck check)
       throws IOException {
     if (chunks < 1 || chunks > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("chunks must be in 1.." + Integer.MAX_VALUE + ", got " + chunks);
+      throw new IllegalArgumentException(
+          "chunks must be in 1.." + Integer.MAX_VALUE + ", got " + chunks);
     }
     // A heap buffer, like the byte[] a Hadoop merge spills from.
     ByteBuffer src = ByteBuffer.allocate(chunkSize);
@@ -65,13 +68,19 @@ final class SpillRun {
 
   static void verify(ByteBuffer got, long sequence, int chunkSize) throws IOException {
     if (got.remaining() != chunkSize) {
-      throw new IOException("chunk " + sequence + " came back with " + got.remaining() + " bytes, expected "
-          + chunkSize);
+      throw new IOException(
+          "chunk "
+              + sequence
+              + " came back with "
+              + got.remaining()
+              + " bytes, expected "
+              + chunkSize);
     }
     long head = got.getLong(got.position());
     long tail = got.getLong(got.position() + chunkSize - 8);
     if (head != sequence || tail != ~sequence) {
-      throw new IOException("chunk " + sequence + " came back holding chunk " + head + " (tail " + ~tail + ")");
+      throw new IOException(
+          "chunk " + sequence + " came back holding chunk " + head + " (tail " + ~tail + ")");
     }
   }
 }

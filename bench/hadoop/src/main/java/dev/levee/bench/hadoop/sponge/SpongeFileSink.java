@@ -9,12 +9,13 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 
 /**
- * Chunks through the SpongeFile API with a single tier enabled, one SpongeFile per batch: with the local-memory tier,
- * what the reduce-side merge pays per chunk on top of the raw pool (buffering, placement, metrics); with the
- * remote-memory tier, what a spilling task sees when its chunks go to another node: the task copies each chunk into
- * a staging buffer and moves on while earlier chunks are on the wire (pipelined, up to the file's in-flight limit),
- * so a write's time is what the task waits, not a chunk's round trip. Sealing the file waits for the last replies and
- * is timed with the write phase.
+ * Chunks through the SpongeFile API with a single tier enabled, one SpongeFile per batch: with the
+ * local-memory tier, what the reduce-side merge pays per chunk on top of the raw pool (buffering,
+ * placement, metrics); with the remote-memory tier, what a spilling task sees when its chunks go to
+ * another node: the task copies each chunk into a staging buffer and moves on while earlier chunks
+ * are on the wire (pipelined, up to the file's in-flight limit), so a write's time is what the task
+ * waits, not a chunk's round trip. Sealing the file waits for the last replies and is timed with
+ * the write phase.
  */
 final class SpongeFileSink implements ChunkSink {
   private final SpongeFileSystem fs;
@@ -27,7 +28,9 @@ final class SpongeFileSink implements ChunkSink {
   private int nextReadSlot;
   private long batches;
 
-  /** @param tier the one tier {@code fs} has enabled: every byte must land there, or the run fails */
+  /**
+   * @param tier the one tier {@code fs} has enabled: every byte must land there, or the run fails
+   */
   SpongeFileSink(SpongeFileSystem fs, Tier tier, int batch) {
     this.fs = fs;
     this.tier = tier;
@@ -55,8 +58,14 @@ final class SpongeFileSink implements ChunkSink {
     out.close();
     long elsewhere = file.length() - file.bytesByTier().getOrDefault(tier, 0L);
     if (elsewhere != 0) {
-      throw new IOException(file.name() + " placed " + elsewhere + " bytes outside " + tier + ": "
-          + file.bytesByTier());
+      throw new IOException(
+          file.name()
+              + " placed "
+              + elsewhere
+              + " bytes outside "
+              + tier
+              + ": "
+              + file.bytesByTier());
     }
     in = file.input();
     nextReadSlot = 0;
@@ -65,8 +74,11 @@ final class SpongeFileSink implements ChunkSink {
   @Override
   public ByteBuffer read(int slot) throws IOException {
     if (slot != nextReadSlot++) {
-      throw new IllegalStateException("a SpongeFile reads sequentially: expected slot " + (nextReadSlot - 1)
-          + ", asked for " + slot);
+      throw new IllegalStateException(
+          "a SpongeFile reads sequentially: expected slot "
+              + (nextReadSlot - 1)
+              + ", asked for "
+              + slot);
     }
     int n = in.readNBytes(readBytes, 0, readBytes.length);
     if (n != readBytes.length) {

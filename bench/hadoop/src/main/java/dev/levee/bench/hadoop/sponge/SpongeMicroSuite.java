@@ -31,13 +31,15 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * {@code sponge-micro}: the paper's Table 1. Spills one 1 MiB buffer N times to each medium (local shared memory,
- * the local sponge server's socket, a remote sponge server in another process over loopback, disk at random offsets,
- * disk under background I/O, optionally plus memory pressure), reads every chunk back, and reports ms per chunk and
- * MB/s next to the machine's measured physical limits.
+ * {@code sponge-micro}: the paper's Table 1. Spills one 1 MiB buffer N times to each medium (local
+ * shared memory, the local sponge server's socket, a remote sponge server in another process over
+ * loopback, disk at random offsets, disk under background I/O, optionally plus memory pressure),
+ * reads every chunk back, and reports ms per chunk and MB/s next to the machine's measured physical
+ * limits.
  *
- * <p>The two sponge servers are separate JVMs running the standalone daemon, each with its own pool, so "local" and
- * "remote" are two nodes that happen to share a host; node A's pool is also the local pool the bench maps directly.
+ * <p>The two sponge servers are separate JVMs running the standalone daemon, each with its own
+ * pool, so "local" and "remote" are two nodes that happen to share a host; node A's pool is also
+ * the local pool the bench maps directly.
  */
 public final class SpongeMicroSuite implements Suite {
   static final String LOOPBACK = "127.0.0.1";
@@ -65,14 +67,19 @@ public final class SpongeMicroSuite implements Suite {
     // Refuse a memory-backed "disk" before starting anything.
     if (s.media().stream().anyMatch(Medium::usesDisk)) {
       MountTable.Mount m = MountTable.current().requireDisk(MicroSettings.DISK_DIR, s.diskDir());
-      err.printf("sponge-micro: disk chunks go to %s (%s on %s, mounted at %s)%n", s.diskDir(), m.type(), m.device(),
-          m.mountPoint());
+      err.printf(
+          "sponge-micro: disk chunks go to %s (%s on %s, mounted at %s)%n",
+          s.diskDir(), m.type(), m.device(), m.mountPoint());
     }
-    Path limitsDir = s.limitsDir().isEmpty() ? RepoLayout.defaultResultsDir() : Path.of(s.limitsDir());
+    Path limitsDir =
+        s.limitsDir().isEmpty() ? RepoLayout.defaultResultsDir() : Path.of(s.limitsDir());
     PhysicalLimits limits = PhysicalLimits.load(limitsDir);
     if (limits.isEmpty()) {
-      err.println("sponge-micro: no physical-limits results in " + limitsDir + "; run 'BenchMain physical-limits' to"
-          + " get fractions of memcpy / loopback TCP / disk");
+      err.println(
+          "sponge-micro: no physical-limits results in "
+              + limitsDir
+              + "; run 'BenchMain physical-limits' to"
+              + " get fractions of memcpy / loopback TCP / disk");
     }
     List<Row> rows = new ArrayList<>();
     long pid = ProcessHandle.current().pid();
@@ -94,37 +101,65 @@ public final class SpongeMicroSuite implements Suite {
     new ResultTable(rows, s).print(context.out());
   }
 
-  private Row runMedium(Medium medium, MicroSettings s, Nodes nodes, Path diskBase, Cleanup cleanup,
-      SuiteContext context, PhysicalLimits limits, int rep) throws Exception {
+  private Row runMedium(
+      Medium medium,
+      MicroSettings s,
+      Nodes nodes,
+      Path diskBase,
+      Cleanup cleanup,
+      SuiteContext context,
+      PhysicalLimits limits,
+      int rep)
+      throws Exception {
     BackgroundDiskLoad background = null;
     MemoryPressure pressure = null;
     ChunkSink sink = null;
     try {
       if (medium == Medium.DISK_BACKGROUND_IO_MEMORY) {
-        context.err().printf("sponge-micro: pinning %d MiB of memory%n", s.memoryPressureBytes() >> 20);
-        pressure = MemoryPressure.pin(MicroSettings.MEMORY_PRESSURE, nodes.shmBase.resolve("pressure"),
-            s.memoryPressureBytes());
+        context
+            .err()
+            .printf("sponge-micro: pinning %d MiB of memory%n", s.memoryPressureBytes() >> 20);
+        pressure =
+            MemoryPressure.pin(
+                MicroSettings.MEMORY_PRESSURE,
+                nodes.shmBase.resolve("pressure"),
+                s.memoryPressureBytes());
       }
       if (medium.hasBackgroundIo()) {
-        background = BackgroundDiskLoad.start(diskBase.resolve("background"), s.backgroundStreams(),
-            s.backgroundFileBytes());
+        background =
+            BackgroundDiskLoad.start(
+                diskBase.resolve("background"), s.backgroundStreams(), s.backgroundFileBytes());
         Thread.sleep(1_000); // let the streams reach the disk before the first timed write
       }
       sink = nodes.sink(medium, rep);
       BackgroundDiskLoad bg = background;
       SpillRun.Result r;
-      try (ProgressReporter progress = context.progress("sponge-micro " + medium.variant, s.chunks(), "chunks")) {
-        r = SpillRun.run(sink, s.chunks(), s.chunkSize(), progress, () -> {
-          if (bg != null) {
-            bg.checkAlive();
-          }
-        });
+      try (ProgressReporter progress =
+          context.progress("sponge-micro " + medium.variant, s.chunks(), "chunks")) {
+        r =
+            SpillRun.run(
+                sink,
+                s.chunks(),
+                s.chunkSize(),
+                progress,
+                () -> {
+                  if (bg != null) {
+                    bg.checkAlive();
+                  }
+                });
       }
       double backgroundMbPerS = background == null ? Double.NaN : background.mbPerSecond();
-      return new Row(medium, r, limitFor(medium, limits), backgroundMbPerS,
-          sink instanceof RandomOffsetDiskSink d ? d.readsDirect() : null, pressure == null ? 0 : pressure.bytes());
+      return new Row(
+          medium,
+          r,
+          limitFor(medium, limits),
+          backgroundMbPerS,
+          sink instanceof RandomOffsetDiskSink d ? d.readsDirect() : null,
+          pressure == null ? 0 : pressure.bytes());
     } finally {
-      try (AutoCloseable a = sink; AutoCloseable b = background; AutoCloseable c = pressure) {
+      try (AutoCloseable a = sink;
+          AutoCloseable b = background;
+          AutoCloseable c = pressure) {
         // closed in reverse: pressure, background, sink
       }
     }
@@ -138,7 +173,10 @@ public final class SpongeMicroSuite implements Suite {
     };
   }
 
-  /** The pools, servers and client of the run, started when a medium first needs them and stopped by cleanup. */
+  /**
+   * The pools, servers and client of the run, started when a medium first needs them and stopped by
+   * cleanup.
+   */
   private static final class Nodes {
     private final MicroSettings s;
     private final Path shmBase;
@@ -164,14 +202,23 @@ public final class SpongeMicroSuite implements Suite {
 
     ChunkSink sink(Medium medium, int rep) throws IOException {
       return switch (medium) {
-        case LOCAL_SHM -> new SharedMemorySink(localPool(), ChunkOwner.currentProcess(LOOPBACK), s.batch());
-        case LOCAL_SPONGEFILE -> new SpongeFileSink(localOnlyFileSystem(), Tier.LOCAL_MEMORY, s.batch());
-        case LOCAL_SERVER -> new RemoteSpongeSink(client(), localServer().address(), s.batch(), s.chunkSize());
-        case REMOTE_SERVER -> new RemoteSpongeSink(client(), remoteServer().address(), s.batch(), s.chunkSize());
-        case REMOTE_SPONGEFILE -> new SpongeFileSink(remoteOnlyFileSystem(), Tier.REMOTE_MEMORY, s.batch());
-        case DISK, DISK_BACKGROUND_IO, DISK_BACKGROUND_IO_MEMORY -> new RandomOffsetDiskSink(
-            diskBase.resolve(medium.variant + "-" + rep + ".dat"), s.chunkSize(), s.diskFileBytes(), s.batch(),
-            31L * rep + medium.ordinal());
+        case LOCAL_SHM ->
+            new SharedMemorySink(localPool(), ChunkOwner.currentProcess(LOOPBACK), s.batch());
+        case LOCAL_SPONGEFILE ->
+            new SpongeFileSink(localOnlyFileSystem(), Tier.LOCAL_MEMORY, s.batch());
+        case LOCAL_SERVER ->
+            new RemoteSpongeSink(client(), localServer().address(), s.batch(), s.chunkSize());
+        case REMOTE_SERVER ->
+            new RemoteSpongeSink(client(), remoteServer().address(), s.batch(), s.chunkSize());
+        case REMOTE_SPONGEFILE ->
+            new SpongeFileSink(remoteOnlyFileSystem(), Tier.REMOTE_MEMORY, s.batch());
+        case DISK, DISK_BACKGROUND_IO, DISK_BACKGROUND_IO_MEMORY ->
+            new RandomOffsetDiskSink(
+                diskBase.resolve(medium.variant + "-" + rep + ".dat"),
+                s.chunkSize(),
+                s.diskFileBytes(),
+                s.batch(),
+                31L * rep + medium.ordinal());
       };
     }
 
@@ -195,8 +242,9 @@ public final class SpongeMicroSuite implements Suite {
     }
 
     /**
-     * A task on node A whose only tier is remote memory, with node B as the one server on its list (A, its own node,
-     * is dropped from the list by the client as in production). Its own client: the file system closes it.
+     * A task on node A whose only tier is remote memory, with node B as the one server on its list
+     * (A, its own node, is dropped from the list by the client as in production). Its own client:
+     * the file system closes it.
      */
     private SpongeFileSystem remoteOnlyFileSystem() throws IOException {
       SpongeServerAddress b = remoteServer().address();
@@ -209,10 +257,12 @@ public final class SpongeMicroSuite implements Suite {
       conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
       conf.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, s.inFlight());
       int chunks = (int) (poolBytes / s.chunkSize());
-      SpongeClient taskClient = new SpongeClient(
-          ClientIdentity.ofCurrentProcess(APPLICATION, NodeNames.of(localServer().address()), null),
-          new StaticServerList(List.of(new ServerListEntry(b, chunks, chunks))),
-          new ClientSettings(5_000, 60_000, s.chunkSize(), 2));
+      SpongeClient taskClient =
+          new SpongeClient(
+              ClientIdentity.ofCurrentProcess(
+                  APPLICATION, NodeNames.of(localServer().address()), null),
+              new StaticServerList(List.of(new ServerListEntry(b, chunks, chunks))),
+              new ClientSettings(5_000, 60_000, s.chunkSize(), 2));
       try {
         return SpongeFileSystem.open(conf, taskClient);
       } catch (IOException | RuntimeException e) {
@@ -237,28 +287,38 @@ public final class SpongeMicroSuite implements Suite {
 
     private SpongeServerProcess startServer(String name, Path poolDir) throws IOException {
       Path log = shmBase.resolve(name + ".log");
-      SpongeServerProcess p = cleanup.add(SpongeServerProcess.start(name, poolDir, poolBytes, s.chunkSize(), log, 120));
+      SpongeServerProcess p =
+          cleanup.add(SpongeServerProcess.start(name, poolDir, poolBytes, s.chunkSize(), log, 120));
       err.println("sponge-micro: started " + p);
       return p;
     }
 
     /**
-     * The client stands for a task on node A: its chunks on node B name node A as the owner's node, so B's garbage
-     * collector can ask A whether the task is alive.
+     * The client stands for a task on node A: its chunks on node B name node A as the owner's node,
+     * so B's garbage collector can ask A whether the task is alive.
      */
     private SpongeClient client() throws IOException {
       if (client == null) {
         SpongeServerAddress a = localServer().address();
-        client = cleanup.add(new SpongeClient(ClientIdentity.ofCurrentProcess(APPLICATION, NodeNames.of(a), null),
-            new StaticServerList(List.of()), new ClientSettings(5_000, 60_000, s.chunkSize(), 2)));
+        client =
+            cleanup.add(
+                new SpongeClient(
+                    ClientIdentity.ofCurrentProcess(APPLICATION, NodeNames.of(a), null),
+                    new StaticServerList(List.of()),
+                    new ClientSettings(5_000, 60_000, s.chunkSize(), 2)));
       }
       return client;
     }
   }
 
   /** One medium's figures. */
-  record Row(Medium medium, SpillRun.Result result, PhysicalLimits.Limit limit, double backgroundMbPerS,
-      Boolean diskReadsDirect, long pinnedBytes) {
+  record Row(
+      Medium medium,
+      SpillRun.Result result,
+      PhysicalLimits.Limit limit,
+      double backgroundMbPerS,
+      Boolean diskReadsDirect,
+      long pinnedBytes) {
 
     double writeMbPerS() {
       return result.writes().mbPerSecond(result.bytes());

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A sponge server as its own JVM ({@link SpongeServerDaemon}, the standalone deployment), on loopback with its own
- * pool: one "node" of the benchmark. Stopped with SIGTERM (the daemon frees its pool cleanly), SIGKILL if it lingers.
+ * A sponge server as its own JVM ({@link SpongeServerDaemon}, the standalone deployment), on
+ * loopback with its own pool: one "node" of the benchmark. Stopped with SIGTERM (the daemon frees
+ * its pool cleanly), SIGKILL if it lingers.
  */
 final class SpongeServerProcess implements AutoCloseable {
   private static final String READY = "sponge-server listening ";
@@ -35,13 +36,19 @@ final class SpongeServerProcess implements AutoCloseable {
   }
 
   /**
-   * Starts a daemon serving {@code poolBytes} of {@code chunkSize} chunks from {@code poolDir} and waits until it
-   * listens.
+   * Starts a daemon serving {@code poolBytes} of {@code chunkSize} chunks from {@code poolDir} and
+   * waits until it listens.
    *
    * @param stderr where the daemon's stderr (its log) goes
    */
-  static SpongeServerProcess start(String name, Path poolDir, long poolBytes, int chunkSize, Path stderr,
-      long startTimeoutSeconds) throws IOException {
+  static SpongeServerProcess start(
+      String name,
+      Path poolDir,
+      long poolBytes,
+      int chunkSize,
+      Path stderr,
+      long startTimeoutSeconds)
+      throws IOException {
     int chunks = (int) (poolBytes / chunkSize);
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -65,11 +72,18 @@ final class SpongeServerProcess implements AutoCloseable {
     try {
       String ready = awaitReady(p, startTimeoutSeconds);
       String node = ready.substring(READY.length()).split(" ")[0];
-      return new SpongeServerProcess(name, p, NodeNames.serverOf(node, SpongeServerConfig.PORT_DEFAULT));
+      return new SpongeServerProcess(
+          name, p, NodeNames.serverOf(node, SpongeServerConfig.PORT_DEFAULT));
     } catch (IOException | RuntimeException e) {
       stop(p);
-      throw new IOException("sponge server '" + name + "' did not start: " + e.getMessage() + "; its log ends:\n"
-          + tail(stderr, 20), e);
+      throw new IOException(
+          "sponge server '"
+              + name
+              + "' did not start: "
+              + e.getMessage()
+              + "; its log ends:\n"
+              + tail(stderr, 20),
+          e);
     }
   }
 
@@ -92,19 +106,22 @@ final class SpongeServerProcess implements AutoCloseable {
   }
 
   private static String awaitReady(Process p, long timeoutSeconds) throws IOException {
-    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-      try {
-        for (String line; (line = out.readLine()) != null; ) {
-          if (line.startsWith(READY)) {
-            return line;
-          }
-        }
-        return null;
-      } catch (IOException e) {
-        return null;
-      }
-    });
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<String> ready =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                for (String line; (line = out.readLine()) != null; ) {
+                  if (line.startsWith(READY)) {
+                    return line;
+                  }
+                }
+                return null;
+              } catch (IOException e) {
+                return null;
+              }
+            });
     String line;
     try {
       line = ready.get(timeoutSeconds, TimeUnit.SECONDS);
@@ -117,18 +134,22 @@ final class SpongeServerProcess implements AutoCloseable {
       throw new IOException(e.getCause());
     }
     if (line == null) {
-      throw new IOException("it exited (status " + (p.isAlive() ? "?" : p.exitValue()) + ") before listening");
+      throw new IOException(
+          "it exited (status " + (p.isAlive() ? "?" : p.exitValue()) + ") before listening");
     }
     // Keep draining stdout so a chatty daemon never blocks on a full pipe.
-    Thread drain = new Thread(() -> {
-      try {
-        while (out.readLine() != null) {
-          // discard
-        }
-      } catch (IOException ignored) {
-        // the process ended
-      }
-    }, "sponge-server-stdout");
+    Thread drain =
+        new Thread(
+            () -> {
+              try {
+                while (out.readLine() != null) {
+                  // discard
+                }
+              } catch (IOException ignored) {
+                // the process ended
+              }
+            },
+            "sponge-server-stdout");
     drain.setDaemon(true);
     drain.start();
     return line;

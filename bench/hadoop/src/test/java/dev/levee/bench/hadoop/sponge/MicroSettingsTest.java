@@ -25,9 +25,18 @@ class MicroSettingsTest {
     assertEquals(10_000, s.chunks());
     assertEquals(1 << 20, s.chunkSize());
     assertEquals(256, s.batch());
-    assertEquals(List.of(Medium.LOCAL_SHM, Medium.LOCAL_SPONGEFILE, Medium.LOCAL_SERVER, Medium.REMOTE_SERVER,
-        Medium.REMOTE_SPONGEFILE, Medium.DISK, Medium.DISK_BACKGROUND_IO), s.media());
-    assertEquals(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT_DEFAULT, s.inFlight(), "a SpongeFile's own default");
+    assertEquals(
+        List.of(
+            Medium.LOCAL_SHM,
+            Medium.LOCAL_SPONGEFILE,
+            Medium.LOCAL_SERVER,
+            Medium.REMOTE_SERVER,
+            Medium.REMOTE_SPONGEFILE,
+            Medium.DISK,
+            Medium.DISK_BACKGROUND_IO),
+        s.media());
+    assertEquals(
+        SpongeConfigKeys.WRITE_MAX_IN_FLIGHT_DEFAULT, s.inFlight(), "a SpongeFile's own default");
   }
 
   @Test
@@ -49,7 +58,8 @@ class MicroSettingsTest {
   @Test
   void memoryPressureMediumNeedsMemory() {
     assertTrue(error("--variants", "disk-bg-io-mem").contains("--memory-pressure is 0"));
-    assertEquals(List.of(Medium.DISK_BACKGROUND_IO_MEMORY),
+    assertEquals(
+        List.of(Medium.DISK_BACKGROUND_IO_MEMORY),
         parse("--variants", "disk-bg-io-mem", "--memory-pressure", "1g").media());
     assertEquals(8, parse("--memory-pressure", "1g").media().size());
   }
@@ -61,7 +71,9 @@ class MicroSettingsTest {
     assertTrue(error("--chunk-size", "128m").startsWith("--chunk-size"));
     assertTrue(error("--variants", "disk,floppy").contains("unknown medium 'floppy'"));
     String small = error("--disk-file-size", "10m");
-    assertTrue(small.contains("--disk-file-size 10m holds 10 chunks") && small.contains("--batch 256"), small);
+    assertTrue(
+        small.contains("--disk-file-size 10m holds 10 chunks") && small.contains("--batch 256"),
+        small);
     assertTrue(error("--quick", "--batch", "x").startsWith("--batch: expected an integer"));
     assertTrue(error("--in-flight", "0").startsWith("--in-flight"));
     assertTrue(error("--in-flight", "65").startsWith("--in-flight"));
@@ -70,8 +82,11 @@ class MicroSettingsTest {
   @Test
   void memoryPressureLeavesAReserve() {
     MemoryPressure.checkAffordable("memory-pressure", 1L << 30, 8L << 30);
-    String m = assertThrows(BadArgumentException.class,
-        () -> MemoryPressure.checkAffordable("memory-pressure", 7L << 30, 8L << 30)).getMessage();
+    String m =
+        assertThrows(
+                BadArgumentException.class,
+                () -> MemoryPressure.checkAffordable("memory-pressure", 7L << 30, 8L << 30))
+            .getMessage();
     assertTrue(m.contains("--memory-pressure") && m.contains("at most 6144 MiB"), m);
   }
 }

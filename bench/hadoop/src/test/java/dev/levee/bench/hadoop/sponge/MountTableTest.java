@@ -9,13 +9,16 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class MountTableTest {
-  private static final MountTable MOUNTS = MountTable.parse(String.join("\n",
-      "/dev/vda / ext4 rw,relatime 0 0",
-      "tmpfs /dev/shm tmpfs rw,relatime,size=24684084k 0 0",
-      "/dev/vdb /data xfs rw 0 0",
-      "tmpfs /data/scratch tmpfs rw 0 0",
-      "/dev/vdc /mnt/with\\040space ext4 rw 0 0",
-      ""));
+  private static final MountTable MOUNTS =
+      MountTable.parse(
+          String.join(
+              "\n",
+              "/dev/vda / ext4 rw,relatime 0 0",
+              "tmpfs /dev/shm tmpfs rw,relatime,size=24684084k 0 0",
+              "/dev/vdb /data xfs rw 0 0",
+              "tmpfs /data/scratch tmpfs rw 0 0",
+              "/dev/vdc /mnt/with\\040space ext4 rw 0 0",
+              ""));
 
   @Test
   void longestMountPointWins() {
@@ -29,18 +32,24 @@ class MountTableTest {
 
   @Test
   void refusesTmpfsNamingTheOption() {
-    BadArgumentException e = assertThrows(BadArgumentException.class,
-        () -> MOUNTS.requireDisk("disk-dir", Path.of("/dev/shm/spill")));
+    BadArgumentException e =
+        assertThrows(
+            BadArgumentException.class,
+            () -> MOUNTS.requireDisk("disk-dir", Path.of("/dev/shm/spill")));
     assertTrue(e.getMessage().contains("--disk-dir /dev/shm/spill is on tmpfs"), e.getMessage());
-    assertThrows(BadArgumentException.class, () -> MOUNTS.requireDisk("disk-dir", Path.of("/data/scratch")));
-    assertEquals("xfs", MOUNTS.requireDisk("disk-dir", Path.of("/data/not-yet-created/dir")).type());
+    assertThrows(
+        BadArgumentException.class, () -> MOUNTS.requireDisk("disk-dir", Path.of("/data/scratch")));
+    assertEquals(
+        "xfs", MOUNTS.requireDisk("disk-dir", Path.of("/data/not-yet-created/dir")).type());
   }
 
   @Test
   void thisMachinesShmIsRefused() throws Exception {
     MountTable real = MountTable.current();
     if (real.mountOf(Path.of("/dev/shm")).type().equals("tmpfs")) {
-      assertThrows(BadArgumentException.class, () -> real.requireDisk("disk-dir", Path.of("/dev/shm/levee-x")));
+      assertThrows(
+          BadArgumentException.class,
+          () -> real.requireDisk("disk-dir", Path.of("/dev/shm/levee-x")));
     }
   }
 }

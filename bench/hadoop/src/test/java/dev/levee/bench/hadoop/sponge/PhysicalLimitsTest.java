@@ -14,7 +14,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 class PhysicalLimitsTest {
   private static Measurement line(String variant, int rep, double mbPerS) {
-    return new Measurement("physical-limits", variant, Map.of(), Map.of("mb_per_s", mbPerS), rep, Map.of(), "r", "t",
+    return new Measurement(
+        "physical-limits",
+        variant,
+        Map.of(),
+        Map.of("mb_per_s", mbPerS),
+        rep,
+        Map.of(),
+        "r",
+        "t",
         "c");
   }
 

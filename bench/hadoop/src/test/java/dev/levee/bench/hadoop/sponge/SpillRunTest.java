@@ -29,20 +29,24 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The spill loop against real media, tiny: batches, read-back verification, and that everything is released. */
+/**
+ * The spill loop against real media, tiny: batches, read-back verification, and that everything is
+ * released.
+ */
 class SpillRunTest {
   private static final int CHUNK = 64 << 10;
 
   private static ProgressReporter quiet() {
-    return new ProgressReporter("t", 0, "chunks", new PrintStream(new ByteArrayOutputStream()), 60_000,
-        System::nanoTime);
+    return new ProgressReporter(
+        "t", 0, "chunks", new PrintStream(new ByteArrayOutputStream()), 60_000, System::nanoTime);
   }
 
   @Test
   void sharedMemoryChunksAreWrittenReadAndFreedInBatches() throws Exception {
     Path dir = Path.of("/dev/shm", "levee-bench-test-" + ProcessHandle.current().pid());
     try (SharedMemoryPool pool = SharedMemoryPool.open(dir, 4L * CHUNK, CHUNK);
-        SharedMemorySink sink = new SharedMemorySink(pool, ChunkOwner.currentProcess("127.0.0.1"), 4)) {
+        SharedMemorySink sink =
+            new SharedMemorySink(pool, ChunkOwner.currentProcess("127.0.0.1"), 4)) {
       int[] batches = {0};
       SpillRun.Result r = SpillRun.run(sink, 10, CHUNK, quiet(), () -> batches[0]++);
       assertEquals(3, batches[0]);
@@ -56,7 +60,8 @@ class SpillRunTest {
   }
 
   @Test
-  void diskChunksLandAtDistinctRandomOffsetsAndTheFileIsDeleted(@TempDir Path dir) throws Exception {
+  void diskChunksLandAtDistinctRandomOffsetsAndTheFileIsDeleted(@TempDir Path dir)
+      throws Exception {
     Path file = dir.resolve("spill.dat");
     try (RandomOffsetDiskSink sink = new RandomOffsetDiskSink(file, CHUNK, 16L * CHUNK, 8, 1)) {
       SpillRun.Result r = SpillRun.run(sink, 20, CHUNK, quiet(), () -> {});
@@ -68,37 +73,40 @@ class SpillRunTest {
 
   @Test
   void aMediumThatMixesUpChunksFailsTheRun() {
-    ChunkSink swapping = new ChunkSink() {
-      final ByteBuffer[] held = new ByteBuffer[2];
+    ChunkSink swapping =
+        new ChunkSink() {
+          final ByteBuffer[] held = new ByteBuffer[2];
 
-      @Override
-      public int batchCapacity() {
-        return 2;
-      }
+          @Override
+          public int batchCapacity() {
+            return 2;
+          }
 
-      @Override
-      public void write(int slot, ByteBuffer chunk) {
-        held[slot] = ByteBuffer.allocate(chunk.remaining()).put(chunk).flip();
-      }
+          @Override
+          public void write(int slot, ByteBuffer chunk) {
+            held[slot] = ByteBuffer.allocate(chunk.remaining()).put(chunk).flip();
+          }
 
-      @Override
-      public ByteBuffer read(int slot) {
-        return held[1 - slot].duplicate();
-      }
+          @Override
+          public ByteBuffer read(int slot) {
+            return held[1 - slot].duplicate();
+          }
 
-      @Override
-      public void freeBatch() {}
+          @Override
+          public void freeBatch() {}
 
-      @Override
-      public void close() {}
-    };
-    IOException e = assertThrows(IOException.class, () -> SpillRun.run(swapping, 2, CHUNK, quiet(), () -> {}));
+          @Override
+          public void close() {}
+        };
+    IOException e =
+        assertThrows(IOException.class, () -> SpillRun.run(swapping, 2, CHUNK, quiet(), () -> {}));
     assertTrue(e.getMessage().contains("chunk 0 came back holding chunk 1"), e.getMessage());
   }
 
   @Test
   void diskFileMustHoldABatch(@TempDir Path dir) {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new RandomOffsetDiskSink(dir.resolve("f"), CHUNK, 4L * CHUNK, 8, 1));
   }
 
@@ -121,15 +129,27 @@ class SpillRunTest {
       task.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
       task.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
       task.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, 3);
-      SpongeClient client = new SpongeClient(ClientIdentity.ofCurrentProcess("application_0_0001", "127.0.0.1:1", null),
-          new StaticServerList(List.of(new ServerListEntry(node.address(), 4, 4))),
-          new ClientSettings(5_000, 10_000, CHUNK, 2));
+      SpongeClient client =
+          new SpongeClient(
+              ClientIdentity.ofCurrentProcess("application_0_0001", "127.0.0.1:1", null),
+              new StaticServerList(List.of(new ServerListEntry(node.address(), 4, 4))),
+              new ClientSettings(5_000, 10_000, CHUNK, 2));
       int[] batches = {0};
-      try (SpongeFileSink sink = new SpongeFileSink(SpongeFileSystem.open(task, client), Tier.REMOTE_MEMORY, 4)) {
-        SpillRun.Result r = SpillRun.run(sink, 10, CHUNK, quiet(), () -> {
-          batches[0]++;
-          assertEquals(0, node.metrics().getRemoteChunksHeld(), "the batch's file was deleted on the server too");
-        });
+      try (SpongeFileSink sink =
+          new SpongeFileSink(SpongeFileSystem.open(task, client), Tier.REMOTE_MEMORY, 4)) {
+        SpillRun.Result r =
+            SpillRun.run(
+                sink,
+                10,
+                CHUNK,
+                quiet(),
+                () -> {
+                  batches[0]++;
+                  assertEquals(
+                      0,
+                      node.metrics().getRemoteChunksHeld(),
+                      "the batch's file was deleted on the server too");
+                });
         assertEquals(10, r.writes().count());
         assertEquals(10, r.reads().count());
       }

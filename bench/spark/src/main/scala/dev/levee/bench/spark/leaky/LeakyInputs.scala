@@ -30,26 +30,51 @@ object LeakyInputs {
   private val RightDataset = "uniform"
 
   def prepare(base: Path, dataset: String, records: Long, context: SuiteContext): LeakyInput = {
-    val main = generate(base.resolve(s"$dataset-$records-s$MainSeed"), dataset, MainSeed, records, context)
+    val main =
+      generate(base.resolve(s"$dataset-$records-s$MainSeed"), dataset, MainSeed, records, context)
     val rightRecords = math.max(1, records / 10)
-    val right = generate(base.resolve(s"$RightDataset-$rightRecords-s$RightSeed"), RightDataset, RightSeed,
-      rightRecords, context)
+    val right = generate(
+      base.resolve(s"$RightDataset-$rightRecords-s$RightSeed"),
+      RightDataset,
+      RightSeed,
+      rightRecords,
+      context
+    )
     LeakyInput(dataset, main, right, partBytes(main))
   }
 
   def partBytes(dir: Path): Long = {
     val files = Files.list(dir)
-    try files.iterator().asScala.filter(_.getFileName.toString.startsWith("part-")).map(Files.size(_)).sum
+    try
+      files
+        .iterator()
+        .asScala
+        .filter(_.getFileName.toString.startsWith("part-"))
+        .map(Files.size(_))
+        .sum
     finally files.close()
   }
 
-  private def generate(dir: Path, dataset: String, seed: Long, records: Long, context: SuiteContext): Path = {
+  private def generate(
+      dir: Path,
+      dataset: String,
+      seed: Long,
+      records: Long,
+      context: SuiteContext
+  ): Path = {
     if (Files.exists(dir.resolve(DatasetWriter.MANIFEST))) return dir
     val options = new util.HashMap[String, String](Options.asJava)
     val plan = new DatasetWriter.Plan(dir.toUri.toString, records, 4, 2, true)
     val progress = context.progress(s"generate $dataset input (seed $seed)", records, "records")
-    try new DatasetWriter(new Configuration()).write(dataset, seed, Datasets.builtIn().configure(dataset, seed, options),
-      options, plan, progress)
+    try
+      new DatasetWriter(new Configuration()).write(
+        dataset,
+        seed,
+        Datasets.builtIn().configure(dataset, seed, options),
+        options,
+        plan,
+        progress
+      )
     finally progress.close()
     dir
   }

@@ -42,9 +42,14 @@ final class LeakySuite extends Suite {
     val plan = LeakySweepPlan.parse(context.options())
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/bench-leaky")
     Files.createDirectories(base)
-    val inputs = plan.datasets.map(d => d -> LeakyInputs.prepare(base, d, plan.records, context)).toMap
-    context.err().println(s"leaky: ${plan.clusters} clusters, ${plan.jobs} jobs; inputs " +
-      inputs.values.map(i => f"${i.dataset} ${i.mainBytes / 1e6}%.1f MB").mkString(", "))
+    val inputs =
+      plan.datasets.map(d => d -> LeakyInputs.prepare(base, d, plan.records, context)).toMap
+    context
+      .err()
+      .println(
+        s"leaky: ${plan.clusters} clusters, ${plan.jobs} jobs; inputs " +
+          inputs.values.map(i => f"${i.dataset} ${i.mainBytes / 1e6}%.1f MB").mkString(", ")
+      )
 
     val runs = mutable.ArrayBuffer.empty[PointRun]
     val firstDigests = mutable.Map.empty[(String, String, Int), OutputDigest]
@@ -57,7 +62,8 @@ final class LeakySuite extends Suite {
         val order = if (pair % 2 == 0) plan.variants else plan.variants.reverse
         pair += 1
         for (variant <- order) {
-          val cluster = new ClusterRun(context, plan, inputs, gc, memoryMb, variant, rep, timer, firstDigests)
+          val cluster =
+            new ClusterRun(context, plan, inputs, gc, memoryMb, variant, rep, timer, firstDigests)
           runs ++= cluster.run()
         }
       }
@@ -68,7 +74,11 @@ final class LeakySuite extends Suite {
     LeakyReport.print(context.out(), plan, inputs.values.toSeq, summaries)
   }
 
-  private def recordFrontiers(context: SuiteContext, plan: LeakySweepPlan, summaries: Seq[PointSummary]): Unit =
+  private def recordFrontiers(
+      context: SuiteContext,
+      plan: LeakySweepPlan,
+      summaries: Seq[PointSummary]
+  ): Unit =
     if (plan.variants.contains(Stock)) summaries.map(_.key.curve).distinct.foreach { curve =>
       val params = new util.LinkedHashMap[String, Object]()
       params.put("kind", "memory_frontier")
@@ -82,9 +92,17 @@ final class LeakySuite extends Suite {
       val best = SweepResults.stockBest(summaries, curve, Stock)
       plan.variants.foreach { variant =>
         val smallest = SweepResults.smallestMemoryWithinTolerance(summaries, curve, variant, Stock)
-        context.record(variant, params, util.Map.of(
-          "smallest_memory_within_5pct_of_stock_best_mb", Double.box(smallest.fold(Double.NaN)(_.toDouble)),
-          "stock_best_reduce_stage_seconds", Double.box(best.getOrElse(Double.NaN))), 0)
+        context.record(
+          variant,
+          params,
+          util.Map.of(
+            "smallest_memory_within_5pct_of_stock_best_mb",
+            Double.box(smallest.fold(Double.NaN)(_.toDouble)),
+            "stock_best_reduce_stage_seconds",
+            Double.box(best.getOrElse(Double.NaN))
+          ),
+          0
+        )
       }
     }
 }
@@ -104,7 +122,12 @@ object LeakySuite {
    */
   def reservedMemoryBytes(memoryMb: Int): Long = (memoryMb.toLong << 20) * 300 / 4096
 
-  def settings(variant: String, gcFlag: String, memoryMb: Int, leakyConf: Map[String, String]): Map[String, String] =
+  def settings(
+      variant: String,
+      gcFlag: String,
+      memoryMb: Int,
+      leakyConf: Map[String, String]
+  ): Map[String, String] =
     (if (variant == Leaky) leakyConf else Map.empty[String, String]) ++ Map(
       "spark.shuffle.manager" -> (if (variant == Leaky) LeakyManager else StockManager),
       "spark.executor.memory" -> s"${memoryMb}m",
@@ -112,7 +135,8 @@ object LeakySuite {
       // Netty's direct memory defaults to -Xmx, and Spark refuses to start an executor with less than
       // spark.network.maxRemoteBlockSizeFetchToMem (200 MB) of it: fix it so small heaps start and every heap gets the
       // same network buffers.
-      "spark.executor.extraJavaOptions" -> s"$gcFlag -XX:MaxDirectMemorySize=256m")
+      "spark.executor.extraJavaOptions" -> s"$gcFlag -XX:MaxDirectMemorySize=256m"
+    )
 
   /** Memory allocated to each task: the heap of a one-core executor. */
   def dmr(inputBytes: Long, reduceTasks: Int, memoryMb: Int): Double =
@@ -120,19 +144,40 @@ object LeakySuite {
 }
 
 /** One cluster: every op x dataset x reduce-task point of one variant, collector, heap and repetition. */
-private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inputs: Map[String, LeakyInput],
-    gc: LeakySweepPlan.Gc, memoryMb: Int, variant: String, rep: Int, timer: ScheduledExecutorService,
-    firstDigests: mutable.Map[(String, String, Int), OutputDigest]) {
+private final class ClusterRun(
+    context: SuiteContext,
+    plan: LeakySweepPlan,
+    inputs: Map[String, LeakyInput],
+    gc: LeakySweepPlan.Gc,
+    memoryMb: Int,
+    variant: String,
+    rep: Int,
+    timer: ScheduledExecutorService,
+    firstDigests: mutable.Map[(String, String, Int), OutputDigest]
+) {
   import LeakySuite._
 
-  private val points = for (op <- plan.ops; dataset <- plan.datasets; r <- plan.reduceTasks)
-    yield PointKey(op, dataset, gc.name, memoryMb, r)
+  private val points =
+    for (op <- plan.ops; dataset <- plan.datasets; r <- plan.reduceTasks)
+      yield PointKey(op, dataset, gc.name, memoryMb, r)
 
   def run(): Seq[PointRun] = {
-    context.err().println(s"leaky: $variant, ${gc.name}, ${memoryMb}m heap, repetition ${rep + 1}: starting " +
-      Topology.master)
-    val started = try Right(SparkCluster.start(Topology, settings(variant, gc.flag, memoryMb, plan.leakyConf), s"levee-leaky-$variant"))
-    catch { case NonFatal(e) => Left(e) }
+    context
+      .err()
+      .println(
+        s"leaky: $variant, ${gc.name}, ${memoryMb}m heap, repetition ${rep + 1}: starting " +
+          Topology.master
+      )
+    val started =
+      try
+        Right(
+          SparkCluster.start(
+            Topology,
+            settings(variant, gc.flag, memoryMb, plan.leakyConf),
+            s"levee-leaky-$variant"
+          )
+        )
+      catch { case NonFatal(e) => Left(e) }
     started match {
       case Left(e) =>
         context.err().println(s"leaky: cluster did not start: $e")
@@ -160,15 +205,22 @@ private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inpu
     withTimeout(sc, "leaky-warm-up") {
       val pairs = sc.parallelize(0 until 20000, 4).map(i => (s"k${i % 2000}", s"value$i"))
       val groups = pairs.groupByKey(2).map(_._2.size).sum()
-      val joined = if (variant == Leaky) pairs.leakyJoin(pairs, 2).count() else pairs.join(pairs, 2).count()
-      require(groups == 20000 && joined == 200000, s"warm-up answered $groups grouped values / $joined pairs")
+      val joined =
+        if (variant == Leaky) pairs.leakyJoin(pairs, 2).count() else pairs.join(pairs, 2).count()
+      require(
+        groups == 20000 && joined == 200000,
+        s"warm-up answered $groups grouped values / $joined pairs"
+      )
     }.left.foreach(e => context.err().println(s"leaky: warm-up failed (the points will tell): $e"))
 
   /** Runs `body` in job group `group`, cancelling the group's jobs if it runs longer than the job timeout. */
   private def withTimeout[T](sc: SparkContext, group: String)(body: => T): Either[Throwable, T] = {
     sc.setJobGroup(group, group, interruptOnCancel = true)
-    val cancel = timer.schedule(new Runnable { def run(): Unit = sc.cancelJobGroup(group) },
-      plan.jobTimeoutSeconds.toLong, TimeUnit.SECONDS)
+    val cancel = timer.schedule(
+      new Runnable { def run(): Unit = sc.cancelJobGroup(group) },
+      plan.jobTimeoutSeconds.toLong,
+      TimeUnit.SECONDS
+    )
     try Right(body)
     catch { case NonFatal(e) => Left(e) }
     finally {
@@ -186,33 +238,68 @@ private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inpu
     val outcome: Either[Throwable, OutputDigest] = withTimeout(sc, group) {
       p.op match {
         case "groupby" => GroupByWorkload.run(sc, input.main.toUri.toString, p.reduceTasks)
-        case "join" => JoinWorkload.run(sc, input.main.toUri.toString, input.right.toUri.toString, p.reduceTasks,
-          if (variant == Leaky) (l, r, n) => l.leakyJoin(r, n) else JoinWorkload.stockJoin)
+        case "join"    =>
+          JoinWorkload.run(
+            sc,
+            input.main.toUri.toString,
+            input.right.toUri.toString,
+            p.reduceTasks,
+            if (variant == Leaky) (l, r, n) => l.leakyJoin(r, n) else JoinWorkload.stockJoin
+          )
       }
     }
     val jobSeconds = (System.nanoTime() - t0) / 1e9
     // The job's end event follows its stages' events; a job that never started has none to wait for.
-    try listener.awaitJobEnds(jobsBefore + 1, 10000) catch { case NonFatal(_) => }
+    try listener.awaitJobEnds(jobsBefore + 1, 10000)
+    catch { case NonFatal(_) => }
     val reduce = listener.lastStageAfter(stagesBefore)
     val mismatch = outcome match {
       case Right(digest) =>
         firstDigests.get((p.op, p.dataset, p.reduceTasks)) match {
-          case None => firstDigests((p.op, p.dataset, p.reduceTasks)) = digest; false
+          case None        => firstDigests((p.op, p.dataset, p.reduceTasks)) = digest; false
           case Some(first) => first != digest
         }
       case Left(_) => false
     }
-    if (mismatch) context.err().println(s"leaky: WARNING $variant output of $p differs from the first run's")
-    val failure = outcome.left.toOption.map(e => s"${e.getClass.getSimpleName}: ${String.valueOf(e.getMessage).take(300)}")
-    failure.foreach(f => context.err().println(s"leaky: $variant $p failed after ${jobSeconds.round} s: $f"))
-    PointRun(p, variant, rep, dmr, failure.isDefined, failure.getOrElse(""), jobSeconds,
-      reduce.fold(jobSeconds)(_.seconds), reduce.fold(0.0)(_.gcShare), reduce.fold(0L)(_.maxTaskPeakMemoryBytes),
-      reduce.fold(0L)(_.spilledBytes), mismatch)
+    if (mismatch)
+      context.err().println(s"leaky: WARNING $variant output of $p differs from the first run's")
+    val failure = outcome.left.toOption.map(e =>
+      s"${e.getClass.getSimpleName}: ${String.valueOf(e.getMessage).take(300)}"
+    )
+    failure.foreach(f =>
+      context.err().println(s"leaky: $variant $p failed after ${jobSeconds.round} s: $f")
+    )
+    PointRun(
+      p,
+      variant,
+      rep,
+      dmr,
+      failure.isDefined,
+      failure.getOrElse(""),
+      jobSeconds,
+      reduce.fold(jobSeconds)(_.seconds),
+      reduce.fold(0.0)(_.gcShare),
+      reduce.fold(0L)(_.maxTaskPeakMemoryBytes),
+      reduce.fold(0L)(_.spilledBytes),
+      mismatch
+    )
   }
 
   private def failedRun(p: PointKey, why: String): PointRun =
-    PointRun(p, variant, rep, LeakySuite.dmr(inputs(p.dataset).mainBytes, p.reduceTasks, memoryMb), failed = true, why,
-      0, 0, 0, 0, 0, outputMismatch = false)
+    PointRun(
+      p,
+      variant,
+      rep,
+      LeakySuite.dmr(inputs(p.dataset).mainBytes, p.reduceTasks, memoryMb),
+      failed = true,
+      why,
+      0,
+      0,
+      0,
+      0,
+      0,
+      outputMismatch = false
+    )
 
   private def record(p: PointKey, r: PointRun): PointRun = {
     val params = new util.LinkedHashMap[String, Object]()
@@ -232,7 +319,10 @@ private final class ClusterRun(context: SuiteContext, plan: LeakySweepPlan, inpu
     metrics.put("job_seconds", Double.box(r.jobSeconds))
     metrics.put("reduce_stage_seconds", Double.box(r.reduceSeconds))
     metrics.put("reduce_gc_share", Double.box(r.gcShare))
-    metrics.put("reduce_max_task_peak_execution_memory_bytes", Double.box(r.peakMemoryBytes.toDouble))
+    metrics.put(
+      "reduce_max_task_peak_execution_memory_bytes",
+      Double.box(r.peakMemoryBytes.toDouble)
+    )
     metrics.put("reduce_spilled_bytes", Double.box(r.spilledBytes.toDouble))
     metrics.put("output_mismatch", Double.box(if (r.outputMismatch) 1 else 0))
     context.record(variant, params, metrics, rep)

@@ -21,7 +21,8 @@ final case class LeakySweepPlan(
     ops: Seq[String],
     jobTimeoutSeconds: Int,
     variants: Seq[String] = LeakySweepPlan.Variants,
-    leakyConf: Map[String, String] = Map.empty) {
+    leakyConf: Map[String, String] = Map.empty
+) {
 
   def clusters: Int = gcs.size * memoriesMb.size * repetitions * variants.size
 
@@ -40,35 +41,80 @@ object LeakySweepPlan {
 
   /** Smallest executor heap offered: Spark's executor itself needs a few tens of MB. */
   val MinMemoryMb = 32
+
   /** local-cluster workers are started with this much memory each. */
   val MaxMemoryMb = 1024
 
-  private final case class Preset(records: String, reduceTasks: String, memories: String, repetitions: String,
-      gcs: String, datasets: String, ops: String)
+  private final case class Preset(
+      records: String,
+      reduceTasks: String,
+      memories: String,
+      repetitions: String,
+      gcs: String,
+      datasets: String,
+      ops: String
+  )
 
   // ~10-15 min on 2 quiet cores: 16 clusters of ~20-40 s start-up plus 12 jobs each. The DMR (40 MB of input)
   // reaches ~0.6 at 1 reduce task and a 64 MB heap, ~0.03 at 8 reduce tasks and 192 MB; --records 4m or
   // --memories 32m,... pushes the top past 1, where stock thrashes until --job-timeout.
-  private val Full = Preset("2m", "1,2,8", "64m,192m", "2", "parallel,g1", "uniform,zipf", "groupby,join")
+  private val Full =
+    Preset("2m", "1,2,8", "64m,192m", "2", "parallel,g1", "uniform,zipf", "groupby,join")
   // ~2-3 min: 2 clusters of 8 jobs each, a smoke run rather than a sweep.
   private val Quick = Preset("300k", "1,4", "96m", "1", "parallel", "uniform,zipf", "groupby,join")
 
   def options: Seq[OptionSpec] = Seq(
-    OptionSpec.flag("quick", "small preset (~2 min): " + describe(Quick) + "; explicit options still win"),
-    OptionSpec.optional("records", "N", "records per dataset (the join's right side has a tenth)", Full.records),
-    OptionSpec.optional("reduce-tasks", "N,..", "reduce task counts (the DMR's denominator)", Full.reduceTasks),
-    OptionSpec.optional("memories", "SIZE,..", s"executor heaps, ${MinMemoryMb}m..${MaxMemoryMb}m", Full.memories),
-    OptionSpec.optional("repetitions", "N", "runs per point and variant (medians reported)", Full.repetitions),
-    OptionSpec.optional("gcs", "GC,..", "executor collectors: " + Gcs.map(_.name).mkString(", "), Full.gcs),
-    OptionSpec.optional("datasets", "NAME,..", "uniform (the paper's) and/or zipf keys", Full.datasets),
+    OptionSpec
+      .flag("quick", "small preset (~2 min): " + describe(Quick) + "; explicit options still win"),
+    OptionSpec.optional(
+      "records",
+      "N",
+      "records per dataset (the join's right side has a tenth)",
+      Full.records
+    ),
+    OptionSpec.optional(
+      "reduce-tasks",
+      "N,..",
+      "reduce task counts (the DMR's denominator)",
+      Full.reduceTasks
+    ),
+    OptionSpec.optional(
+      "memories",
+      "SIZE,..",
+      s"executor heaps, ${MinMemoryMb}m..${MaxMemoryMb}m",
+      Full.memories
+    ),
+    OptionSpec.optional(
+      "repetitions",
+      "N",
+      "runs per point and variant (medians reported)",
+      Full.repetitions
+    ),
+    OptionSpec
+      .optional("gcs", "GC,..", "executor collectors: " + Gcs.map(_.name).mkString(", "), Full.gcs),
+    OptionSpec
+      .optional("datasets", "NAME,..", "uniform (the paper's) and/or zipf keys", Full.datasets),
     OptionSpec.optional("ops", "OP,..", "groupby and/or join", Full.ops),
-    OptionSpec.optional("job-timeout", "SECONDS", "a job still running after this is cancelled and counted failed",
-      "180"),
-    OptionSpec.optional("variants", "NAME,..", "stock and/or leaky (one alone: an ablation, no frontier)",
-      Variants.mkString(",")),
-    OptionSpec.optional("leaky-conf", "KEY=VALUE,..",
+    OptionSpec.optional(
+      "job-timeout",
+      "SECONDS",
+      "a job still running after this is cancelled and counted failed",
+      "180"
+    ),
+    OptionSpec.optional(
+      "variants",
+      "NAME,..",
+      "stock and/or leaky (one alone: an ablation, no frontier)",
+      Variants.mkString(",")
+    ),
+    OptionSpec.optional(
+      "leaky-conf",
+      "KEY=VALUE,..",
       s"${LeakyConf.Prefix}* settings for the leaky variant, recorded with its results (e.g. " +
-        s"${LeakyConf.MaxLiveFraction}=1 switches the live-heap ceiling off)", ""))
+        s"${LeakyConf.MaxLiveFraction}=1 switches the live-heap ceiling off)",
+      ""
+    )
+  )
 
   private def describe(p: Preset) =
     s"records ${p.records}, reduce-tasks ${p.reduceTasks}, memories ${p.memories}, repetitions ${p.repetitions}, " +
@@ -76,36 +122,60 @@ object LeakySweepPlan {
 
   def parse(o: ParsedOptions): LeakySweepPlan = {
     val preset = if (o.flag("quick")) Quick else Full
-    def value(name: String, presetValue: String) = if (o.isGiven(name)) o.string(name) else presetValue
+    def value(name: String, presetValue: String) =
+      if (o.isGiven(name)) o.string(name) else presetValue
     def list(name: String, presetValue: String) =
-      value(name, presetValue).split(',').map(_.trim.toLowerCase(Locale.ROOT)).filter(_.nonEmpty).toSeq.distinct
+      value(name, presetValue)
+        .split(',')
+        .map(_.trim.toLowerCase(Locale.ROOT))
+        .filter(_.nonEmpty)
+        .toSeq
+        .distinct
     def choices(name: String, presetValue: String, allowed: Seq[String]) = {
       val picked = list(name, presetValue)
       val bad = picked.filterNot(allowed.contains)
       if (picked.isEmpty || bad.nonEmpty) {
-        throw new BadArgumentException(s"--$name: ${bad.mkString(",")} not allowed; allowed: ${allowed.mkString(", ")}")
+        throw new BadArgumentException(
+          s"--$name: ${bad.mkString(",")} not allowed; allowed: ${allowed.mkString(", ")}"
+        )
       }
       picked
     }
     def positive(name: String, raw: String, max: Long): Long = {
       val t = raw.trim.toLowerCase(Locale.ROOT)
-      val scale = t.lastOption.collect { case 'k' => 1000L; case 'm' => 1000000L; case 'g' => 1000000000L }
-      val v = t.stripSuffix(scale.fold("")(_ => t.takeRight(1))).toLongOption.map(_ * scale.getOrElse(1L)).getOrElse(
-        throw new BadArgumentException(s"--$name: '$raw' is not a count (suffixes k, m, g allowed)"))
-      if (v < 1 || v > max) throw new BadArgumentException(s"--$name: $raw must be between 1 and $max")
+      val scale = t.lastOption.collect {
+        case 'k' => 1000L; case 'm' => 1000000L; case 'g' => 1000000000L
+      }
+      val v = t
+        .stripSuffix(scale.fold("")(_ => t.takeRight(1)))
+        .toLongOption
+        .map(_ * scale.getOrElse(1L))
+        .getOrElse(
+          throw new BadArgumentException(
+            s"--$name: '$raw' is not a count (suffixes k, m, g allowed)"
+          )
+        )
+      if (v < 1 || v > max)
+        throw new BadArgumentException(s"--$name: $raw must be between 1 and $max")
       v
     }
     val memories = list("memories", preset.memories).map { raw =>
-      val bytes = try Sizes.parseBytes(raw) catch {
-        case _: RuntimeException => throw new BadArgumentException(s"--memories: '$raw' is not a size such as 64m")
-      }
+      val bytes =
+        try Sizes.parseBytes(raw)
+        catch {
+          case _: RuntimeException =>
+            throw new BadArgumentException(s"--memories: '$raw' is not a size such as 64m")
+        }
       val mb = bytes >> 20
       if (mb < MinMemoryMb || mb > MaxMemoryMb) {
-        throw new BadArgumentException(s"--memories: $raw is outside ${MinMemoryMb}m..${MaxMemoryMb}m")
+        throw new BadArgumentException(
+          s"--memories: $raw is outside ${MinMemoryMb}m..${MaxMemoryMb}m"
+        )
       }
       mb.toInt
     }.sorted
-    val reduceTasks = list("reduce-tasks", preset.reduceTasks).map(positive("reduce-tasks", _, 10000).toInt).sorted
+    val reduceTasks =
+      list("reduce-tasks", preset.reduceTasks).map(positive("reduce-tasks", _, 10000).toInt).sorted
     val gcNames = choices("gcs", preset.gcs, Gcs.map(_.name))
     LeakySweepPlan(
       records = positive("records", value("records", preset.records), Long.MaxValue),
@@ -117,21 +187,31 @@ object LeakySweepPlan {
       ops = choices("ops", preset.ops, Ops),
       jobTimeoutSeconds = positive("job-timeout", o.string("job-timeout"), 86400).toInt,
       variants = choices("variants", Variants.mkString(","), Variants),
-      leakyConf = parseLeakyConf(if (o.isGiven("leaky-conf")) o.string("leaky-conf") else ""))
+      leakyConf = parseLeakyConf(if (o.isGiven("leaky-conf")) o.string("leaky-conf") else "")
+    )
   }
 
   /** KEY=VALUE pairs under spark.levee.leaky., checked by the module's own parser so a bad value fails here. */
   private def parseLeakyConf(raw: String): Map[String, String] = {
-    val pairs = raw.split(',').map(_.trim).filter(_.nonEmpty).map { kv =>
-      val eq = kv.indexOf('=')
-      val key = if (eq > 0) kv.take(eq).trim else ""
-      if (!key.startsWith(LeakyConf.Prefix) || key == LeakyConf.Prefix) {
-        throw new BadArgumentException(s"--leaky-conf: '$kv' is not ${LeakyConf.Prefix}<key>=<value>")
+    val pairs = raw
+      .split(',')
+      .map(_.trim)
+      .filter(_.nonEmpty)
+      .map { kv =>
+        val eq = kv.indexOf('=')
+        val key = if (eq > 0) kv.take(eq).trim else ""
+        if (!key.startsWith(LeakyConf.Prefix) || key == LeakyConf.Prefix) {
+          throw new BadArgumentException(
+            s"--leaky-conf: '$kv' is not ${LeakyConf.Prefix}<key>=<value>"
+          )
+        }
+        key -> kv.drop(eq + 1).trim
       }
-      key -> kv.drop(eq + 1).trim
-    }.toMap
-    try LeakyConf(new SparkConf(false).setAll(pairs)) catch {
-      case e: IllegalArgumentException => throw new BadArgumentException(s"--leaky-conf: ${e.getMessage}")
+      .toMap
+    try LeakyConf(new SparkConf(false).setAll(pairs))
+    catch {
+      case e: IllegalArgumentException =>
+        throw new BadArgumentException(s"--leaky-conf: ${e.getMessage}")
     }
     pairs
   }

@@ -4,7 +4,12 @@ import java.util.concurrent.TimeoutException
 
 import scala.collection.mutable
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerJobEnd, SparkListenerStageCompleted, SparkListenerTaskEnd}
+import org.apache.spark.scheduler.{
+  SparkListener,
+  SparkListenerJobEnd,
+  SparkListenerStageCompleted,
+  SparkListenerTaskEnd
+}
 
 /**
  * Per-stage figures of one job as Spark's task metrics give them (what the UI and event log show): stage wall time,
@@ -14,8 +19,15 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerJobEnd, SparkList
  */
 final class ReduceStageListener extends SparkListener {
 
-  final case class Stage(id: Int, seconds: Double, taskSeconds: Double, gcSeconds: Double, maxTaskPeakMemoryBytes: Long,
-      spilledBytes: Long, failedTasks: Int) {
+  final case class Stage(
+      id: Int,
+      seconds: Double,
+      taskSeconds: Double,
+      gcSeconds: Double,
+      maxTaskPeakMemoryBytes: Long,
+      spilledBytes: Long,
+      failedTasks: Int
+  ) {
     def gcShare: Double = if (taskSeconds <= 0) 0 else gcSeconds / taskSeconds
   }
 
@@ -46,8 +58,17 @@ final class ReduceStageListener extends SparkListener {
   override def onStageCompleted(event: SparkListenerStageCompleted): Unit = synchronized {
     val info = event.stageInfo
     val t = tasks.getOrElse(info.stageId, new Tasks)
-    val seconds = (for (s <- info.submissionTime; c <- info.completionTime) yield (c - s) / 1000.0).getOrElse(0.0)
-    completed += Stage(info.stageId, seconds, t.runMs / 1000.0, t.gcMs / 1000.0, t.peak, t.spilled, t.failed)
+    val seconds = (for (s <- info.submissionTime; c <- info.completionTime)
+      yield (c - s) / 1000.0).getOrElse(0.0)
+    completed += Stage(
+      info.stageId,
+      seconds,
+      t.runMs / 1000.0,
+      t.gcMs / 1000.0,
+      t.peak,
+      t.spilled,
+      t.failed
+    )
   }
 
   override def onJobEnd(end: SparkListenerJobEnd): Unit = synchronized {
@@ -63,11 +84,14 @@ final class ReduceStageListener extends SparkListener {
     val deadline = System.currentTimeMillis() + timeoutMs
     while (jobEnds < count) {
       val left = deadline - System.currentTimeMillis()
-      if (left <= 0) throw new TimeoutException(s"saw $jobEnds of $count job ends after $timeoutMs ms")
+      if (left <= 0)
+        throw new TimeoutException(s"saw $jobEnds of $count job ends after $timeoutMs ms")
       wait(left)
     }
   }
 
   /** The stage with the highest id among those completed after the first `skip`: a job's reduce stage. */
-  def lastStageAfter(skip: Int): Option[Stage] = synchronized(completed.drop(skip).maxByOption(_.id))
+  def lastStageAfter(skip: Int): Option[Stage] = synchronized(
+    completed.drop(skip).maxByOption(_.id)
+  )
 }

@@ -16,20 +16,39 @@ class LeakySweepPlanSuite extends AnyFunSuite {
   }
 
   test("an ablation: one variant, leaky settings recorded sorted so equal settings merge") {
-    val p = plan("--quick", "--variants", "leaky", "--leaky-conf",
-      "spark.levee.leaky.memory.maxLiveFraction=1, spark.levee.leaky.memory.maxHeapFraction=0.15")
+    val p = plan(
+      "--quick",
+      "--variants",
+      "leaky",
+      "--leaky-conf",
+      "spark.levee.leaky.memory.maxLiveFraction=1, spark.levee.leaky.memory.maxHeapFraction=0.15"
+    )
     assert(p.variants == Seq("leaky") && p.clusters == 1)
-    assert(p.leakyConfParam ==
-      "spark.levee.leaky.memory.maxHeapFraction=0.15,spark.levee.leaky.memory.maxLiveFraction=1")
-    assert(LeakySuite.settings("leaky", "", 64, p.leakyConf)("spark.levee.leaky.memory.maxLiveFraction") == "1")
-    assert(!LeakySuite.settings("stock", "", 64, p.leakyConf).contains("spark.levee.leaky.memory.maxLiveFraction"))
+    assert(
+      p.leakyConfParam ==
+        "spark.levee.leaky.memory.maxHeapFraction=0.15,spark.levee.leaky.memory.maxLiveFraction=1"
+    )
+    assert(
+      LeakySuite.settings("leaky", "", 64, p.leakyConf)(
+        "spark.levee.leaky.memory.maxLiveFraction"
+      ) == "1"
+    )
+    assert(
+      !LeakySuite
+        .settings("stock", "", 64, p.leakyConf)
+        .contains("spark.levee.leaky.memory.maxLiveFraction")
+    )
   }
 
-  test("a key outside spark.levee.leaky., a bad value or an unknown variant fails naming what was wrong") {
-    val outside = intercept[BadArgumentException](plan("--leaky-conf", "spark.executor.memory=1g")).getMessage
+  test(
+    "a key outside spark.levee.leaky., a bad value or an unknown variant fails naming what was wrong"
+  ) {
+    val outside =
+      intercept[BadArgumentException](plan("--leaky-conf", "spark.executor.memory=1g")).getMessage
     assert(outside.contains("--leaky-conf") && outside.contains("spark.executor.memory=1g"))
     val badValue = intercept[BadArgumentException](
-      plan("--leaky-conf", "spark.levee.leaky.memory.maxLiveFraction=2")).getMessage
+      plan("--leaky-conf", "spark.levee.leaky.memory.maxLiveFraction=2")
+    ).getMessage
     assert(badValue.contains("maxLiveFraction") && badValue.contains("(0, 1]"))
     val variant = intercept[BadArgumentException](plan("--variants", "tuned")).getMessage
     assert(variant.contains("tuned") && variant.contains("stock, leaky"))

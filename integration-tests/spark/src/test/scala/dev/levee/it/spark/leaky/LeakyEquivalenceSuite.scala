@@ -28,7 +28,8 @@ abstract class LeakyEquivalenceSuite extends AnyFunSuite with SharedSparkCluster
     "spark.serializer" -> serializer,
     "spark.executor.memory" -> "768m",
     // Standalone's default already retries; stated here because the retry test depends on it.
-    "spark.task.maxFailures" -> "2")
+    "spark.task.maxFailures" -> "2"
+  )
 
   private val MapPartitions = 4
   private val ReducePartitions = 3
@@ -45,41 +46,67 @@ abstract class LeakyEquivalenceSuite extends AnyFunSuite with SharedSparkCluster
   private def rdd[V](records: Seq[(Int, V)], partitions: Int = MapPartitions): RDD[(Int, V)] =
     sc.parallelize(records, partitions)
 
-  private def assertSameGroups[V](actual: Seq[(Int, Multiset[V])], expected: Map[Int, Multiset[V]]): Unit = {
-    assert(actual.length == actual.map(_._1).distinct.length, "a key came out in more than one group")
+  private def assertSameGroups[V](
+      actual: Seq[(Int, Multiset[V])],
+      expected: Map[Int, Multiset[V]]
+  ): Unit = {
+    assert(
+      actual.length == actual.map(_._1).distinct.length,
+      "a key came out in more than one group"
+    )
     val byKey = actual.toMap
     val missing = expected.keySet -- byKey.keySet
     val extra = byKey.keySet -- expected.keySet
-    assert(missing.isEmpty && extra.isEmpty, s"missing keys ${missing.take(5)}, unexpected keys ${extra.take(5)}")
+    assert(
+      missing.isEmpty && extra.isEmpty,
+      s"missing keys ${missing.take(5)}, unexpected keys ${extra.take(5)}"
+    )
     val wrong = expected.keys.filter(k => byKey(k) != expected(k)).take(5)
     assert(wrong.isEmpty, s"wrong value multisets for keys ${wrong.mkString(", ")}")
   }
 
   private def assertSamePairs[P](actual: Seq[(Int, P)], expected: Seq[(Int, P)]): Unit =
-    assertSameGroups(actual.groupMap(_._1)(_._2).view.mapValues(multiset).toSeq, expected.groupMap(_._1)(_._2)
-      .view.mapValues(multiset).toMap)
+    assertSameGroups(
+      actual.groupMap(_._1)(_._2).view.mapValues(multiset).toSeq,
+      expected.groupMap(_._1)(_._2).view.mapValues(multiset).toMap
+    )
 
   test("both executors run the leaky shuffle manager") {
     val reports = LeakyExecutorProbe.reports(sc)
-    assert(reports.map(_.jvm.pid).toSet == cluster.executorPids.values.toSet, s"probe did not reach both: $reports")
-    assert(reports.forall(_.shuffleManager == LeakyExecutorProbe.ManagerClass), reports.mkString("; "))
+    assert(
+      reports.map(_.jvm.pid).toSet == cluster.executorPids.values.toSet,
+      s"probe did not reach both: $reports"
+    )
+    assert(
+      reports.forall(_.shuffleManager == LeakyExecutorProbe.ManagerClass),
+      reports.mkString("; ")
+    )
   }
 
   test("groupByKey, Zipf and uniform keys, with empty values") {
     for ((name, data) <- Seq("zipf" -> zipf, "uniform" -> uniform)) withClue(s"$name: ") {
-      val actual = rdd(data).groupByKey(ReducePartitions).mapValues(vs => multiset(vs)).collect().toSeq
+      val actual =
+        rdd(data).groupByKey(ReducePartitions).mapValues(vs => multiset(vs)).collect().toSeq
       assertSameGroups(actual, grouped(data))
     }
     assert(grouped(zipf)(0).values.sum > 3000, "key 0 should be hot")
     // The table's code ran in the executors, not only the delegate's.
     val reports = LeakyExecutorProbe.reports(sc)
-    assert(reports.exists(_.tableLoaded), s"no executor loaded ${LeakyExecutorProbe.TableClass}: $reports")
+    assert(
+      reports.exists(_.tableLoaded),
+      s"no executor loaded ${LeakyExecutorProbe.TableClass}: $reports"
+    )
   }
 
   test("groupByKey with values from empty to 1 MiB") {
-    val actual = rdd(large, 3).groupByKey(2).mapValues(vs => multiset(vs.map(digest))).collect().toSeq
+    val actual =
+      rdd(large, 3).groupByKey(2).mapValues(vs => multiset(vs.map(digest))).collect().toSeq
     val expected = grouped(large.map { case (k, v) => k -> digest(v) })
-    assert(expected.values.exists(_.keySet.exists(_.length > (512 << 10))) && expected.values.exists(_.contains(digest(""))))
+    assert(
+      expected.values.exists(_.keySet.exists(_.length > (512 << 10))) && expected.values.exists(
+        _.contains(digest(""))
+      )
+    )
     assertSameGroups(actual, expected)
   }
 
@@ -89,29 +116,58 @@ abstract class LeakyEquivalenceSuite extends AnyFunSuite with SharedSparkCluster
     assert(reduced.length == reduced.map(_._1).distinct.length)
     assert(reduced.toMap == summed(data))
 
-    val countAndSum = rdd(data).aggregateByKey((0L, 0L), ReducePartitions)(
-      (acc, v) => (acc._1 + 1, acc._2 + v), (a, b) => (a._1 + b._1, a._2 + b._2)).collect().toMap
-    assert(countAndSum == data.groupMapReduce(_._1)(r => (1L, r._2))((a, b) => (a._1 + b._1, a._2 + b._2)))
+    val countAndSum = rdd(data)
+      .aggregateByKey((0L, 0L), ReducePartitions)(
+        (acc, v) => (acc._1 + 1, acc._2 + v),
+        (a, b) => (a._1 + b._1, a._2 + b._2)
+      )
+      .collect()
+      .toMap
+    assert(
+      countAndSum == data.groupMapReduce(_._1)(r => (1L, r._2))((a, b) =>
+        (a._1 + b._1, a._2 + b._2)
+      )
+    )
 
     // Combiners are whole lists: the reduce side merges map-side combiners, not raw values.
-    val lists = rdd(zipf).combineByKey[List[String]](v => List(v), (l, v) => v :: l, (a, b) => a ::: b, ReducePartitions)
-      .mapValues(l => multiset(l)).collect().toSeq
+    val lists = rdd(zipf)
+      .combineByKey[List[String]](
+        v => List(v),
+        (l, v) => v :: l,
+        (a, b) => a ::: b,
+        ReducePartitions
+      )
+      .mapValues(l => multiset(l))
+      .collect()
+      .toSeq
     assertSameGroups(lists, grouped(zipf))
   }
 
   test("leakyGroupByKey") {
-    assertSameGroups(rdd(zipf).leakyGroupByKey(ReducePartitions).mapValues(vs => multiset(vs)).collect().toSeq,
-      grouped(zipf))
-    val big = rdd(large, 3).leakyGroupByKey(2).mapValues(vs => multiset(vs.map(digest))).collect().toSeq
+    assertSameGroups(
+      rdd(zipf).leakyGroupByKey(ReducePartitions).mapValues(vs => multiset(vs)).collect().toSeq,
+      grouped(zipf)
+    )
+    val big =
+      rdd(large, 3).leakyGroupByKey(2).mapValues(vs => multiset(vs.map(digest))).collect().toSeq
     assertSameGroups(big, grouped(large.map { case (k, v) => k -> digest(v) }))
   }
 
   test("leakyCogroup keeps one-sided keys with an empty group for the other side") {
     val (l, r) = (rdd(joinLeft), rdd(joinRight, 2))
-    val leaky = l.leakyCogroup(r, ReducePartitions).mapValues { case (a, b) => (multiset(a), multiset(b)) }.collect()
-    val stock = l.cogroup(r, ReducePartitions).mapValues { case (a, b) => (multiset(a), multiset(b)) }.collect()
+    val leaky = l
+      .leakyCogroup(r, ReducePartitions)
+      .mapValues { case (a, b) => (multiset(a), multiset(b)) }
+      .collect()
+    val stock = l
+      .cogroup(r, ReducePartitions)
+      .mapValues { case (a, b) => (multiset(a), multiset(b)) }
+      .collect()
     val expected = cogrouped(joinLeft, joinRight)
-    assert(expected.exists(_._2._1.isEmpty) && expected.exists(_._2._2.isEmpty), "data should have one-sided keys")
+    assert(
+      expected.exists(_._2._1.isEmpty) && expected.exists(_._2._2.isEmpty),
+      "data should have one-sided keys"
+    )
     assert(leaky.length == leaky.map(_._1).distinct.length)
     assert(leaky.toMap == expected)
     assert(stock.toMap == expected)
@@ -126,35 +182,55 @@ abstract class LeakyEquivalenceSuite extends AnyFunSuite with SharedSparkCluster
     assertSamePairs(inner, l.join(r, ReducePartitions).collect().toSeq)
     assertSameGroups(inner.groupMap(_._1)(_._2).view.mapValues(multiset).toSeq, expectedInner)
 
-    assertSamePairs(l.leakyLeftOuterJoin(r, ReducePartitions).collect().toSeq,
-      l.leftOuterJoin(r, ReducePartitions).collect().toSeq)
-    assertSamePairs(l.leakyRightOuterJoin(r, ReducePartitions).collect().toSeq,
-      l.rightOuterJoin(r, ReducePartitions).collect().toSeq)
+    assertSamePairs(
+      l.leakyLeftOuterJoin(r, ReducePartitions).collect().toSeq,
+      l.leftOuterJoin(r, ReducePartitions).collect().toSeq
+    )
+    assertSamePairs(
+      l.leakyRightOuterJoin(r, ReducePartitions).collect().toSeq,
+      l.rightOuterJoin(r, ReducePartitions).collect().toSeq
+    )
     val full = l.leakyFullOuterJoin(r, ReducePartitions).collect().toSeq
     assertSamePairs(full, l.fullOuterJoin(r, ReducePartitions).collect().toSeq)
-    assert(full.exists(_._2._1.isEmpty) && full.exists(_._2._2.isEmpty), "full outer join should have both one-sided kinds")
+    assert(
+      full.exists(_._2._1.isEmpty) && full.exists(_._2._2.isEmpty),
+      "full outer join should have both one-sided kinds"
+    )
   }
 
-  test("a reduce task that fails half-way through its groups is retried and the answer is still right") {
+  test(
+    "a reduce task that fails half-way through its groups is retried and the answer is still right"
+  ) {
     val recorder = new TaskEndRecorder
     sc.addSparkListener(recorder)
     try {
       val data = zipf
       val (actual, attempts) = recorder.during() {
-        rdd(data).groupByKey(ReducePartitions).mapPartitionsWithIndex { (partition, groups) =>
-          val ctx = TaskContext.get()
-          if (partition == 1 && ctx.attemptNumber() == 0) {
-            // Consume part of the table's output first, so the failure hits a table in use.
-            groups.take(10).foreach(_._2.size)
-            throw new IllegalStateException("injected failure of the first attempt")
+        rdd(data)
+          .groupByKey(ReducePartitions)
+          .mapPartitionsWithIndex { (partition, groups) =>
+            val ctx = TaskContext.get()
+            if (partition == 1 && ctx.attemptNumber() == 0) {
+              // Consume part of the table's output first, so the failure hits a table in use.
+              groups.take(10).foreach(_._2.size)
+              throw new IllegalStateException("injected failure of the first attempt")
+            }
+            groups.map { case (k, vs) => k -> multiset(vs) }
           }
-          groups.map { case (k, vs) => k -> multiset(vs) }
-        }.collect().toSeq
+          .collect()
+          .toSeq
       }
       assertSameGroups(actual, grouped(data))
       val failed = attempts.filterNot(_.successful)
-      assert(failed.size == 1 && failed.head.failure.contains("injected failure"), s"failed attempts: $failed")
-      assert(attempts.exists(a => a.successful && a.partition == failed.head.partition && a.attemptNumber == 1))
+      assert(
+        failed.size == 1 && failed.head.failure.contains("injected failure"),
+        s"failed attempts: $failed"
+      )
+      assert(
+        attempts.exists(a =>
+          a.successful && a.partition == failed.head.partition && a.attemptNumber == 1
+        )
+      )
     } finally sc.removeSparkListener(recorder)
   }
 }

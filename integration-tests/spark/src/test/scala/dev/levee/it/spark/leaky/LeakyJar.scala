@@ -13,22 +13,40 @@ object LeakyJar {
 
   /** The driver's classpath entry holding the leaky classes. */
   def driverEntry: Path =
-    Paths.get(Class.forName(LeakyExecutorProbe.ManagerClass).getProtectionDomain.getCodeSource.getLocation.toURI)
+    Paths.get(
+      Class
+        .forName(LeakyExecutorProbe.ManagerClass)
+        .getProtectionDomain
+        .getCodeSource
+        .getLocation
+        .toURI
+    )
 
   def locate(): Either[String, Path] = {
     val entry = driverEntry
     if (Files.isRegularFile(entry) && entry.toString.endsWith(".jar")) Right(entry)
     else if (Files.isDirectory(entry) && entry.getParent != null) {
       val target = entry.getParent
-      val jars = Files.list(target).iterator().asScala.filter { p =>
-        val n = p.getFileName.toString
-        n.startsWith("leaky-buffer-spark-") && n.endsWith(".jar") && !n.endsWith("-sources.jar") && !n.endsWith("-tests.jar")
-      }.toSeq
+      val jars = Files
+        .list(target)
+        .iterator()
+        .asScala
+        .filter { p =>
+          val n = p.getFileName.toString
+          n.startsWith("leaky-buffer-spark-") && n.endsWith(".jar") && !n.endsWith(
+            "-sources.jar"
+          ) && !n.endsWith("-tests.jar")
+        }
+        .toSeq
       jars match {
         case Seq(jar) => Right(jar)
-        case Seq() => Left(s"no packaged leaky-buffer-spark jar in $target (run `./mvnw -pl leaky-buffer-spark package`)")
+        case Seq()    =>
+          Left(
+            s"no packaged leaky-buffer-spark jar in $target (run `./mvnw -pl leaky-buffer-spark package`)"
+          )
         case many => Left(s"several leaky-buffer-spark jars in $target: ${many.mkString(", ")}")
       }
-    } else Left(s"the leaky classes come from $entry, which is neither a jar nor a classes directory")
+    } else
+      Left(s"the leaky classes come from $entry, which is neither a jar nor a classes directory")
   }
 }

@@ -10,7 +10,13 @@ import org.apache.spark.{SparkConf, SparkContext}
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-import dev.levee.it.spark.{ExecutorProcesses, ExecutorRegistration, FixtureConf, SparkHome, SparkTopology}
+import dev.levee.it.spark.{
+  ExecutorProcesses,
+  ExecutorRegistration,
+  FixtureConf,
+  SparkHome,
+  SparkTopology
+}
 import dev.levee.it.spark.ShuffleWorkloads._
 import dev.levee.it.spark.leaky.LeakyWorkloads._
 import dev.levee.leaky.implicits._
@@ -31,20 +37,40 @@ class LeakyJarShippedSuite extends AnyFunSuite with BeforeAndAfterAll {
     super.beforeAll()
     LeakyJar.locate() match {
       case Left(why) => throw new IllegalStateException(s"cannot test the spark.jars path: $why")
-      case Right(j) => jar = j
+      case Right(j)  => jar = j
     }
     val home = SparkHome.prepare(sys.env)
     val withoutLeaky = FixtureConf.DriverSide.current() match {
-      case side => side.copy(classPath = side.classPath.filterNot(e => new File(e).toPath == LeakyJar.driverEntry))
+      case side =>
+        side.copy(classPath =
+          side.classPath.filterNot(e => new File(e).toPath == LeakyJar.driverEntry)
+        )
     }
-    val conf: SparkConf = FixtureConf.build(topology, getClass.getSimpleName, Map(
-      "spark.jars" -> jar.toString,
-      "spark.shuffle.manager" -> LeakyExecutorProbe.ManagerClass,
-      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
-      "spark.executor.memory" -> "768m"), withoutLeaky)
-    assert(!conf.get(FixtureConf.ExecutorClassPathKey).split(File.pathSeparator).contains(LeakyJar.driverEntry.toString))
+    val conf: SparkConf = FixtureConf.build(
+      topology,
+      getClass.getSimpleName,
+      Map(
+        "spark.jars" -> jar.toString,
+        "spark.shuffle.manager" -> LeakyExecutorProbe.ManagerClass,
+        "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
+        "spark.executor.memory" -> "768m"
+      ),
+      withoutLeaky
+    )
+    assert(
+      !conf
+        .get(FixtureConf.ExecutorClassPathKey)
+        .split(File.pathSeparator)
+        .contains(LeakyJar.driverEntry.toString)
+    )
     sc = new SparkContext(conf)
-    try ExecutorRegistration.await(sc, FixtureConf.expectedExecutors(topology, conf), 120.seconds, home)
+    try
+      ExecutorRegistration.await(
+        sc,
+        FixtureConf.expectedExecutors(topology, conf),
+        120.seconds,
+        home
+      )
     catch { case e: Throwable => stopAndReap(); throw e }
   }
 
@@ -64,7 +90,10 @@ class LeakyJarShippedSuite extends AnyFunSuite with BeforeAndAfterAll {
         catch { case _: java.util.concurrent.TimeoutException => !p.isAlive }
       }
       survivors.foreach(_.destroyForcibly())
-      if (survivors.nonEmpty) throw new IllegalStateException(s"executor JVMs ${survivors.map(_.pid())} outlived the context")
+      if (survivors.nonEmpty)
+        throw new IllegalStateException(
+          s"executor JVMs ${survivors.map(_.pid())} outlived the context"
+        )
     }
   }
 
@@ -77,15 +106,24 @@ class LeakyJarShippedSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(reports.size == 2, s"probe did not reach both executors: $reports")
     reports.foreach { r =>
       withClue(s"executor ${r.jvm.executorId}: ") {
-        assert(!r.onSystemClassPath, "the leaky classes must not be on the executor's own classpath")
+        assert(
+          !r.onSystemClassPath,
+          "the leaky classes must not be on the executor's own classpath"
+        )
         assert(r.shuffleManager == LeakyExecutorProbe.ManagerClass)
       }
     }
     val loaded = reports.filter(_.tableLoaded)
     assert(loaded.nonEmpty, s"no executor ran the leaky table: $reports")
     // Executors fetch spark.jars into their work directory and load them from there.
-    assert(loaded.forall(r => r.tableSource.endsWith("/" + jar.getFileName) && !r.tableSource.contains(jar.getParent.toString)),
-      s"table class sources: ${loaded.map(_.tableSource)}; shipped jar $jar")
+    assert(
+      loaded.forall(r =>
+        r.tableSource.endsWith("/" + jar.getFileName) && !r.tableSource.contains(
+          jar.getParent.toString
+        )
+      ),
+      s"table class sources: ${loaded.map(_.tableSource)}; shipped jar $jar"
+    )
   }
 
   test("leakyJoin from the shipped jar equals Spark's join") {

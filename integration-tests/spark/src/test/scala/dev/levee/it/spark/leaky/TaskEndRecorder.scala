@@ -14,8 +14,16 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerJobEnd, SparkList
  */
 final class TaskEndRecorder extends SparkListener {
 
-  final case class Attempt(stageId: Int, partition: Int, attemptNumber: Int, successful: Boolean, failure: String,
-      memoryBytesSpilled: Long, diskBytesSpilled: Long, peakExecutionMemory: Long)
+  final case class Attempt(
+      stageId: Int,
+      partition: Int,
+      attemptNumber: Int,
+      successful: Boolean,
+      failure: String,
+      memoryBytesSpilled: Long,
+      diskBytesSpilled: Long,
+      peakExecutionMemory: Long
+  )
 
   private val attempts = mutable.ArrayBuffer.empty[Attempt]
   private var jobsEnded = 0
@@ -23,15 +31,20 @@ final class TaskEndRecorder extends SparkListener {
   override def onTaskEnd(end: SparkListenerTaskEnd): Unit = synchronized {
     val m = end.taskMetrics
     val failure = end.reason match {
-      case Success => ""
+      case Success             => ""
       case e: ExceptionFailure => e.description
-      case other => other.toString
+      case other               => other.toString
     }
-    attempts += Attempt(end.stageId, end.taskInfo.partitionId, end.taskInfo.attemptNumber, end.taskInfo.successful,
+    attempts += Attempt(
+      end.stageId,
+      end.taskInfo.partitionId,
+      end.taskInfo.attemptNumber,
+      end.taskInfo.successful,
       failure,
       if (m == null) 0 else m.memoryBytesSpilled,
       if (m == null) 0 else m.diskBytesSpilled,
-      if (m == null) 0 else m.peakExecutionMemory)
+      if (m == null) 0 else m.peakExecutionMemory
+    )
   }
 
   override def onJobEnd(end: SparkListenerJobEnd): Unit = synchronized {
@@ -46,7 +59,10 @@ final class TaskEndRecorder extends SparkListener {
     val deadline = System.currentTimeMillis() + timeoutMs
     while (jobsEnded < count) {
       val left = deadline - System.currentTimeMillis()
-      if (left <= 0) throw new TimeoutException(s"listener saw $jobsEnded of $count job ends after $timeoutMs ms")
+      if (left <= 0)
+        throw new TimeoutException(
+          s"listener saw $jobsEnded of $count job ends after $timeoutMs ms"
+        )
       wait(left)
     }
   }

@@ -19,28 +19,50 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
- * The other tenant: a small fixed sort that goes through local disk on both sides (maps spill and merge with a small
- * sort buffer; the reducer shuffles to disk), the kind of job that suffers when a spilling job hammers the same disk.
- * Its wall clock alone and next to the Median job gives the slowdown a co-running job sees.
+ * The other tenant: a small fixed sort that goes through local disk on both sides (maps spill and
+ * merge with a small sort buffer; the reducer shuffles to disk), the kind of job that suffers when
+ * a spilling job hammers the same disk. Its wall clock alone and next to the Median job gives the
+ * slowdown a co-running job sees.
  */
 public final class CoRunnerJob {
-  /** Map-side sort buffer: a few MiB, so each map spills several times and merges its spills on disk. */
+  /**
+   * Map-side sort buffer: a few MiB, so each map spills several times and merges its spills on
+   * disk.
+   */
   static final int SORT_MB = 4;
-  /** Reduce-side shuffle memory fraction: small, so the map outputs are fetched to disk and merged there. */
+
+  /**
+   * Reduce-side shuffle memory fraction: small, so the map outputs are fetched to disk and merged
+   * there.
+   */
   static final float SHUFFLE_BUFFER = 0.05f;
+
   private static final long SEED = 7;
   private static final int VALUE_BYTES = 88;
 
   private CoRunnerJob() {}
 
-  /** Writes the co-runner's fixed input: {@code records} lines of about 100 bytes in {@code files} files. */
-  public static void generate(Configuration conf, Path dir, long records, int files, SuiteContext context)
+  /**
+   * Writes the co-runner's fixed input: {@code records} lines of about 100 bytes in {@code files}
+   * files.
+   */
+  public static void generate(
+      Configuration conf, Path dir, long records, int files, SuiteContext context)
       throws Exception {
-    Map<String, String> options = Map.of("keys", "1000000000", "value-size", "fixed:" + VALUE_BYTES);
-    DatasetWriter.Plan plan = new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, records, files, 2, true);
-    try (ProgressReporter progress = context.progress("generate co-runner input", records, "records")) {
-      new DatasetWriter(conf).write("uniform", SEED, Datasets.builtIn().configure("uniform", SEED, options), options,
-          plan, progress);
+    Map<String, String> options =
+        Map.of("keys", "1000000000", "value-size", "fixed:" + VALUE_BYTES);
+    DatasetWriter.Plan plan =
+        new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, records, files, 2, true);
+    try (ProgressReporter progress =
+        context.progress("generate co-runner input", records, "records")) {
+      new DatasetWriter(conf)
+          .write(
+              "uniform",
+              SEED,
+              Datasets.builtIn().configure("uniform", SEED, options),
+              options,
+              plan,
+              progress);
     }
   }
 
@@ -50,7 +72,8 @@ public final class CoRunnerJob {
     Job job = create(conf, input, output);
     long start = System.nanoTime();
     if (!job.waitForCompletion(false)) {
-      throw new IOException("co-runner job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
+      throw new IOException(
+          "co-runner job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
     }
     return (System.nanoTime() - start) / 1e9;
   }
@@ -74,7 +97,8 @@ public final class CoRunnerJob {
   /** The whole line is the sort key. */
   public static final class LineKeyMapper extends Mapper<LongWritable, Text, Text, NullWritable> {
     @Override
-    protected void map(LongWritable offset, Text line, Context context) throws IOException, InterruptedException {
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
       context.write(line, NullWritable.get());
     }
   }

@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Disk contention as the paper made it: other tasks scanning big files on the disk spills go to (its background job
- * was a grep). Each reader owns one file, written and synced once up front, and reads it from start to end over and
- * over with {@code O_DIRECT}, so every read is a real disk read and none is served by, or pollutes, the page cache.
+ * Disk contention as the paper made it: other tasks scanning big files on the disk spills go to
+ * (its background job was a grep). Each reader owns one file, written and synced once up front, and
+ * reads it from start to end over and over with {@code O_DIRECT}, so every read is a real disk read
+ * and none is served by, or pollutes, the page cache.
  */
 public final class DiskReaders implements AutoCloseable {
   private static final int IO_BYTES = 1 << 20;
@@ -44,16 +45,19 @@ public final class DiskReaders implements AutoCloseable {
   private DiskReaders(List<Path> files, boolean direct) {
     this.files = List.copyOf(files);
     this.direct = direct;
-    this.pool = Executors.newFixedThreadPool(files.size(), r -> {
-      Thread t = new Thread(r, "median-disk-reader");
-      t.setDaemon(true);
-      return t;
-    });
+    this.pool =
+        Executors.newFixedThreadPool(
+            files.size(),
+            r -> {
+              Thread t = new Thread(r, "median-disk-reader");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /**
-   * Writes {@code readers} files of {@code fileBytes} under {@code dir} (a disk, not tmpfs) and starts one reader
-   * thread per file.
+   * Writes {@code readers} files of {@code fileBytes} under {@code dir} (a disk, not tmpfs) and
+   * starts one reader thread per file.
    */
   public static DiskReaders start(Path dir, int readers, long fileBytes) throws IOException {
     Files.createDirectories(dir);
@@ -77,15 +81,20 @@ public final class DiskReaders implements AutoCloseable {
     }
     DiskReaders load = new DiskReaders(made, supportsDirect(made.get(0)));
     for (Path f : made) {
-      load.scans.add(load.pool.submit(() -> {
-        load.scan(f, size);
-        return null;
-      }));
+      load.scans.add(
+          load.pool.submit(
+              () -> {
+                load.scan(f, size);
+                return null;
+              }));
     }
     return load;
   }
 
-  /** Whether reads bypass the page cache; without O_DIRECT they may be served from memory and prove nothing. */
+  /**
+   * Whether reads bypass the page cache; without O_DIRECT they may be served from memory and prove
+   * nothing.
+   */
   public boolean direct() {
     return direct;
   }
@@ -129,9 +138,13 @@ public final class DiskReaders implements AutoCloseable {
     }
   }
 
-  /** Reads {@code file} start to end until stopped; an I/O error ends the scan and {@link #checkAlive} reports it. */
+  /**
+   * Reads {@code file} start to end until stopped; an I/O error ends the scan and {@link
+   * #checkAlive} reports it.
+   */
   private void scan(Path file, long size) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocateDirect(IO_BYTES + ALIGN).alignedSlice(ALIGN).limit(IO_BYTES).slice();
+    ByteBuffer buf =
+        ByteBuffer.allocateDirect(IO_BYTES + ALIGN).alignedSlice(ALIGN).limit(IO_BYTES).slice();
     while (!stopped) {
       try (FileChannel r = open(file)) {
         for (long at = 0; at < size && !stopped; ) {
@@ -148,12 +161,14 @@ public final class DiskReaders implements AutoCloseable {
   }
 
   private FileChannel open(Path file) throws IOException {
-    return direct ? FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)
+    return direct
+        ? FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)
         : FileChannel.open(file, StandardOpenOption.READ);
   }
 
   private static boolean supportsDirect(Path file) {
-    try (FileChannel ignored = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+    try (FileChannel ignored =
+        FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
       return true;
     } catch (IOException | UnsupportedOperationException e) {
       return false;
@@ -165,8 +180,12 @@ public final class DiskReaders implements AutoCloseable {
     for (int i = 0; i < IO_BYTES; i += 8) {
       block.putLong(i, 0x9E3779B97F4A7C15L * (i + 1));
     }
-    try (FileChannel w = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
+    try (FileChannel w =
+        FileChannel.open(
+            file,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       for (long at = 0; at < size; at += IO_BYTES) {
         block.clear();
         while (block.hasRemaining()) {

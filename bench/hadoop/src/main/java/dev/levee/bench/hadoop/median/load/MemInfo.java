@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The lines of {@code /proc/meminfo} that size the page-cache squeeze. {@code MemAvailable} is the kernel's own
- * estimate of what can be allocated without swapping (free pages plus reclaimable cache), which is exactly the room
- * the page cache competes for.
+ * The lines of {@code /proc/meminfo} that size the page-cache squeeze. {@code MemAvailable} is the
+ * kernel's own estimate of what can be allocated without swapping (free pages plus reclaimable
+ * cache), which is exactly the room the page cache competes for.
  */
 public record MemInfo(long totalBytes, long availableBytes, long cachedBytes, long dirtyBytes) {
   private static final Path PROC_MEMINFO = Path.of("/proc/meminfo");
@@ -17,7 +17,9 @@ public record MemInfo(long totalBytes, long availableBytes, long cachedBytes, lo
     return parse(Files.readString(PROC_MEMINFO, StandardCharsets.US_ASCII));
   }
 
-  /** Parses the {@code Name:   123 kB} format; MemTotal and MemAvailable are required (Linux 3.14+). */
+  /**
+   * Parses the {@code Name: 123 kB} format; MemTotal and MemAvailable are required (Linux 3.14+).
+   */
   public static MemInfo parse(String text) {
     long total = -1;
     long available = -1;
@@ -34,12 +36,14 @@ public record MemInfo(long totalBytes, long availableBytes, long cachedBytes, lo
         case "MemAvailable" -> available = kibibytes(line, colon);
         case "Cached" -> cached = kibibytes(line, colon);
         case "Dirty" -> dirty = kibibytes(line, colon);
-        default -> { }
+        default -> {}
       }
     }
     if (total < 0 || available < 0) {
-      throw new IllegalArgumentException("/proc/meminfo has no " + (total < 0 ? "MemTotal" : "MemAvailable")
-          + " line (MemAvailable needs Linux 3.14 or later)");
+      throw new IllegalArgumentException(
+          "/proc/meminfo has no "
+              + (total < 0 ? "MemTotal" : "MemAvailable")
+              + " line (MemAvailable needs Linux 3.14 or later)");
     }
     return new MemInfo(total, available, cached, dirty);
   }

@@ -11,13 +11,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The paper's memory pressure: memory pinned so the page cache cannot absorb spills. The memory is a file on tmpfs
- * ({@code /dev/shm}): its pages cannot be reclaimed like cache (and there is no swap here), yet truncating the file
- * returns them at once, which a JVM heap could not do.
+ * The paper's memory pressure: memory pinned so the page cache cannot absorb spills. The memory is
+ * a file on tmpfs ({@code /dev/shm}): its pages cannot be reclaimed like cache (and there is no
+ * swap here), yet truncating the file returns them at once, which a JVM heap could not do.
  *
- * <p>Sized by a {@link SqueezePlan} from {@code /proc/meminfo}, and safe on a shared machine: a watchdog thread reads
- * {@code MemAvailable} every {@value #WATCH_MS} ms and shrinks the file whenever memory gets short; a guard process
- * deletes the file if this JVM dies without closing (even on SIGKILL); {@link #close} deletes it.
+ * <p>Sized by a {@link SqueezePlan} from {@code /proc/meminfo}, and safe on a shared machine: a
+ * watchdog thread reads {@code MemAvailable} every {@value #WATCH_MS} ms and shrinks the file
+ * whenever memory gets short; a guard process deletes the file if this JVM dies without closing
+ * (even on SIGKILL); {@link #close} deletes it.
  */
 public final class PageCacheSqueeze implements AutoCloseable {
   static final long WATCH_MS = 100;
@@ -35,7 +36,8 @@ public final class PageCacheSqueeze implements AutoCloseable {
   private final Thread watchdog;
   private volatile boolean closed;
 
-  private PageCacheSqueeze(Path file, SqueezePlan plan, FileChannel channel, Process guard, PrintStream log) {
+  private PageCacheSqueeze(
+      Path file, SqueezePlan plan, FileChannel channel, Process guard, PrintStream log) {
     this.file = file;
     this.plan = plan;
     this.channel = channel;
@@ -46,20 +48,32 @@ public final class PageCacheSqueeze implements AutoCloseable {
   }
 
   /**
-   * Pins what {@code plan} allows now, in a file under {@code dir} (which must be tmpfs), and starts the watchdog.
-   * Pins nothing (and says so) when the machine has no memory to spare.
+   * Pins what {@code plan} allows now, in a file under {@code dir} (which must be tmpfs), and
+   * starts the watchdog. Pins nothing (and says so) when the machine has no memory to spare.
    */
-  public static PageCacheSqueeze start(Path dir, SqueezePlan plan, PrintStream log) throws IOException {
+  public static PageCacheSqueeze start(Path dir, SqueezePlan plan, PrintStream log)
+      throws IOException {
     String type = Files.getFileStore(dir).type();
     if (!type.equals("tmpfs")) {
-      throw new IOException(dir + " is " + type + ", not tmpfs: pinned pages must be memory that cache cannot reclaim");
+      throw new IOException(
+          dir
+              + " is "
+              + type
+              + ", not tmpfs: pinned pages must be memory that cache cannot reclaim");
     }
     long pid = ProcessHandle.current().pid();
     Path file = dir.resolve("levee-median-squeeze-" + pid + ".dat");
-    Process guard = new ProcessBuilder("sh", "-c",
-        "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; rm -f \"$2\"", "levee-squeeze-guard",
-        Long.toString(pid), file.toString())
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process guard =
+        new ProcessBuilder(
+                "sh",
+                "-c",
+                "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done; rm -f \"$2\"",
+                "levee-squeeze-guard",
+                Long.toString(pid),
+                file.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     FileChannel channel;
     try {
       channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -83,7 +97,10 @@ public final class PageCacheSqueeze implements AutoCloseable {
     return pinned.get();
   }
 
-  /** Bytes the watchdog gave back early because memory got short (the final release on close not counted). */
+  /**
+   * Bytes the watchdog gave back early because memory got short (the final release on close not
+   * counted).
+   */
   public long releasedBytes() {
     return released.get();
   }
@@ -113,9 +130,12 @@ public final class PageCacheSqueeze implements AutoCloseable {
     long at = 0;
     while (at < target) {
       // Re-check as we go: memory taken by others since sizing must not be squeezed out of them.
-      if (at % SqueezePlan.STEP_BYTES == 0 && at > 0 && MemInfo.read().availableBytes() < plan.leaveBytes()) {
-        log.printf("page-cache squeeze: stopped at %d MiB of %d MiB, MemAvailable reached %d MiB%n", at >> 20,
-            target >> 20, plan.leaveBytes() >> 20);
+      if (at % SqueezePlan.STEP_BYTES == 0
+          && at > 0
+          && MemInfo.read().availableBytes() < plan.leaveBytes()) {
+        log.printf(
+            "page-cache squeeze: stopped at %d MiB of %d MiB, MemAvailable reached %d MiB%n",
+            at >> 20, target >> 20, plan.leaveBytes() >> 20);
         break;
       }
       block.clear().limit((int) Math.min(block.capacity(), target - at));
@@ -139,7 +159,8 @@ public final class PageCacheSqueeze implements AutoCloseable {
           pinned.set(target);
           released.addAndGet(now - target);
           windowMinPinned.accumulateAndGet(target, Math::min);
-          log.printf("page-cache squeeze: MemAvailable %d MiB < floor %d MiB, gave back %d MiB (%d MiB still pinned)%n",
+          log.printf(
+              "page-cache squeeze: MemAvailable %d MiB < floor %d MiB, gave back %d MiB (%d MiB still pinned)%n",
               available >> 20, plan.floorBytes() >> 20, (now - target) >> 20, target >> 20);
         }
         TimeUnit.MILLISECONDS.sleep(WATCH_MS);
@@ -148,7 +169,8 @@ public final class PageCacheSqueeze implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         if (!closed) {
           // Cannot watch any more, so cannot guarantee to yield: give everything back now.
-          log.println("page-cache squeeze: watchdog failed (" + e + "); releasing all pinned memory");
+          log.println(
+              "page-cache squeeze: watchdog failed (" + e + "); releasing all pinned memory");
           releaseAll();
         }
         return;
@@ -166,7 +188,8 @@ public final class PageCacheSqueeze implements AutoCloseable {
     try {
       Files.deleteIfExists(file);
     } catch (IOException e) {
-      log.println("page-cache squeeze: could not delete " + file + " (" + e + "); the guard process will");
+      log.println(
+          "page-cache squeeze: could not delete " + file + " (" + e + "); the guard process will");
     }
   }
 

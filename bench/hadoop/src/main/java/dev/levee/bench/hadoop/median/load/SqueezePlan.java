@@ -4,10 +4,11 @@ package dev.levee.bench.hadoop.median.load;
  * How much memory the page-cache squeeze pins, and when it gives memory back: pure arithmetic over
  * {@code /proc/meminfo} figures, so the safety rules can be tested without touching the machine.
  *
- * <p>The squeeze pins {@code MemAvailable - leave} (at most {@code max}), so what the page cache can still use is
- * about {@code leave}. It never grows after that. Whenever {@code MemAvailable} falls below {@code floor} (another
- * process, or the job itself, needs memory) it shrinks at once back to {@code leave}: the squeeze is a balloon that
- * yields, never the reason anything on the machine runs out of memory.
+ * <p>The squeeze pins {@code MemAvailable - leave} (at most {@code max}), so what the page cache
+ * can still use is about {@code leave}. It never grows after that. Whenever {@code MemAvailable}
+ * falls below {@code floor} (another process, or the job itself, needs memory) it shrinks at once
+ * back to {@code leave}: the squeeze is a balloon that yields, never the reason anything on the
+ * machine runs out of memory.
  *
  * @param leaveBytes what {@code MemAvailable} is squeezed down to
  * @param floorBytes below this the balloon deflates; {@code floor <= leave}
@@ -16,17 +17,24 @@ package dev.levee.bench.hadoop.median.load;
 public record SqueezePlan(long leaveBytes, long floorBytes, long maxBytes) {
   /** Deflation granularity: small enough to give back promptly, large enough not to thrash. */
   public static final long STEP_BYTES = 64L << 20;
-  /** Never squeeze harder than this, whatever is asked: the rest of the machine needs room to breathe. */
+
+  /**
+   * Never squeeze harder than this, whatever is asked: the rest of the machine needs room to
+   * breathe.
+   */
   public static final long MIN_LEAVE_BYTES = 1L << 30;
+
   /** Never pin more than the machine's memory minus this. */
   public static final long MIN_UNPINNED_BYTES = 2L << 30;
 
   public SqueezePlan {
     if (leaveBytes < MIN_LEAVE_BYTES) {
-      throw new IllegalArgumentException("leave=" + leaveBytes + " bytes: at least " + MIN_LEAVE_BYTES + " required");
+      throw new IllegalArgumentException(
+          "leave=" + leaveBytes + " bytes: at least " + MIN_LEAVE_BYTES + " required");
     }
     if (floorBytes <= 0 || floorBytes > leaveBytes) {
-      throw new IllegalArgumentException("floor=" + floorBytes + " bytes: must be in (0, leave=" + leaveBytes + "]");
+      throw new IllegalArgumentException(
+          "floor=" + floorBytes + " bytes: must be in (0, leave=" + leaveBytes + "]");
     }
     if (maxBytes < 0) {
       throw new IllegalArgumentException("max=" + maxBytes + " bytes: must be >= 0");
@@ -38,7 +46,10 @@ public record SqueezePlan(long leaveBytes, long floorBytes, long maxBytes) {
     return new SqueezePlan(leaveBytes, Math.max(MIN_LEAVE_BYTES / 2, leaveBytes / 2), maxBytes);
   }
 
-  /** Bytes to pin now: {@code available - leave}, capped by {@code max} and by total minus the unpinned minimum. */
+  /**
+   * Bytes to pin now: {@code available - leave}, capped by {@code max} and by total minus the
+   * unpinned minimum.
+   */
   public long pinBytes(MemInfo now) {
     long cap = Math.min(maxBytes, now.totalBytes() - MIN_UNPINNED_BYTES);
     long want = Math.min(now.availableBytes() - leaveBytes, cap);
@@ -47,7 +58,8 @@ public record SqueezePlan(long leaveBytes, long floorBytes, long maxBytes) {
 
   /**
    * The pinned size to shrink to, given what is pinned and what is available now: unchanged while
-   * {@code available >= floor}, else smaller by enough to bring {@code available} back to {@code leave}.
+   * {@code available >= floor}, else smaller by enough to bring {@code available} back to {@code
+   * leave}.
    */
   public long deflatedSize(long pinnedBytes, long availableBytes) {
     if (availableBytes >= floorBytes || pinnedBytes == 0) {

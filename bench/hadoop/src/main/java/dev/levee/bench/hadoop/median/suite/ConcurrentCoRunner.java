@@ -4,7 +4,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
-/** The co-runner job started on another thread at a chosen moment of the measured job, and awaited after it. */
+/**
+ * The co-runner job started on another thread at a chosen moment of the measured job, and awaited
+ * after it.
+ */
 final class ConcurrentCoRunner {
   /** Its wall clock and when it ran (System.nanoTime). */
   record Outcome(double seconds, long startNanos, long endNanos) {}
@@ -25,15 +28,18 @@ final class ConcurrentCoRunner {
       return;
     }
     running = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
-      long start = System.nanoTime();
-      try {
-        double seconds = job.call();
-        running.complete(new Outcome(seconds, start, System.nanoTime()));
-      } catch (Throwable e) {
-        running.completeExceptionally(e);
-      }
-    }, "median-co-runner");
+    Thread t =
+        new Thread(
+            () -> {
+              long start = System.nanoTime();
+              try {
+                double seconds = job.call();
+                running.complete(new Outcome(seconds, start, System.nanoTime()));
+              } catch (Throwable e) {
+                running.completeExceptionally(e);
+              }
+            },
+            "median-co-runner");
     t.setDaemon(true);
     t.start();
   }

@@ -11,9 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A condition in force: background disk readers and/or the page-cache squeeze, started before the condition's jobs
- * and stopped after them (in {@link #close}, whatever happened). Measures itself per job, so every result line says
- * how much contention or pressure its job really met.
+ * A condition in force: background disk readers and/or the page-cache squeeze, started before the
+ * condition's jobs and stopped after them (in {@link #close}, whatever happened). Measures itself
+ * per job, so every result line says how much contention or pressure its job really met.
  */
 final class ConditionLoad implements AutoCloseable {
   /** How long the readers run alone to give the throughput the job's I/O then competes with. */
@@ -31,8 +31,8 @@ final class ConditionLoad implements AutoCloseable {
   }
 
   /**
-   * Starts what {@code condition} needs: readers on {@code spillDisk} (the file system of the NodeManagers' local
-   * dirs) and the squeeze in {@code /dev/shm}.
+   * Starts what {@code condition} needs: readers on {@code spillDisk} (the file system of the
+   * NodeManagers' local dirs) and the squeeze in {@code /dev/shm}.
    */
   static ConditionLoad start(Condition condition, MedianSettings s, Path spillDisk, PrintStream err)
       throws IOException, InterruptedException {
@@ -41,21 +41,35 @@ final class ConditionLoad implements AutoCloseable {
     try {
       double alone = Double.NaN;
       if (condition.diskReaders) {
-        readers = DiskReaders.start(spillDisk.resolve("background-readers"), s.diskReaders(), s.diskReaderFileBytes());
+        readers =
+            DiskReaders.start(
+                spillDisk.resolve("background-readers"), s.diskReaders(), s.diskReaderFileBytes());
         DiskReaders.Snapshot before = readers.snapshot();
         Thread.sleep(ALONE_MILLIS);
         readers.checkAlive();
         alone = readers.snapshot().mbPerSecondSince(before);
-        err.printf("sponge-median: %d disk readers on %s read %.0f MB/s alone%s%n", s.diskReaders(), spillDisk, alone,
-            readers.direct() ? " (O_DIRECT)" : " (no O_DIRECT here: reads may come from the page cache)");
+        err.printf(
+            "sponge-median: %d disk readers on %s read %.0f MB/s alone%s%n",
+            s.diskReaders(),
+            spillDisk,
+            alone,
+            readers.direct()
+                ? " (O_DIRECT)"
+                : " (no O_DIRECT here: reads may come from the page cache)");
       }
       if (condition.pageCacheSqueeze) {
         MemInfo before = MemInfo.read();
-        squeeze = PageCacheSqueeze.start(Path.of("/dev/shm"),
-            SqueezePlan.withDefaultFloor(s.squeezeLeaveBytes(), s.squeezeMaxBytes()), err);
+        squeeze =
+            PageCacheSqueeze.start(
+                Path.of("/dev/shm"),
+                SqueezePlan.withDefaultFloor(s.squeezeLeaveBytes(), s.squeezeMaxBytes()),
+                err);
         MemInfo after = MemInfo.read();
-        err.printf("sponge-median: pinned %d MiB in /dev/shm; MemAvailable %d -> %d MiB (total %d MiB)%n",
-            squeeze.pinnedBytes() >> 20, before.availableBytes() >> 20, after.availableBytes() >> 20,
+        err.printf(
+            "sponge-median: pinned %d MiB in /dev/shm; MemAvailable %d -> %d MiB (total %d MiB)%n",
+            squeeze.pinnedBytes() >> 20,
+            before.availableBytes() >> 20,
+            after.availableBytes() >> 20,
             after.totalBytes() >> 20);
       }
       return new ConditionLoad(readers, squeeze, alone);
@@ -105,7 +119,8 @@ final class ConditionLoad implements AutoCloseable {
     closeAll(readers, squeeze, null);
   }
 
-  private static void closeAll(DiskReaders readers, PageCacheSqueeze squeeze, Throwable primary) throws IOException {
+  private static void closeAll(DiskReaders readers, PageCacheSqueeze squeeze, Throwable primary)
+      throws IOException {
     // The squeeze first: pinned memory is what hurts the rest of the machine most.
     if (squeeze != null) {
       squeeze.close();

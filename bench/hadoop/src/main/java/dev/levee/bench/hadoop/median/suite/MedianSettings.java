@@ -13,14 +13,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The options of {@code sponge-median}, validated, with the {@code --quick} preset applied to every option the user
- * did not give.
+ * The options of {@code sponge-median}, validated, with the {@code --quick} preset applied to every
+ * option the user did not give.
  *
- * <p>Scale: the paper's Median job fed one reducer about ten times its heap (10 GB through a 1 GB JVM); the default
- * keeps that ratio at a size a two-core machine runs all conditions of in about 25 minutes. Its map outputs are
- * larger than a single in-memory shuffle may be (a quarter of half the heap), so stock writes every one to disk, and
- * there are more than twice {@code io.sort.factor} of them, so stock merges in several rounds (background on-disk merges,
- * then intermediate passes) as the paper describes.
+ * <p>Scale: the paper's Median job fed one reducer about ten times its heap (10 GB through a 1 GB
+ * JVM); the default keeps that ratio at a size a two-core machine runs all conditions of in about
+ * 25 minutes. Its map outputs are larger than a single in-memory shuffle may be (a quarter of half
+ * the heap), so stock writes every one to disk, and there are more than twice {@code
+ * io.sort.factor} of them, so stock merges in several rounds (background on-disk merges, then
+ * intermediate passes) as the paper describes.
  */
 record MedianSettings(
     long numbers,
@@ -58,46 +59,90 @@ record MedianSettings(
   static final String QUICK = "quick";
 
   static final String AUTO = "auto";
-  /** With {@code --sponge-pool-mb auto}: each node's sponge holds this share of the reducer's input, so the spill
-   * fills the local sponge and goes on to the other nodes' (remote memory), and three nodes hold all of it. */
+
+  /**
+   * With {@code --sponge-pool-mb auto}: each node's sponge holds this share of the reducer's input,
+   * so the spill fills the local sponge and goes on to the other nodes' (remote memory), and three
+   * nodes hold all of it.
+   */
   static final double AUTO_POOL_SHARE = 0.4;
+
   static final int NODE_MANAGERS = 3;
 
   /** Option name -> value under {@code --quick}: a 3-5 minute smoke run of every condition. */
-  static final Map<String, String> QUICK_PRESET = Map.of(
-      NUMBERS, "4m",
-      MAPS, "12",
-      REDUCE_HEAP_MB, "24",
-      DISK_READER_FILE, "256m",
-      CO_RUNNER_RECORDS, "100k");
+  static final Map<String, String> QUICK_PRESET =
+      Map.of(
+          NUMBERS, "4m",
+          MAPS, "12",
+          REDUCE_HEAP_MB, "24",
+          DISK_READER_FILE, "256m",
+          CO_RUNNER_RECORDS, "100k");
 
   static List<OptionSpec> options() {
     return List.of(
-        OptionSpec.optional(NUMBERS, "N", "numbers the median job sorts through its one reducer (10 bytes each in"
-            + " the shuffle)", "24m"),
-        OptionSpec.optional(MAPS, "N", "input files, one map each; must exceed --" + IO_SORT_FACTOR, "24"),
-        OptionSpec.optional(REDUCE_HEAP_MB, "MB", "the reducer's -Xmx in the spilling conditions (default: a tenth of"
-            + " the reducer's input, the paper's ratio)", "24"),
-        OptionSpec.optional(IO_SORT_FACTOR, "N", "mapreduce.task.io.sort.factor: runs merged per pass", "10"),
-        OptionSpec.optional(SPONGE_POOL_MB, "MB", "each NodeManager's sponge; auto = " + (int) (AUTO_POOL_SHARE * 100)
-            + "% of the reducer's input", AUTO),
-        // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two dozen runs from remote
-        // sponges needs a read buffer per run in direct memory, which HotSpot caps at -Xmx: smaller chunks keep the
+        OptionSpec.optional(
+            NUMBERS,
+            "N",
+            "numbers the median job sorts through its one reducer (10 bytes each in"
+                + " the shuffle)",
+            "24m"),
+        OptionSpec.optional(
+            MAPS, "N", "input files, one map each; must exceed --" + IO_SORT_FACTOR, "24"),
+        OptionSpec.optional(
+            REDUCE_HEAP_MB,
+            "MB",
+            "the reducer's -Xmx in the spilling conditions (default: a tenth of"
+                + " the reducer's input, the paper's ratio)",
+            "24"),
+        OptionSpec.optional(
+            IO_SORT_FACTOR, "N", "mapreduce.task.io.sort.factor: runs merged per pass", "10"),
+        OptionSpec.optional(
+            SPONGE_POOL_MB,
+            "MB",
+            "each NodeManager's sponge; auto = "
+                + (int) (AUTO_POOL_SHARE * 100)
+                + "% of the reducer's input",
+            AUTO),
+        // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two dozen
+        // runs from remote
+        // sponges needs a read buffer per run in direct memory, which HotSpot caps at -Xmx: smaller
+        // chunks keep the
         // ratio of chunk to heap nearer the paper's.
-        OptionSpec.optional(CHUNK_SIZE, "SIZE", "levee.sponge.chunk.size on every node (4k..1g)", "256k"),
-        OptionSpec.optional(CONDITIONS, "LIST", "comma-separated, of " + String.join(", ", Condition.labels()),
+        OptionSpec.optional(
+            CHUNK_SIZE, "SIZE", "levee.sponge.chunk.size on every node (4k..1g)", "256k"),
+        OptionSpec.optional(
+            CONDITIONS,
+            "LIST",
+            "comma-separated, of " + String.join(", ", Condition.labels()),
             String.join(",", Condition.DEFAULT.stream().map(c -> c.label).toList())),
-        OptionSpec.optional(REPETITIONS, "N", "runs of every condition and variant (order alternates)", "1"),
-        OptionSpec.optional(DISK_READERS, "N", "background O_DIRECT readers on the spill disk (disk-contention)", "2"),
+        OptionSpec.optional(
+            REPETITIONS, "N", "runs of every condition and variant (order alternates)", "1"),
+        OptionSpec.optional(
+            DISK_READERS,
+            "N",
+            "background O_DIRECT readers on the spill disk (disk-contention)",
+            "2"),
         OptionSpec.optional(DISK_READER_FILE, "SIZE", "file each background reader scans", "1g"),
-        OptionSpec.optional(SQUEEZE_LEAVE, "SIZE", "memory-pressure: pin memory until MemAvailable is this (>= 1g);"
-            + " the pin shrinks whenever MemAvailable falls below half of it", "3g"),
-        OptionSpec.optional(SQUEEZE_MAX, "SIZE", "memory-pressure: never pin more than this", "20g"),
-        OptionSpec.optional(CO_RUNNER, "on|off", "run a small sort alone and next to each variant", "on"),
-        OptionSpec.optional(CO_RUNNER_RECORDS, "N", "lines (~100 bytes) the co-runner sorts", "400k"),
-        OptionSpec.optional(JOB_TIMEOUT, "SECONDS", "a median job still running after this is killed and recorded"
-            + " failed", "1800"),
-        OptionSpec.flag(QUICK, "a 3-5 minute smoke run: " + new java.util.TreeMap<>(QUICK_PRESET) + " unless given"));
+        OptionSpec.optional(
+            SQUEEZE_LEAVE,
+            "SIZE",
+            "memory-pressure: pin memory until MemAvailable is this (>= 1g);"
+                + " the pin shrinks whenever MemAvailable falls below half of it",
+            "3g"),
+        OptionSpec.optional(
+            SQUEEZE_MAX, "SIZE", "memory-pressure: never pin more than this", "20g"),
+        OptionSpec.optional(
+            CO_RUNNER, "on|off", "run a small sort alone and next to each variant", "on"),
+        OptionSpec.optional(
+            CO_RUNNER_RECORDS, "N", "lines (~100 bytes) the co-runner sorts", "400k"),
+        OptionSpec.optional(
+            JOB_TIMEOUT,
+            "SECONDS",
+            "a median job still running after this is killed and recorded" + " failed",
+            "1800"),
+        OptionSpec.flag(
+            QUICK,
+            "a 3-5 minute smoke run: " + new java.util.TreeMap<>(QUICK_PRESET) + " unless given"));
   }
 
   static MedianSettings from(ParsedOptions o) {
@@ -107,33 +152,67 @@ record MedianSettings(
     int heap = reparse(o, quick, REDUCE_HEAP_MB).intIn(REDUCE_HEAP_MB, 16, 4096);
     int factor = o.intIn(IO_SORT_FACTOR, 2, 1000);
     if (maps <= factor) {
-      throw new BadArgumentException("--" + MAPS + " " + maps + " must exceed --" + IO_SORT_FACTOR + " " + factor
-          + ": with no more map outputs than one merge pass takes, stock never merges in rounds");
+      throw new BadArgumentException(
+          "--"
+              + MAPS
+              + " "
+              + maps
+              + " must exceed --"
+              + IO_SORT_FACTOR
+              + " "
+              + factor
+              + ": with no more map outputs than one merge pass takes, stock never merges in rounds");
     }
     if (numbers < maps) {
-      throw new BadArgumentException("--" + NUMBERS + " " + numbers + " must be at least --" + MAPS + " " + maps
-          + " (every map needs input)");
+      throw new BadArgumentException(
+          "--"
+              + NUMBERS
+              + " "
+              + numbers
+              + " must be at least --"
+              + MAPS
+              + " "
+              + maps
+              + " (every map needs input)");
     }
     int pool = poolMb(o.string(SPONGE_POOL_MB), NumbersInput.shuffleBytes(numbers));
     long chunk = o.bytesAtLeast(CHUNK_SIZE, 4096);
     if (chunk > (1L << 30)) {
-      throw new BadArgumentException("--" + CHUNK_SIZE + " " + o.string(CHUNK_SIZE) + ": at most 1g");
+      throw new BadArgumentException(
+          "--" + CHUNK_SIZE + " " + o.string(CHUNK_SIZE) + ": at most 1g");
     }
     List<Condition> conditions = conditions(o.string(CONDITIONS));
     int readers = o.intIn(DISK_READERS, 1, 16);
     long readerFile = reparse(o, quick, DISK_READER_FILE).bytesAtLeast(DISK_READER_FILE, 16L << 20);
     long leave = o.bytesAtLeast(SQUEEZE_LEAVE, SqueezePlan.MIN_LEAVE_BYTES);
     long max = o.bytesAtLeast(SQUEEZE_MAX, 0);
-    boolean coRunner = switch (o.string(CO_RUNNER)) {
-      case "on" -> true;
-      case "off" -> false;
-      default -> throw new BadArgumentException("--" + CO_RUNNER + ": expected on or off, got '"
-          + o.string(CO_RUNNER) + "'");
-    };
+    boolean coRunner =
+        switch (o.string(CO_RUNNER)) {
+          case "on" -> true;
+          case "off" -> false;
+          default ->
+              throw new BadArgumentException(
+                  "--" + CO_RUNNER + ": expected on or off, got '" + o.string(CO_RUNNER) + "'");
+        };
     long coRecords = reparse(o, quick, CO_RUNNER_RECORDS).longAtLeast(CO_RUNNER_RECORDS, 1000);
     long timeout = o.intIn(JOB_TIMEOUT, 60, 86_400);
-    return new MedianSettings(numbers, maps, heap, factor, pool, o.string(CHUNK_SIZE).trim(), conditions,
-        o.intIn(REPETITIONS, 1, 100), readers, readerFile, leave, max, coRunner, coRecords, timeout, quick);
+    return new MedianSettings(
+        numbers,
+        maps,
+        heap,
+        factor,
+        pool,
+        o.string(CHUNK_SIZE).trim(),
+        conditions,
+        o.intIn(REPETITIONS, 1, 100),
+        readers,
+        readerFile,
+        leave,
+        max,
+        coRunner,
+        coRecords,
+        timeout,
+        quick);
   }
 
   static int poolMb(String value, long reducerInputBytes) {
@@ -148,8 +227,14 @@ record MedianSettings(
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new BadArgumentException("--" + SPONGE_POOL_MB + ": expected auto or a whole number of MB from 1 to "
-        + (1 << 20) + ", got '" + value + "'");
+    throw new BadArgumentException(
+        "--"
+            + SPONGE_POOL_MB
+            + ": expected auto or a whole number of MB from 1 to "
+            + (1 << 20)
+            + ", got '"
+            + value
+            + "'");
   }
 
   static List<Condition> conditions(String list) {
@@ -160,14 +245,19 @@ record MedianSettings(
         continue;
       }
       if (!Condition.labels().contains(t)) {
-        throw new BadArgumentException("--" + CONDITIONS + ": unknown condition '" + t + "'; allowed: "
-            + String.join(", ", Condition.labels()));
+        throw new BadArgumentException(
+            "--"
+                + CONDITIONS
+                + ": unknown condition '"
+                + t
+                + "'; allowed: "
+                + String.join(", ", Condition.labels()));
       }
       out.add(Condition.ofLabel(t));
     }
     if (out.isEmpty()) {
-      throw new BadArgumentException("--" + CONDITIONS + ": name at least one of " + String.join(", ",
-          Condition.labels()));
+      throw new BadArgumentException(
+          "--" + CONDITIONS + ": name at least one of " + String.join(", ", Condition.labels()));
     }
     return new ArrayList<>(out);
   }
@@ -177,7 +267,9 @@ record MedianSettings(
     return NumbersInput.shuffleBytes(numbers);
   }
 
-  /** The workload as recorded with every measurement of a condition (the same for both variants). */
+  /**
+   * The workload as recorded with every measurement of a condition (the same for both variants).
+   */
   Map<String, Object> params(Condition condition, int reduceHeapMbUsed) {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("condition", condition.label);
@@ -201,11 +293,17 @@ record MedianSettings(
     return p;
   }
 
-  /** One option with the preset applied, parsed again so that the typed getters' checks and messages apply. */
+  /**
+   * One option with the preset applied, parsed again so that the typed getters' checks and messages
+   * apply.
+   */
   private static ParsedOptions reparse(ParsedOptions o, boolean quick, String name) {
-    String value = quick && !o.isGiven(name) && QUICK_PRESET.containsKey(name) ? QUICK_PRESET.get(name)
-        : o.string(name);
-    OptionSpec spec = options().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    String value =
+        quick && !o.isGiven(name) && QUICK_PRESET.containsKey(name)
+            ? QUICK_PRESET.get(name)
+            : o.string(name);
+    OptionSpec spec =
+        options().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     return ParsedOptions.parse(List.of(spec), List.of("--" + name, value));
   }
 }

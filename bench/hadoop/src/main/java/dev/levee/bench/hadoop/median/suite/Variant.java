@@ -14,7 +14,10 @@ enum Variant {
     this.label = label;
   }
 
-  /** Stock first in even repetitions, SpongeFiles first in odd ones: neither always meets a colder machine. */
+  /**
+   * Stock first in even repetitions, SpongeFiles first in odd ones: neither always meets a colder
+   * machine.
+   */
   static List<Variant> order(int repetition) {
     return repetition % 2 == 0 ? List.of(STOCK, SPONGEFILES) : List.of(SPONGEFILES, STOCK);
   }

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LoadGeneratorsTest {
   private static final long MIB = 1L << 20;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void diskReadersReallyReadAndDeleteTheirFiles() throws Exception {
@@ -26,11 +25,13 @@ class LoadGeneratorsTest {
     try (DiskReaders readers = DiskReaders.start(readersDir, 2, 8 * MIB)) {
       DiskReaders.Snapshot before = readers.snapshot();
       long deadline = System.nanoTime() + 10_000_000_000L;
-      while (readers.snapshot().bytes() - before.bytes() < 16 * MIB && System.nanoTime() < deadline) {
+      while (readers.snapshot().bytes() - before.bytes() < 16 * MIB
+          && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
       readers.checkAlive();
-      assertTrue(readers.snapshot().bytes() - before.bytes() >= 16 * MIB, "readers read too little");
+      assertTrue(
+          readers.snapshot().bytes() - before.bytes() >= 16 * MIB, "readers read too little");
       assertTrue(readers.snapshot().mbPerSecondSince(before) > 0);
       try (Stream<Path> files = Files.list(readersDir)) {
         assertEquals(2, files.count());
@@ -43,7 +44,8 @@ class LoadGeneratorsTest {
 
   @Test
   void diskReadersRefuseMemoryBackedDirectories() {
-    IOException e = assertThrows(IOException.class, () -> DiskReaders.start(Path.of("/dev/shm"), 1, 16 * MIB));
+    IOException e =
+        assertThrows(IOException.class, () -> DiskReaders.start(Path.of("/dev/shm"), 1, 16 * MIB));
     assertTrue(e.getMessage().contains("tmpfs"), e.getMessage());
   }
 
@@ -53,8 +55,8 @@ class LoadGeneratorsTest {
     Path file = shm.resolve("levee-median-squeeze-" + ProcessHandle.current().pid() + ".dat");
     PrintStream quiet = new PrintStream(PrintStream.nullOutputStream());
     // A 128 MiB cap: harmless on any machine that can run this build.
-    try (PageCacheSqueeze squeeze = PageCacheSqueeze.start(shm, SqueezePlan.withDefaultFloor(1L << 30, 128 * MIB),
-        quiet)) {
+    try (PageCacheSqueeze squeeze =
+        PageCacheSqueeze.start(shm, SqueezePlan.withDefaultFloor(1L << 30, 128 * MIB), quiet)) {
       assertEquals(128 * MIB, squeeze.pinnedBytes());
       assertEquals(128 * MIB, Files.size(file));
       Thread.sleep(3 * PageCacheSqueeze.WATCH_MS);
@@ -66,8 +68,14 @@ class LoadGeneratorsTest {
 
   @Test
   void squeezeRefusesADiskDirectory() {
-    IOException e = assertThrows(IOException.class, () -> PageCacheSqueeze.start(dir,
-        SqueezePlan.withDefaultFloor(1L << 30, MIB), new PrintStream(PrintStream.nullOutputStream())));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                PageCacheSqueeze.start(
+                    dir,
+                    SqueezePlan.withDefaultFloor(1L << 30, MIB),
+                    new PrintStream(PrintStream.nullOutputStream())));
     assertTrue(e.getMessage().contains("not tmpfs"), e.getMessage());
   }
 }

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 class MemInfoTest {
   @Test
   void parsesTheKibibyteLines() {
-    MemInfo m = MemInfo.parse("""
+    MemInfo m =
+        MemInfo.parse(
+            """
         MemTotal:       24683988 kB
         MemFree:        23207052 kB
         MemAvailable:   24107660 kB
@@ -26,8 +28,10 @@ class MemInfoTest {
 
   @Test
   void aKernelWithoutMemAvailableIsNamed() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> MemInfo.parse("MemTotal: 100 kB\nMemFree: 50 kB\n"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> MemInfo.parse("MemTotal: 100 kB\nMemFree: 50 kB\n"));
     assertTrue(e.getMessage().contains("MemAvailable"), e.getMessage());
   }
 

@@ -20,14 +20,22 @@ class SqueezePlanTest {
 
   @Test
   void neverPinsMoreThanTheCapOrTotalMinusTheUnpinnedMinimum() {
-    assertEquals(5 * GIB, SqueezePlan.withDefaultFloor(GIB, 5 * GIB).pinBytes(new MemInfo(24 * GIB, 23 * GIB, 0, 0)));
+    assertEquals(
+        5 * GIB,
+        SqueezePlan.withDefaultFloor(GIB, 5 * GIB).pinBytes(new MemInfo(24 * GIB, 23 * GIB, 0, 0)));
     // A machine whose MemAvailable is misreported as its whole memory still keeps 2 GiB unpinned.
-    assertEquals(22 * GIB, SqueezePlan.withDefaultFloor(GIB, 100 * GIB).pinBytes(new MemInfo(24 * GIB, 24 * GIB, 0, 0)));
+    assertEquals(
+        22 * GIB,
+        SqueezePlan.withDefaultFloor(GIB, 100 * GIB)
+            .pinBytes(new MemInfo(24 * GIB, 24 * GIB, 0, 0)));
   }
 
   @Test
   void pinsNothingOnABusyMachine() {
-    assertEquals(0, SqueezePlan.withDefaultFloor(3 * GIB, 20 * GIB).pinBytes(new MemInfo(24 * GIB, 2 * GIB, 0, 0)));
+    assertEquals(
+        0,
+        SqueezePlan.withDefaultFloor(3 * GIB, 20 * GIB)
+            .pinBytes(new MemInfo(24 * GIB, 2 * GIB, 0, 0)));
   }
 
   @Test
@@ -44,8 +52,9 @@ class SqueezePlanTest {
 
   @Test
   void refusesToSqueezeHarderThanTheMinimumLeave() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new SqueezePlan(512 * MIB, 256 * MIB, GIB));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> new SqueezePlan(512 * MIB, 256 * MIB, GIB));
     assertTrue(e.getMessage().contains("leave"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> new SqueezePlan(2 * GIB, 3 * GIB, GIB));
   }

@@ -24,7 +24,8 @@ class MedianSettingsTest {
     MedianSettings s = parse();
     double ratio = s.reducerInputBytes() / (s.reduceHeapMb() * 1e6);
     assertTrue(ratio >= 9 && ratio <= 11, "reducer input / heap = " + ratio);
-    assertTrue(s.maps() >= 2 * s.ioSortFactor() - 1, s.maps() + " maps vs factor " + s.ioSortFactor());
+    assertTrue(
+        s.maps() >= 2 * s.ioSortFactor() - 1, s.maps() + " maps vs factor " + s.ioSortFactor());
     assertEquals(Condition.DEFAULT, s.conditions());
     assertEquals(1, s.repetitions());
     assertTrue(s.coRunner());
@@ -63,9 +64,11 @@ class MedianSettingsTest {
 
   @Test
   void conditionsAreParsedInOrderWithoutDuplicates() {
-    assertEquals(List.of(Condition.NO_SPILL, Condition.NONE),
+    assertEquals(
+        List.of(Condition.NO_SPILL, Condition.NONE),
         parse("--conditions", "no-spill, none,no-spill").conditions());
-    assertEquals(List.of(Condition.DISK_CONTENTION_AND_MEMORY_PRESSURE),
+    assertEquals(
+        List.of(Condition.DISK_CONTENTION_AND_MEMORY_PRESSURE),
         parse("--conditions", "disk-contention+memory-pressure").conditions());
   }
 
@@ -77,7 +80,9 @@ class MedianSettingsTest {
     assertTrue(cond.contains("'swap'") && cond.contains("disk-contention"), cond);
     assertTrue(error("--conditions", " , ").contains("at least one"));
     String pool = error("--sponge-pool-mb", "lots");
-    assertTrue(pool.contains("--sponge-pool-mb") && pool.contains("'lots'") && pool.contains("auto"), pool);
+    assertTrue(
+        pool.contains("--sponge-pool-mb") && pool.contains("'lots'") && pool.contains("auto"),
+        pool);
     String leave = error("--squeeze-leave", "512m");
     assertTrue(leave.contains("--squeeze-leave") && leave.contains("512m"), leave);
     String coRunner = error("--co-runner", "yes");

@@ -46,9 +46,14 @@ class RatiosTest {
   void noSpillHeapKeepsTheInputBelowTheInMemoryMergeThreshold() {
     long input = 240_000_000L;
     int heapMb = NoSpillReducer.heapMb(input);
-    double threshold = (heapMb - NoSpillReducer.BASELINE_HEAP_MB) * (double) (1 << 20)
-        * NoSpillReducer.SHUFFLE_BUFFER * NoSpillReducer.MERGE_PERCENT;
-    assertTrue(input <= threshold * NoSpillReducer.HEADROOM + (1 << 20), "heap " + heapMb + " MB too small");
+    double threshold =
+        (heapMb - NoSpillReducer.BASELINE_HEAP_MB)
+            * (double) (1 << 20)
+            * NoSpillReducer.SHUFFLE_BUFFER
+            * NoSpillReducer.MERGE_PERCENT;
+    assertTrue(
+        input <= threshold * NoSpillReducer.HEADROOM + (1 << 20),
+        "heap " + heapMb + " MB too small");
     assertTrue(heapMb < 600, "heap " + heapMb + " MB wastefully large for 240 MB");
   }
 }

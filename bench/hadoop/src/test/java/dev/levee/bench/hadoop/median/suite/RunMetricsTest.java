@@ -19,7 +19,8 @@ class RunMetricsTest {
     c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).increment(300);
     c.findCounter("file", FileSystemCounter.BYTES_READ).increment(500);
     c.findCounter(TaskCounter.SPILLED_RECORDS).increment(30);
-    Map<String, Double> m = RunMetrics.reduceSide(Variant.STOCK, c, new MergePasses(3, 1, 1, 0, true));
+    Map<String, Double> m =
+        RunMetrics.reduceSide(Variant.STOCK, c, new MergePasses(3, 1, 1, 0, true));
     assertEquals(300.0, m.get("spill_local_disk_bytes"));
     assertEquals(0.0, m.get("spill_remote_memory_bytes"));
     assertEquals(300.0, m.get("spill_bytes"));
@@ -31,7 +32,8 @@ class RunMetricsTest {
 
   @Test
   void stockWithoutItsLogHasNoMergeRoundsRatherThanZero() {
-    assertFalse(RunMetrics.reduceSide(Variant.STOCK, new Counters(), null).containsKey("merge_rounds"));
+    assertFalse(
+        RunMetrics.reduceSide(Variant.STOCK, new Counters(), null).containsKey("merge_rounds"));
   }
 
   @Test
@@ -54,7 +56,9 @@ class RunMetricsTest {
 
   @Test
   void theReduceTasksOwnLocalWritesAreNotASpillButRecordsOrSpongeBytesAre() {
-    assertTrue(RunMetrics.nothingSpilled(RunMetrics.reduceSide(Variant.SPONGEFILES, new Counters(), null)));
+    assertTrue(
+        RunMetrics.nothingSpilled(
+            RunMetrics.reduceSide(Variant.SPONGEFILES, new Counters(), null)));
     Counters baseline = new Counters();
     baseline.findCounter("file", FileSystemCounter.BYTES_WRITTEN).increment(303_976);
     assertTrue(RunMetrics.nothingSpilled(RunMetrics.reduceSide(Variant.STOCK, baseline, null)));
@@ -62,6 +66,7 @@ class RunMetricsTest {
     assertFalse(RunMetrics.nothingSpilled(RunMetrics.reduceSide(Variant.STOCK, baseline, null)));
     Counters sponge = new Counters();
     sponge.findCounter(SpongeShuffleKeys.COUNTER_GROUP, "local_disk.bytes_written").increment(1);
-    assertFalse(RunMetrics.nothingSpilled(RunMetrics.reduceSide(Variant.SPONGEFILES, sponge, null)));
+    assertFalse(
+        RunMetrics.nothingSpilled(RunMetrics.reduceSide(Variant.SPONGEFILES, sponge, null)));
   }
 }
