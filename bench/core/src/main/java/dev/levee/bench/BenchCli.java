@@ -82,6 +82,11 @@ public final class BenchCli {
           }
           return OK;
         }
+        case "--list-suites" -> {
+          // The launcher asks each side for its suites instead of guessing the side from a name.
+          suites.names().forEach(out::println);
+          return OK;
+        }
         case "generate" -> {
           return generate(rest, argv);
         }

@@ -48,6 +48,15 @@ class BenchCliTest {
   }
 
   @Test
+  void listSuitesPrintsOneNamePerLineForTheLauncher() {
+    SuiteRegistry r = SuiteRegistry.discover(getClass().getClassLoader());
+    assertEquals(0, run(r, "--list-suites"));
+    assertEquals(
+        List.copyOf(r.names()),
+        List.of(out.toString(StandardCharsets.UTF_8).strip().split("\\R")));
+  }
+
+  @Test
   void badArgumentsExitTwoWithAMessageNamingThem() {
     SuiteRegistry r = SuiteRegistry.discover(getClass().getClassLoader());
     assertEquals(2, run(r, "generate", "zipff", "--out", "x"));
