@@ -52,8 +52,7 @@ class BenchCliTest {
     SuiteRegistry r = SuiteRegistry.discover(getClass().getClassLoader());
     assertEquals(0, run(r, "--list-suites"));
     assertEquals(
-        List.copyOf(r.names()),
-        List.of(out.toString(StandardCharsets.UTF_8).strip().split("\\R")));
+        List.copyOf(r.names()), List.of(out.toString(StandardCharsets.UTF_8).strip().split("\\R")));
   }
 
   @Test
