@@ -1,14 +1,26 @@
 package dev.levee.leaky
 
-import java.util.Locale
+import java.util.concurrent.ConcurrentHashMap
 
+import scala.jdk.CollectionConverters._
+
+import dev.levee.config.{
+  ConfigException,
+  ConfigKey,
+  ConfigRegistry,
+  ConfigSource,
+  ValueType,
+  ValueTypes
+}
 import dev.levee.leaky.memory.PageSizing
 import org.apache.spark.SparkConf
-import org.apache.spark.network.util.JavaUtils
+import org.apache.spark.internal.Logging
 
 /**
- * Every `spark.levee.leaky.*` setting, parsed once and validated up front so that a typo fails
- * the job at start-up with the key, the value and what is allowed, not deep inside a task.
+ * Every `spark.levee.leaky.*` setting, read once through the module's typed registry ([[LeakyConf.REGISTRY]]).
+ * A value the registry rejects fails at start-up with the key, the value and what is allowed, not deep inside a
+ * task; a key under the prefix that the registry does not know is logged as a WARN naming the nearest known key
+ * (it is ignored, so a typo does not stop a job that would have run, but it is not silent either).
  */
 final case class LeakyConf(
     enabled: Boolean,
@@ -22,7 +34,7 @@ final case class LeakyConf(
     maxLiveFraction: Double
 )
 
-object LeakyConf {
+object LeakyConf extends Logging {
   sealed abstract class Layout(val name: String)
 
   /** groupBy layout for aggregations, join layout for join/cogroup. */
@@ -32,108 +44,156 @@ object LeakyConf {
   private val layouts = Seq(AutoLayout, GroupLayout, JoinLayout)
 
   val Prefix = "spark.levee.leaky."
-
-  /** Aggregate shuffle reads in the leaky table; false makes the shuffle manager a pure proxy. */
-  val Enabled = Prefix + "enabled"
-
-  /** Shuffle manager that does the map-side writes and bookkeeping. */
-  val Delegate = Prefix + "shuffle.delegate"
-
-  /** Size of one memory page; no array the table allocates is larger (except one huge value).
-   *  `auto`: 1m, or just under half a G1 region (dev.levee.leaky.memory.PageSizing). */
-  val PageSize = Prefix + "pageSize"
-
-  /** Per-key byte runs grow by doubling from 64 bytes up to this size, then stay there. */
-  val MaxRunSegment = Prefix + "run.maxSegmentSize"
-
-  /** auto | group | join: which layout the table uses. */
-  val LayoutKey = Prefix + "layout"
-
-  /** Memory the table may use before it asks Spark for more (same role as Spark's own
-   *  spark.shuffle.spill.initialMemoryThreshold). */
-  val InitialThreshold = Prefix + "spill.initialMemoryThreshold"
-
-  /** Buffer size of spill file streams. */
-  val SpillFileBuffer = Prefix + "spill.fileBufferSize"
-
-  /** Share of the JVM heap that all leaky tables of an executor may hold together, whatever
-   *  Spark's memory manager grants (see dev.levee.leaky.memory.HeapBudget). */
-  val MaxHeapFraction = Prefix + "memory.maxHeapFraction"
-
-  /** Share of the old generation (the whole heap under G1) that Spark's live objects and the leaky tables may fill
-   *  together, as found after the latest full collection; past it the tables spill rather than grow. 1 turns it off
-   *  (see dev.levee.leaky.memory.LiveHeapCeiling). */
-  val MaxLiveFraction = Prefix + "memory.maxLiveFraction"
-
   val DefaultDelegate = "org.apache.spark.shuffle.sort.SortShuffleManager"
-  val Defaults: Map[String, String] = Map(
-    Enabled -> "true",
-    Delegate -> DefaultDelegate,
-    PageSize -> "auto",
-    MaxRunSegment -> "64k",
-    LayoutKey -> "auto",
-    InitialThreshold -> "5m",
-    SpillFileBuffer -> "32k",
-    MaxHeapFraction -> "0.3",
-    MaxLiveFraction -> "0.7"
-  )
+  private val Since = "0.1.0"
 
-  private val MinPage = 4L * 1024
-  private val MaxPage = 1L << 30
+  private val B = ConfigRegistry.builder("leaky", Prefix)
 
+  val Enabled: ConfigKey[java.lang.Boolean] = B
+    .key(Prefix + "enabled", ValueTypes.bool())
+    .defaultValue("true")
+    .doc("`false` makes the shuffle manager a pure proxy of its delegate.")
+    .since(Since)
+    .build()
+
+  val Delegate: ConfigKey[String] = B
+    .key(Prefix + "shuffle.delegate", delegateType)
+    .defaultValue(DefaultDelegate)
+    .doc(
+      "The shuffle manager that writes map output, registers shuffles and resolves blocks; " +
+        "`sort` and `tungsten-sort` name Spark's own."
+    )
+    .since(Since)
+    .build()
+
+  val PageSize: ConfigKey[Option[java.lang.Long]] = B
+    .key(Prefix + "pageSize", pageSizeType)
+    .defaultValue("auto")
+    .doc(
+      "Memory page size; no array the table allocates is larger, except one page for a single larger value. " +
+        "`auto` is 1m, or just under half a region under G1 (larger arrays are humongous objects there, each in " +
+        "whole regions of its own)."
+    )
+    .since(Since)
+    .build()
+
+  val MaxRunSegment: ConfigKey[Integer] = B
+    .key(Prefix + "run.maxSegmentSize", ValueTypes.intBytes(256, 1 << 30))
+    .defaultValue("64k")
+    .doc(
+      "Per-key byte runs double from 64 bytes up to this size, then stay there; at most the page size."
+    )
+    .since(Since)
+    .build()
+
+  val LayoutKey: ConfigKey[String] = B
+    .key(Prefix + "layout", ValueTypes.choice(layouts.map(_.name): _*))
+    .defaultValue("auto")
+    .doc(
+      "How the table keeps values: `group` (one run per key, for aggregations), `join` (one shared area and " +
+        "per-key record addresses, for join and cogroup), `auto` (each operator's own)."
+    )
+    .since(Since)
+    .build()
+
+  val InitialThreshold: ConfigKey[java.lang.Long] = B
+    .key(Prefix + "spill.initialMemoryThreshold", ValueTypes.bytes(0, 1L << 40))
+    .defaultValue("5m")
+    .doc(
+      "Bytes a table uses before it asks Spark for memory (the role of Spark's " +
+        "`spark.shuffle.spill.initialMemoryThreshold`)."
+    )
+    .since(Since)
+    .build()
+
+  val SpillFileBuffer: ConfigKey[Integer] = B
+    .key(Prefix + "spill.fileBufferSize", ValueTypes.intBytes(1 << 10, 64 << 20))
+    .defaultValue("32k")
+    .doc("Buffer of each spill file stream.")
+    .since(Since)
+    .build()
+
+  val MaxHeapFraction: ConfigKey[java.lang.Double] = B
+    .key(Prefix + "memory.maxHeapFraction", ValueTypes.fraction())
+    .defaultValue("0.3")
+    .doc(
+      "Share of the JVM heap all leaky tables of an executor may hold together beyond their initial threshold, " +
+        "whatever Spark grants."
+    )
+    .since(Since)
+    .build()
+
+  val MaxLiveFraction: ConfigKey[java.lang.Double] = B
+    .key(Prefix + "memory.maxLiveFraction", ValueTypes.fraction())
+    .defaultValue("0.7")
+    .doc(
+      "Share of the old generation (the whole heap under G1) that Spark's live objects and the leaky tables may " +
+        "fill together, as found after the latest full collection; past it the tables spill rather than grow. " +
+        "`1` turns it off."
+    )
+    .since(Since)
+    .build()
+
+  /** Every key of the module; the README's configuration table is generated from it. */
+  val REGISTRY: ConfigRegistry = B.build()
+
+  /** The settings `conf` holds, validated; unknown keys under the prefix are logged once per JVM. */
   def apply(conf: SparkConf): LeakyConf = {
-    def str(key: String) = conf.get(key, Defaults(key)).trim
-    def bytes(key: String, min: Long, max: Long): Long = {
-      val raw = str(key)
-      val v =
-        try JavaUtils.byteStringAsBytes(raw)
-        catch {
-          case e: NumberFormatException =>
-            throw bad(key, raw, s"a byte size such as 64k, 1m or 1g (${e.getMessage})")
-        }
-      if (v < min || v > max) throw bad(key, raw, s"a byte size between $min and $max bytes")
-      v
-    }
-    val enabledRaw = str(Enabled).toLowerCase(Locale.ROOT)
-    val enabled = enabledRaw match {
-      case "true"  => true
-      case "false" => false
-      case _       => throw bad(Enabled, enabledRaw, "true or false")
-    }
-    val delegate = str(Delegate) match {
-      case "" => throw bad(Delegate, "", "a ShuffleManager class name, 'sort' or 'tungsten-sort'")
-      case "sort" | "tungsten-sort" => DefaultDelegate
-      case name                     => name
-    }
-    val page =
-      if (str(PageSize).equalsIgnoreCase("auto")) PageSizing.auto()
-      else bytes(PageSize, MinPage, MaxPage).toInt
-    val seg = bytes(MaxRunSegment, 256, page.toLong).toInt
-    val layoutRaw = str(LayoutKey).toLowerCase(Locale.ROOT)
-    val layout = layouts
-      .find(_.name == layoutRaw)
-      .getOrElse(throw bad(LayoutKey, layoutRaw, layouts.map(_.name).mkString(" | ")))
-    val threshold = bytes(InitialThreshold, 0, Long.MaxValue)
-    val buffer = bytes(SpillFileBuffer, 1024, 64L << 20).toInt
-    def fraction(key: String, of: String): Double = {
-      val raw = str(key)
-      raw.toDoubleOption
-        .filter(f => f > 0 && f <= 1)
-        .getOrElse(throw bad(key, raw, s"a fraction of $of in (0, 1], such as ${Defaults(key)}"))
+    val source = sourceOf(conf)
+    warnUnknown(REGISTRY.validate(source).asScala.toSeq)
+    val page: Int = PageSize.from(source).fold(PageSizing.auto())(_.toInt)
+    val segment: Int = MaxRunSegment.from(source)
+    if (segment > page) {
+      throw new ConfigException(
+        MaxRunSegment.name,
+        raw(source, MaxRunSegment),
+        s"a byte size between 256 and the page size (${PageSize.name}, $page bytes here)"
+      )
     }
     LeakyConf(
-      enabled,
-      delegate,
-      page,
-      seg,
-      layout,
-      threshold,
-      buffer,
-      fraction(MaxHeapFraction, "the heap"),
-      fraction(MaxLiveFraction, "the old generation")
+      enabled = Enabled.from(source),
+      delegateShuffleManager = Delegate.from(source),
+      pageSize = page,
+      maxRunSegment = segment,
+      layout = layouts.find(_.name == LayoutKey.from(source)).get,
+      initialMemoryThreshold = InitialThreshold.from(source),
+      spillFileBuffer = SpillFileBuffer.from(source),
+      maxHeapFraction = MaxHeapFraction.from(source),
+      maxLiveFraction = MaxLiveFraction.from(source)
     )
   }
 
-  private def bad(key: String, value: String, allowed: String) =
-    new IllegalArgumentException(s"Invalid value '$value' for $key: expected $allowed")
+  def sourceOf(conf: SparkConf): ConfigSource =
+    ConfigSource.of(
+      k => conf.getOption(k).orNull,
+      () => conf.getAll.iterator.map(_._1).toSeq.asJava
+    )
+
+  private def raw(source: ConfigSource, key: ConfigKey[_]): String =
+    Option(source.get(key.name)).getOrElse(key.defaultText).trim
+
+  private val warned = ConcurrentHashMap.newKeySet[String]()
+
+  private def warnUnknown(unknown: Seq[ConfigRegistry.UnknownKey]): Unit =
+    unknown.foreach(u => if (warned.add(u.name)) logWarning(u.message))
+
+  private def delegateType: ValueType[String] = {
+    val className = ValueTypes.className()
+    ValueTypes.simple(
+      "a ShuffleManager class name, or sort / tungsten-sort for Spark's own",
+      t =>
+        t.toLowerCase(java.util.Locale.ROOT) match {
+          case "sort" | "tungsten-sort" => DefaultDelegate
+          case _                        => className.parse(t)
+        }
+    )
+  }
+
+  private def pageSizeType: ValueType[Option[java.lang.Long]] = {
+    val bytes = ValueTypes.bytes(4L << 10, 1L << 30)
+    ValueTypes.simple(
+      "auto, or " + bytes.allowed(),
+      t => if (t.equalsIgnoreCase("auto")) None else Some(bytes.parse(t))
+    )
+  }
 }

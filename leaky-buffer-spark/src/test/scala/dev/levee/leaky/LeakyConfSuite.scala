@@ -1,11 +1,17 @@
 package dev.levee.leaky
 
+import scala.jdk.CollectionConverters._
+
+import dev.levee.config.ConfigException
+import org.apache.logging.log4j.Level
+import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
+import org.apache.logging.log4j.core.appender.AbstractAppender
 import org.apache.spark.SparkConf
 import org.scalatest.funsuite.AnyFunSuite
 
 class LeakyConfSuite extends AnyFunSuite {
 
-  test("defaults are documented values") {
+  test("defaults are the registry's documented values") {
     val c = LeakyConf(new SparkConf(false))
     assert(c.enabled)
     assert(c.delegateShuffleManager == LeakyConf.DefaultDelegate)
@@ -16,6 +22,10 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(c.spillFileBuffer == 32 << 10)
     assert(c.maxHeapFraction == 0.3)
     assert(c.maxLiveFraction == 0.7)
+    // Every key is registered with a doc and a version, and the registry's defaults parse.
+    val keys = LeakyConf.REGISTRY.keys().asScala
+    assert(keys.size == 9 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
+    assert(keys.forall(k => k.since == "0.1.0" && k.doc.nonEmpty && k.defaultValue != null))
   }
 
   test("auto pages stay below half a G1 region, where larger arrays become humongous") {
@@ -25,61 +35,103 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(PageSizing.forRegion(4L << 20) == PageSizing.DefaultBytes)
     assert(PageSizing.forRegion(32L << 20) == PageSizing.DefaultBytes)
     assert(
-      LeakyConf(new SparkConf(false).set(LeakyConf.PageSize, "AUTO")).pageSize == PageSizing.auto()
+      LeakyConf(new SparkConf(false).set(LeakyConf.PageSize.name, "AUTO")).pageSize ==
+        PageSizing.auto()
     )
   }
 
   test("short delegate names map to SortShuffleManager; sizes parse") {
     val c = LeakyConf(
       new SparkConf(false)
-        .set(LeakyConf.Delegate, "sort")
-        .set(LeakyConf.PageSize, "64k")
-        .set(LeakyConf.MaxRunSegment, "4k")
-        .set(LeakyConf.LayoutKey, "JOIN")
+        .set(LeakyConf.Delegate.name, "sort")
+        .set(LeakyConf.PageSize.name, "64k")
+        .set(LeakyConf.MaxRunSegment.name, "4kb")
+        .set(LeakyConf.LayoutKey.name, "JOIN")
     )
     assert(c.delegateShuffleManager == LeakyConf.DefaultDelegate)
     assert(c.pageSize == 65536 && c.maxRunSegment == 4096 && c.layout == LeakyConf.JoinLayout)
   }
 
-  private def rejected(key: String, value: String): String =
-    intercept[IllegalArgumentException](LeakyConf(new SparkConf(false).set(key, value))).getMessage
+  private def rejected(key: String, value: String): ConfigException =
+    intercept[ConfigException](LeakyConf(new SparkConf(false).set(key, value)))
 
   test("bad values fail fast naming key, value and what is allowed") {
-    val m1 = rejected(LeakyConf.PageSize, "2g")
-    assert(m1.contains(LeakyConf.PageSize) && m1.contains("'2g'") && m1.contains("between"))
-    val m2 = rejected(LeakyConf.PageSize, "lots")
-    assert(m2.contains("'lots'") && m2.contains("byte size"))
-    val m3 = rejected(LeakyConf.MaxRunSegment, "2m") // larger than the 1m page
-    assert(m3.contains(LeakyConf.MaxRunSegment))
-    val m4 = rejected(LeakyConf.LayoutKey, "tree")
-    assert(m4.contains("auto | group | join"))
-    val m5 = rejected(LeakyConf.Enabled, "yes")
-    assert(m5.contains("true or false"))
-    assert(rejected(LeakyConf.Delegate, " ").contains(LeakyConf.Delegate))
-    for (
-      key <- Seq(LeakyConf.MaxHeapFraction, LeakyConf.MaxLiveFraction);
-      bad <- Seq("0", "1.5", "half")
-    ) {
-      val m = rejected(key, bad)
-      assert(m.contains(key) && m.contains(s"'$bad'") && m.contains("(0, 1]"), m)
+    def check(key: String, value: String, allowed: String*): Unit = {
+      val e = rejected(key, value)
+      assert(e.key == key && e.value == value.trim, e.getMessage)
+      assert(e.getMessage.contains(key) && e.getMessage.contains(s"'${value.trim}'"), e.getMessage)
+      allowed.foreach(a => assert(e.getMessage.contains(a), e.getMessage))
     }
+    check(LeakyConf.PageSize.name, "2g", "auto", "between 4k and 1g")
+    check(LeakyConf.PageSize.name, "lots", "byte size")
+    check(LeakyConf.MaxRunSegment.name, "2m", "page size") // larger than the 1m page
+    check(LeakyConf.LayoutKey.name, "tree", "auto | group | join")
+    check(LeakyConf.Enabled.name, "yes", "true or false")
+    check(LeakyConf.Delegate.name, " ", "ShuffleManager class name")
+    check(LeakyConf.Delegate.name, "not a class", "ShuffleManager class name")
+    check(LeakyConf.SpillFileBuffer.name, "512", "between 1k and 64m")
+    for (
+      key <- Seq(LeakyConf.MaxHeapFraction.name, LeakyConf.MaxLiveFraction.name);
+      bad <- Seq("0", "1.5", "half")
+    ) check(key, bad, "(0, 1]")
+  }
+
+  test("a size that overflows a long fails naming the key, not with Spark's raw message") {
+    for (key <- Seq(LeakyConf.InitialThreshold.name, LeakyConf.PageSize.name)) {
+      val e = rejected(key, "9000000000000000000k")
+      assert(e.key == key && e.getMessage.contains(key) && e.getMessage.contains("byte size"))
+    }
+  }
+
+  test("an unknown key under the prefix is a WARN naming the nearest known key, once per JVM") {
+    val warnings = LogCapture.warnings(LeakyConf.getClass.getName.stripSuffix("$")) {
+      val conf = new SparkConf(false)
+        .set("spark.levee.leaky.memory.maxHeapFractoin", "0.2")
+        .set("spark.levee.leaky.nothingLikeAnyKeyAtAll.really", "1")
+        .set("spark.executor.memory", "1g") // not ours: never reported
+      LeakyConf(conf)
+      LeakyConf(conf)
+    }
+    val typo = warnings.filter(_.contains("maxHeapFractoin"))
+    assert(typo.size == 1, warnings)
+    assert(typo.head.contains("did you mean spark.levee.leaky.memory.maxHeapFraction?"))
+    assert(warnings.count(_.contains("nothingLikeAnyKeyAtAll")) == 1, warnings)
+    assert(!warnings.exists(_.contains("spark.executor.memory")), warnings)
   }
 
   test("the shuffle manager rejects a missing or self-referencing delegate by name") {
     import org.apache.spark.shuffle.levee.LeakyShuffleManager
-    val missing = intercept[IllegalArgumentException](
+    val missing = intercept[ConfigException](
       new LeakyShuffleManager(
-        new SparkConf(false).set(LeakyConf.Delegate, "com.example.NoSuchManager"),
-        true
-      )
-    ).getMessage
-    assert(missing.contains(LeakyConf.Delegate) && missing.contains("com.example.NoSuchManager"))
-    val self = intercept[IllegalArgumentException](
-      new LeakyShuffleManager(
-        new SparkConf(false).set(LeakyConf.Delegate, classOf[LeakyShuffleManager].getName),
+        new SparkConf(false).set(LeakyConf.Delegate.name, "com.example.NoSuchManager"),
         true
       )
     )
-    assert(self.getMessage.contains("itself"))
+    assert(missing.key == LeakyConf.Delegate.name && missing.value == "com.example.NoSuchManager")
+    assert(missing.getMessage.contains("class not found"))
+    val self = intercept[ConfigException](
+      new LeakyShuffleManager(
+        new SparkConf(false).set(LeakyConf.Delegate.name, classOf[LeakyShuffleManager].getName),
+        true
+      )
+    )
+    assert(self.getMessage.contains("other ShuffleManager than the leaky one"))
+  }
+}
+
+/** Messages logged at WARN by one logger while `body` runs. */
+object LogCapture {
+  def warnings(loggerName: String)(body: => Unit): Seq[String] = {
+    val seen = new java.util.concurrent.ConcurrentLinkedQueue[String]()
+    val appender = new AbstractAppender("leaky-test-capture", null, null, true, null) {
+      override def append(event: LogEvent): Unit =
+        if (event.getLevel == Level.WARN) seen.add(event.getMessage.getFormattedMessage)
+    }
+    appender.start()
+    val logger = LoggerContext.getContext(false).getLogger(loggerName)
+    logger.addAppender(appender)
+    try body
+    finally { logger.removeAppender(appender); appender.stop() }
+    seen.asScala.toSeq
   }
 }

@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.levee
 
+import dev.levee.config.ConfigException
 import dev.levee.leaky.LeakyConf
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkEnv, TaskContext}
 import org.apache.spark.internal.Logging
@@ -21,28 +22,28 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
   private val leakyConf = LeakyConf(conf)
 
   private val delegate: ShuffleManager = {
-    if (leakyConf.delegateShuffleManager == getClass.getName) {
-      throw new IllegalArgumentException(
-        s"${LeakyConf.Delegate} names ${getClass.getName} itself; it must name another ShuffleManager"
+    val name = leakyConf.delegateShuffleManager
+    if (name == getClass.getName) {
+      throw new ConfigException(
+        LeakyConf.Delegate.name,
+        name,
+        "another ShuffleManager than the leaky one itself"
       )
     }
-    try
-      Utils.instantiateSerializerOrShuffleManager[ShuffleManager](
-        leakyConf.delegateShuffleManager,
-        conf,
-        isDriver
-      )
+    try Utils.instantiateSerializerOrShuffleManager[ShuffleManager](name, conf, isDriver)
     catch {
       case e: ClassNotFoundException =>
-        throw new IllegalArgumentException(
-          s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
-            "class not found; expected a ShuffleManager class on the classpath",
+        throw new ConfigException(
+          LeakyConf.Delegate.name,
+          name,
+          "a ShuffleManager class on the classpath (class not found)",
           e
         )
       case e: ClassCastException =>
-        throw new IllegalArgumentException(
-          s"Invalid value '${leakyConf.delegateShuffleManager}' for ${LeakyConf.Delegate}: " +
-            "not a ShuffleManager",
+        throw new ConfigException(
+          LeakyConf.Delegate.name,
+          name,
+          "a ShuffleManager class (this class is not one)",
           e
         )
     }

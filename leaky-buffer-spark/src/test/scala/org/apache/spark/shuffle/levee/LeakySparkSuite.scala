@@ -28,8 +28,8 @@ abstract class LeakySparkSuite extends AnyFunSuite with BeforeAndAfterAll {
       // Leaked task memory fails the task, so accounting mistakes cannot hide.
       .set("spark.unsafe.exceptionOnMemoryLeak", "true")
       // Small pages and segments so ordinary test data crosses page and segment boundaries.
-      .set(LeakyConf.PageSize, "64k")
-      .set(LeakyConf.MaxRunSegment, "4k")
+      .set(LeakyConf.PageSize.name, "64k")
+      .set(LeakyConf.MaxRunSegment.name, "4k")
     sc = new SparkContext(extraConf(conf))
     sc.addSparkListener(new SparkListener {
       override def onTaskEnd(end: SparkListenerTaskEnd): Unit = {

@@ -16,9 +16,9 @@ class LeakySpillSuite extends LeakySparkSuite {
   override protected def extraConf(conf: SparkConf): SparkConf = conf
     .set("spark.testing.reservedMemory", "0")
     .set("spark.testing.memory", (4L << 20).toString) // 2.4 MB unified memory for 2 tasks
-    .set(LeakyConf.InitialThreshold, "128k")
-    .set(LeakyConf.PageSize, "16k")
-    .set(LeakyConf.MaxRunSegment, "1k")
+    .set(LeakyConf.InitialThreshold.name, "128k")
+    .set(LeakyConf.PageSize.name, "16k")
+    .set(LeakyConf.MaxRunSegment.name, "1k")
 
   test("groupByKey with a tiny memory budget spills and is still right") {
     diskSpilled.set(0)

@@ -3,8 +3,7 @@ package dev.levee.bench.spark.leaky
 import java.util.Locale
 
 import dev.levee.bench.cli.{BadArgumentException, OptionSpec, ParsedOptions, Sizes}
-import dev.levee.leaky.LeakyConf
-import org.apache.spark.SparkConf
+import dev.levee.leaky.LeakyKeys
 
 /**
  * What one `leaky` bench run measures: for each GC and executor heap, one cluster per variant and repetition, and in
@@ -110,8 +109,8 @@ object LeakySweepPlan {
     OptionSpec.optional(
       "leaky-conf",
       "KEY=VALUE,..",
-      s"${LeakyConf.Prefix}* settings for the leaky variant, recorded with its results (e.g. " +
-        s"${LeakyConf.MaxLiveFraction}=1 switches the live-heap ceiling off)",
+      s"${LeakyKeys.Prefix}* settings for the leaky variant, recorded with its results (e.g. " +
+        s"${LeakyKeys.MaxLiveFraction}=1 switches the live-heap ceiling off)",
       ""
     )
   )
@@ -200,15 +199,15 @@ object LeakySweepPlan {
       .map { kv =>
         val eq = kv.indexOf('=')
         val key = if (eq > 0) kv.take(eq).trim else ""
-        if (!key.startsWith(LeakyConf.Prefix) || key == LeakyConf.Prefix) {
+        if (!key.startsWith(LeakyKeys.Prefix) || key == LeakyKeys.Prefix) {
           throw new BadArgumentException(
-            s"--leaky-conf: '$kv' is not ${LeakyConf.Prefix}<key>=<value>"
+            s"--leaky-conf: '$kv' is not ${LeakyKeys.Prefix}<key>=<value>"
           )
         }
         key -> kv.drop(eq + 1).trim
       }
       .toMap
-    try LeakyConf(new SparkConf(false).setAll(pairs))
+    try LeakyKeys.check(pairs)
     catch {
       case e: IllegalArgumentException =>
         throw new BadArgumentException(s"--leaky-conf: ${e.getMessage}")

@@ -50,6 +50,14 @@ class LeakySweepPlanSuite extends AnyFunSuite {
       plan("--leaky-conf", "spark.levee.leaky.memory.maxLiveFraction=2")
     ).getMessage
     assert(badValue.contains("maxLiveFraction") && badValue.contains("(0, 1]"))
+    val typo = intercept[BadArgumentException](
+      plan("--leaky-conf", "spark.levee.leaky.memory.maxLiveFracton=0.5")
+    ).getMessage
+    assert(typo.contains("did you mean spark.levee.leaky.memory.maxLiveFraction?"), typo)
+    val overflow = intercept[BadArgumentException](
+      plan("--leaky-conf", "spark.levee.leaky.spill.initialMemoryThreshold=99999999999999999999k")
+    ).getMessage
+    assert(overflow.contains("spark.levee.leaky.spill.initialMemoryThreshold"), overflow)
     val variant = intercept[BadArgumentException](plan("--variants", "tuned")).getMessage
     assert(variant.contains("tuned") && variant.contains("stock, leaky"))
   }

@@ -22,6 +22,28 @@ object LeakyJar {
         .toURI
     )
 
+  /**
+   * The driver's levee-config entry, if the driver has the unrelocated registry at all (it does when it runs the
+   * module's classes directory; the packaged jar carries its own relocated copy).
+   */
+  def configEntry: Option[Path] =
+    try
+      Some(
+        Paths.get(
+          Class
+            .forName("dev.levee.config.ConfigRegistry")
+            .getProtectionDomain
+            .getCodeSource
+            .getLocation
+            .toURI
+        )
+      )
+    catch { case _: ClassNotFoundException => None }
+
+  /** What a test takes off the executors' classpath so that they see only what the shipped jar brings. */
+  def isLeakyOrItsConfig(entry: Path): Boolean =
+    entry == driverEntry || configEntry.contains(entry)
+
   def locate(): Either[String, Path] = {
     val entry = driverEntry
     if (Files.isRegularFile(entry) && entry.toString.endsWith(".jar")) Right(entry)

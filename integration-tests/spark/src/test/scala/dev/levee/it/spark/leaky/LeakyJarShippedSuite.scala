@@ -43,7 +43,7 @@ class LeakyJarShippedSuite extends AnyFunSuite with BeforeAndAfterAll {
     val withoutLeaky = FixtureConf.DriverSide.current() match {
       case side =>
         side.copy(classPath =
-          side.classPath.filterNot(e => new File(e).toPath == LeakyJar.driverEntry)
+          side.classPath.filterNot(e => LeakyJar.isLeakyOrItsConfig(new File(e).toPath))
         )
     }
     val conf: SparkConf = FixtureConf.build(
@@ -61,7 +61,7 @@ class LeakyJarShippedSuite extends AnyFunSuite with BeforeAndAfterAll {
       !conf
         .get(FixtureConf.ExecutorClassPathKey)
         .split(File.pathSeparator)
-        .contains(LeakyJar.driverEntry.toString)
+        .exists(e => LeakyJar.isLeakyOrItsConfig(new File(e).toPath))
     )
     sc = new SparkContext(conf)
     try
@@ -124,6 +124,38 @@ class LeakyJarShippedSuite extends AnyFunSuite with BeforeAndAfterAll {
       ),
       s"table class sources: ${loaded.map(_.tableSource)}; shipped jar $jar"
     )
+  }
+
+  test("the jar is the only one a user adds: it carries the config registry relocated") {
+    val entries = {
+      val zip = new java.util.zip.ZipFile(jar.toFile)
+      try {
+        import scala.jdk.CollectionConverters._
+        zip.entries().asScala.map(_.getName).toList
+      } finally zip.close()
+    }
+    assert(entries.contains("dev/levee/leaky/shaded/config/ConfigRegistry.class"), jar)
+    assert(
+      !entries.exists(_.startsWith("dev/levee/config/")),
+      s"$jar has unrelocated config classes"
+    )
+    // The executors built their LeakyConf (every shuffle manager does) from the shipped jar alone.
+    val sources = sc
+      .parallelize(1 to 4, 4)
+      .map { _ =>
+        val registry = Class.forName(
+          "dev.levee.leaky.shaded.config.ConfigRegistry",
+          false,
+          Thread.currentThread().getContextClassLoader
+        )
+        val plain =
+          try { Class.forName("dev.levee.config.ConfigRegistry"); true }
+          catch { case _: ClassNotFoundException => false }
+        (String.valueOf(registry.getProtectionDomain.getCodeSource.getLocation), plain)
+      }
+      .collect()
+    assert(sources.forall(_._1.endsWith("/" + jar.getFileName)), sources.toSeq)
+    assert(!sources.exists(_._2), "levee-config must not be on the executors' own classpath")
   }
 
   test("leakyJoin from the shipped jar equals Spark's join") {

@@ -5,7 +5,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import dev.levee.it.spark.{SharedSparkCluster, SparkTopology}
 import dev.levee.it.spark.ShuffleWorkloads._
 import dev.levee.it.spark.leaky.LeakyWorkloads._
-import dev.levee.leaky.LeakyConf
+import dev.levee.leaky.LeakyKeys
 import dev.levee.leaky.implicits._
 
 /**
@@ -22,10 +22,10 @@ class LeakyTinyMemorySuite extends AnyFunSuite with SharedSparkCluster {
     "spark.executor.memory" -> "512m",
     "spark.memory.fraction" -> "0.01",
     // Without these both the table and Spark's own collections would hold 5 MB before asking.
-    LeakyConf.InitialThreshold -> "64k",
+    LeakyKeys.InitialThreshold -> "64k",
     "spark.shuffle.spill.initialMemoryThreshold" -> "64k",
-    LeakyConf.PageSize -> "64k",
-    LeakyConf.MaxRunSegment -> "4k"
+    LeakyKeys.PageSize -> "64k",
+    LeakyKeys.MaxRunSegment -> "4k"
   )
 
   private val ReducePartitions = 2
