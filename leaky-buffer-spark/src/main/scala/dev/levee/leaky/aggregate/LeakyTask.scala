@@ -3,7 +3,7 @@ package dev.levee.leaky.aggregate
 import dev.levee.leaky.LeakyConf
 import dev.levee.leaky.table.{GroupBuilder, LeakyHashTable}
 import dev.levee.leaky.value.ValueDecoder
-import org.apache.spark.TaskContext
+import org.apache.spark.{SparkEnv, TaskContext}
 import org.apache.spark.serializer.Serializer
 import org.apache.spark.shuffle.levee.SparkInternals
 
@@ -34,7 +34,8 @@ object LeakyTask {
       instance,
       conf,
       joinLayout,
-      SparkInternals.spillStorage()
+      SparkInternals.spillStorage(),
+      SparkInternals.spillTriggers(SparkEnv.get.conf)
     )
     context.addTaskCompletionListener[Unit](_ => table.free())
     var tag = 0

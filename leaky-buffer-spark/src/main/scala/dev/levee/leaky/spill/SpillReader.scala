@@ -33,6 +33,7 @@ final class SpillReader[K](source: SpillFile, serializer: SerializerInstance, bu
       val buf = room(len)
       in.readFully(buf, 0, len)
       visitor.record(tag, buf, 0, len)
+      shrink()
       tag = in.readByte()
     }
   }
@@ -46,6 +47,7 @@ final class SpillReader[K](source: SpillFile, serializer: SerializerInstance, bu
         val buf = room(len)
         in.readFully(buf, 0, len)
         key = keyDecoder.decode(buf, 0, len).asInstanceOf[K]
+        shrink()
         present = true
         recordsPending = true
       case 0 =>
@@ -64,6 +66,9 @@ final class SpillReader[K](source: SpillFile, serializer: SerializerInstance, bu
     while ({ b = in.readByte(); (b & 0x80) != 0 }) { v |= (b & 0x7f) << shift; shift += 7 }
     v | (b << shift)
   }
+
+  /** One large record's scratch is not kept for the rest of the run: it would be memory outside any accounting. */
+  private def shrink(): Unit = if (scratch.length > (1 << 20)) scratch = new Array[Byte](256)
 
   /** The scratch buffer is only valid until the next read: visitors must copy or decode. */
   private def room(n: Int): Array[Byte] = {

@@ -36,6 +36,7 @@ final class SpillWriter(target: SpillFile, serializer: SerializerInstance, buffe
     out.writeInt(hash)
     out.writeInt(keyEncoder.length)
     out.write(keyEncoder.bytes, 0, keyEncoder.length)
+    keyEncoder.shrink()
     records(copier)
     out.writeByte(RecordFormat.EndOfKey)
   }

@@ -38,7 +38,8 @@ final class LeakyHashTable[K](
     conf: LeakyConf,
     joinLayout: Boolean,
     storage: SpillStorage,
-    heapBudget: HeapBudget
+    heapBudget: HeapBudget,
+    triggers: SpillTriggers
 ) extends MemoryConsumer(taskMemoryManager, MemoryMode.ON_HEAP)
     with Logging {
 
@@ -47,7 +48,8 @@ final class LeakyHashTable[K](
       serializer: SerializerInstance,
       conf: LeakyConf,
       joinLayout: Boolean,
-      storage: SpillStorage
+      storage: SpillStorage,
+      triggers: SpillTriggers = SpillTriggers.None
   ) =
     this(
       taskMemoryManager,
@@ -55,7 +57,8 @@ final class LeakyHashTable[K](
       conf,
       joinLayout,
       storage,
-      HeapBudget.of(conf.maxHeapFraction, conf.maxLiveFraction)
+      HeapBudget.of(conf.maxHeapFraction, conf.maxLiveFraction),
+      triggers
     )
 
   private val encoder = new ValueEncoder(serializer)
@@ -72,6 +75,7 @@ final class LeakyHashTable[K](
   private var freed = false
 
   private var records = 0L
+  private var recordsSinceSpill = 0L
   private var peak = 0L
   private var spilledMemory = 0L
   private var spilledDisk = 0L
@@ -93,6 +97,7 @@ final class LeakyHashTable[K](
   def insert(key: K, tag: Int, value: Any): Unit = {
     encoder.encode(value)
     insertBytes(key, tag, encoder.bytes, 0, encoder.length)
+    encoder.shrink()
   }
 
   /** Buffers an already encoded value. */
@@ -103,11 +108,15 @@ final class LeakyHashTable[K](
         s"input tag $tag for key $key is out of range 0..${RecordFormat.MaxTag}"
       )
     }
+    if (keys.size > 0 && triggers.due(recordsSinceSpill, currentBytes - layout.spareBytes)) {
+      spillInMemory(keepPages = true)
+    }
     makeRoom(RecordFormat.recordSize(length))
     val id = keys.idOf(key)
     layout.ensureKey(id)
     layout.append(id, tag, value, offset, length)
     records += 1
+    recordsSinceSpill += 1
   }
 
   /**
@@ -197,6 +206,7 @@ final class LeakyHashTable[K](
     } finally writer.close()
     spilledMemory += held
     spilledDisk += target.file.length()
+    recordsSinceSpill = 0
     logInfo(
       s"Leaky table spilled ${keys.size} keys (${held >> 10} KiB in memory, " +
         s"${target.file.length() >> 10} KiB on disk) to ${target.file}; ${spills.size} runs so far"

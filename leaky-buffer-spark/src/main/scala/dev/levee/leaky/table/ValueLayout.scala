@@ -13,6 +13,9 @@ sealed trait ValueLayout {
   /** Bytes this layout holds (pages and per-key arrays). */
   def memoryBytes: Long
 
+  /** Of [[memoryBytes]], the pages kept empty for the next fill (see [[recycle]]). */
+  def spareBytes: Long
+
   /** Upper bound of new memory the next append of a `recordSize`-byte record can allocate. */
   def worstCaseAllocation(recordSize: Int): Long
 
@@ -50,6 +53,7 @@ final class GroupRunLayout(pageSize: Int, maxSegment: Int) extends ValueLayout {
     }
 
   override def memoryBytes: Long = store.allocatedBytes + runs.arrayBytes
+  override def spareBytes: Long = store.spareBytes
   override def worstCaseAllocation(recordSize: Int): Long = runs.worstCaseAllocation(recordSize)
   override def recycle(): Unit = { store.recycle(); runs.recycle() }
   override def dropSpare(): Unit = store.dropSpare()
@@ -89,6 +93,7 @@ final class SharedAreaJoinLayout(pageSize: Int, maxSegment: Int) extends ValueLa
     }
 
   override def memoryBytes: Long = area.allocatedBytes + index.allocatedBytes + lists.arrayBytes
+  override def spareBytes: Long = area.spareBytes + index.spareBytes
   override def worstCaseAllocation(recordSize: Int): Long =
     area.allocationFor(recordSize) + lists.worstCaseAllocation(8)
   override def recycle(): Unit = { area.recycle(); index.recycle(); lists.recycle() }

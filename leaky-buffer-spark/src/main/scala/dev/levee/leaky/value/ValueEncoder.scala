@@ -1,8 +1,10 @@
 package dev.levee.leaky.value
 
+import java.io.OutputStream
 import java.nio.ByteBuffer
 
 import dev.levee.leaky.memory.PagedBytes
+import org.apache.spark.SparkException
 import org.apache.spark.serializer.SerializerInstance
 
 /**
@@ -91,13 +93,39 @@ final class ValueEncoder(serializer: SerializerInstance) {
   }
 
   private def writeSerialized(value: Any): Unit = {
-    val b: ByteBuffer = serializer.serialize[Any](value)
+    val b: ByteBuffer =
+      try serializer.serialize[Any](value)
+      catch {
+        case e: SparkException if e.getCondition == "KRYO_BUFFER_OVERFLOW" =>
+          // Kryo caps one serialize() at spark.kryoserializer.buffer.max; a stream has no cap (Spark's own
+          // shuffle writer and spills stream every record). Rare, so the failed attempt's cost does not matter.
+          len = 0
+          tag(ValueTag.Serialized)
+          val stream = serializer.serializeStream(sink)
+          stream.writeObject[Any](value)
+          stream.close()
+          return
+      }
     tag(ValueTag.Serialized)
     val n = b.remaining()
     room(n)
     b.get(buf, len, n)
     len += n
   }
+
+  /** Appends to the scratch array: the target of the streaming fallback. */
+  private object sink extends OutputStream {
+    override def write(b: Int): Unit = putByte(b)
+    override def write(b: Array[Byte], off: Int, n: Int): Unit = {
+      room(n); System.arraycopy(b, off, buf, len, n); len += n
+    }
+  }
+
+  /**
+   * Gives back a scratch array grown past [[ValueEncoder.KeptBytes]] by one large value: kept, it would hold that
+   * memory for the rest of the task outside any accounting. Call when the last encoded bytes are no longer needed.
+   */
+  def shrink(): Unit = if (buf.length > KeptBytes) { buf = new Array[Byte](256); len = 0 }
 
   private def tag(t: Int): Unit = putByte(t)
   private def putByte(v: Int): Unit = { room(1); buf(len) = v.toByte; len += 1 }
@@ -118,6 +146,9 @@ final class ValueEncoder(serializer: SerializerInstance) {
 object ValueEncoder {
   private val TupleClass = classOf[scala.Tuple2[_, _]]
   private val MaxArray = Int.MaxValue - 16
+
+  /** Scratch kept between values; one larger value's array is dropped after use. */
+  private val KeptBytes = 1 << 20
 
   private def immutableCompact(v: Any): Boolean = v match {
     case null | _: String | _: java.lang.Integer | _: java.lang.Long | _: java.lang.Double |

@@ -58,6 +58,13 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
     )
   }
 
+  if (isDriver) {
+    logInfo(
+      s"${LeakyShuffleManager.DriverStartedMessage}: reduce-side aggregations in leaky tables " +
+        s"(${if (leakyConf.enabled && canReadBlocks) "on" else "off"}), map output by ${delegate.getClass.getName}"
+    )
+  }
+
   private val leakyReadCount = new java.util.concurrent.atomic.LongAdder
 
   /** Shuffle reads this manager has aggregated in a leaky table (in this JVM). */
@@ -111,6 +118,7 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
         )
       }
       leakyReadCount.increment()
+      LeakyShuffleManager.readsInThisJvm.increment()
       new LeakyShuffleReader[K, C](base, blocks, context, metrics, leakyConf)
     case _ =>
       delegate.getReader(
@@ -132,6 +140,15 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
 }
 
 object LeakyShuffleManager {
+
+  /** How the driver's manager announces itself in the log (one line per SparkContext). */
+  val DriverStartedMessage = "Levee leaky shuffle manager started on the driver"
+
+  private val readsInThisJvm = new java.util.concurrent.atomic.LongAdder
+
+  /** Shuffle reads any leaky manager of this JVM has aggregated in a leaky table (every context's). */
+  def leakyReadsInThisJvm: Long = readsInThisJvm.sum()
+
   def aggregatesUnordered(dep: ShuffleDependency[_, _, _]): Boolean =
     dep.aggregator.isDefined && dep.keyOrdering.isEmpty
 }

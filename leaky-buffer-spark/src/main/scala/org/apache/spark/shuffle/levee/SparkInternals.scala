@@ -1,7 +1,9 @@
 package org.apache.spark.shuffle.levee
 
 import dev.levee.leaky.spill.{SpillFile, SpillStorage}
-import org.apache.spark.{SparkEnv, TaskContext}
+import dev.levee.leaky.table.SpillTriggers
+import org.apache.spark.{SparkConf, SparkEnv, TaskContext}
+import org.apache.spark.internal.config
 import org.apache.spark.memory.TaskMemoryManager
 
 /**
@@ -21,6 +23,12 @@ object SparkInternals {
       new SpillFile(file, out => sm.wrapStream(blockId, out), in => sm.wrapStream(blockId, in))
     }
   }
+
+  /** Spark's forced-spill settings, which every Spillable collection of Spark honours. */
+  def spillTriggers(conf: SparkConf): SpillTriggers = SpillTriggers(
+    conf.get(config.SHUFFLE_SPILL_NUM_ELEMENTS_FORCE_SPILL_THRESHOLD).toLong,
+    conf.get(config.SHUFFLE_SPILL_MAX_SIZE_FORCE_SPILL_THRESHOLD)
+  )
 
   def recordTableMetrics(
       context: TaskContext,

@@ -4,7 +4,7 @@ import dev.levee.leaky.{CollidingKey, LeakyConf, TestData}
 import dev.levee.leaky.TestData._
 import dev.levee.leaky.implicits._
 import dev.levee.leaky.memory.HeapBudget
-import dev.levee.leaky.table.{GroupBuilder, LeakyHashTable}
+import dev.levee.leaky.table.{GroupBuilder, LeakyHashTable, SpillTriggers}
 import org.apache.spark.{SparkConf, SparkEnv, TaskContext}
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode}
 
@@ -121,6 +121,39 @@ class LeakySpillSuite extends LeakySparkSuite {
     )
   }
 
+  test("Spark's forced-spill settings make the table spill whatever memory it has") {
+    // Spark's Spillable honours spark.shuffle.spill.numElementsForceSpillThreshold and
+    // spark.shuffle.spill.maxSizeInBytesForSpillThreshold; the table must too (they bound a task's memory).
+    def run(triggers: SpillTriggers): (Int, Seq[Int], Long) = sc
+      .parallelize(Seq(1), 1)
+      .mapPartitions { _ =>
+        val table = new LeakyHashTable[Int](
+          SparkInternals.taskMemoryManager(TaskContext.get()),
+          SparkEnv.get.serializer.newInstance(),
+          LeakyConf(SparkEnv.get.conf),
+          false,
+          SparkInternals.spillStorage(),
+          triggers
+        )
+        (0 until 1000).foreach(i => table.insert(i % 50, 0, s"value-$i-" + "v" * 40))
+        val sizes = table.groups(() => new CountingBuilder).map(_._2).toSeq
+        Iterator((table.spillCount, sizes.distinct, table.memoryBytesSpilled))
+      }
+      .collect()
+      .head
+    val (noSpills, _, _) = run(SpillTriggers.None)
+    assert(noSpills == 0, "1000 small records fit in the initial threshold")
+    val (byCount, countSizes, countSpilled) = run(SpillTriggers(maxRecords = 100, Long.MaxValue))
+    assert(
+      byCount == 9,
+      s"more than 100 records since the last spill: 9 spills in 1000, got $byCount"
+    )
+    assert(countSizes == Seq(20) && countSpilled > 0)
+    val (byBytes, bytesSizes, _) = run(SpillTriggers(Int.MaxValue, maxBytes = 16L << 10))
+    assert(byBytes >= 3, s"60 KB of values against a 16 KiB cap must spill, got $byBytes spills")
+    assert(bytesSizes == Seq(20), "spilled runs merge into whole groups")
+  }
+
   test("a table that spills because it is full keeps its grant and pages for the next fill") {
     val out = sc
       .parallelize(Seq(1), 1)
@@ -194,7 +227,8 @@ class LeakySpillSuite extends LeakySparkSuite {
           LeakyConf(SparkEnv.get.conf),
           false,
           SparkInternals.spillStorage(),
-          budget
+          budget,
+          SpillTriggers.None
         )
         (0 until 20000).foreach(i =>
           table.insert(i % 500, 0, s"value-$i-" + "v" * 40)
@@ -229,4 +263,11 @@ class LeakySpillSuite extends LeakySparkSuite {
     )
     assert(sizes == Seq(40) && unlimitedSizes == Seq(40), "spilled runs merge into whole groups")
   }
+}
+
+/** Counts a group's values without decoding them. */
+final class CountingBuilder extends GroupBuilder[Int] {
+  private var n = 0
+  override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = n += 1
+  override def result(): Int = n
 }

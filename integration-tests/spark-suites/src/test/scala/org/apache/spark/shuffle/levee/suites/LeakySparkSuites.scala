@@ -1,0 +1,59 @@
+package org.apache.spark.shuffle.levee.suites
+
+import org.apache.spark.ShuffleSuite
+import org.apache.spark.internal.config
+import org.apache.spark.rdd.PairRDDFunctionsSuite
+import org.apache.spark.shuffle.levee.LeakyShuffleManager
+import org.apache.spark.util.collection.ExternalAppendOnlyMapSuite
+
+/**
+ * Spark's shuffle suite with the leaky manager. ShuffleSuite builds its contexts from its own `conf`, which ignores
+ * system properties, so the manager is set there (Spark's SortShuffleSuite sets "sort" the same way).
+ */
+class LeakyShuffleSuite extends ShuffleSuite with LeakyCensus {
+  conf.set(config.SHUFFLE_MANAGER.key, classOf[LeakyShuffleManager].getName)
+
+  override protected def ciTests: Option[Set[String]] = Some(
+    Set(
+      "groupByKey without compression",
+      "shuffle serializer",
+      "shuffle with different compression settings (SPARK-3426)",
+      "[SPARK-4085] rerun map stage if reduce stage cannot find its local shuffle file",
+      "metrics for shuffle without aggregation",
+      "metrics for shuffle with aggregation",
+      "multiple simultaneous attempts for one task (SPARK-8029)"
+    )
+  )
+}
+
+/** Spark's pair-RDD suite: one shared local[4] context, from a SparkConf that reads system properties. */
+class LeakyPairRDDFunctionsSuite extends PairRDDFunctionsSuite with LeakyCensus {
+  override protected def ciTests: Option[Set[String]] = None
+  override protected def ciSkips: Set[String] = Set("sampleByKey", "sampleByKeyExact")
+}
+
+/**
+ * The tests of Spark's external-map suite that go through a shuffle. The others build the map directly (they test
+ * Spark's class, not a shuffle manager) or start contexts from `new SparkConf(false)`, which no setting outside the
+ * test can reach.
+ */
+class LeakyExternalAppendOnlyMapSuite extends ExternalAppendOnlyMapSuite with LeakyCensus {
+  override protected def readsInThisJvm: Boolean =
+    false // local-cluster: the tables run in executor JVMs
+
+  override protected def ciTests: Option[Set[String]] = Some(Set("spilling"))
+
+  override protected def notLeaky: Map[String, String] = Seq(
+    "single insert",
+    "multiple insert",
+    "insert with collision",
+    "ordering",
+    "null keys and values",
+    "simple aggregator",
+    "simple cogroup",
+    "SPARK-22713 external aggregation updates peak execution memory",
+    "force to spill for external aggregation"
+  ).map(
+    _ -> "its context is built from new SparkConf(false), which no setting outside the test reaches"
+  ).toMap
+}
