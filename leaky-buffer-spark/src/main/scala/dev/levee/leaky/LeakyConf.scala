@@ -31,7 +31,9 @@ final case class LeakyConf(
     initialMemoryThreshold: Long,
     spillFileBuffer: Int,
     maxHeapFraction: Double,
-    maxLiveFraction: Double
+    maxLiveFraction: Double,
+    aggregation: LeakyConf.AggregationMode = LeakyConf.AutoAggregation,
+    joinSpoolMemory: Int = 2 << 20
 )
 
 object LeakyConf extends Logging {
@@ -42,6 +44,15 @@ object LeakyConf extends Logging {
   case object GroupLayout extends Layout("group")
   case object JoinLayout extends Layout("join")
   private val layouts = Seq(AutoLayout, GroupLayout, JoinLayout)
+
+  sealed abstract class AggregationMode(val name: String)
+
+  /** Growing combiners and aggregations without map-side combine in the table, scalar combiners on arrival. */
+  case object AutoAggregation extends AggregationMode("auto")
+
+  /** Every transparent aggregation in the table. */
+  case object TableAggregation extends AggregationMode("table")
+  private val aggregationModes = Seq(AutoAggregation, TableAggregation)
 
   val Prefix = "spark.levee.leaky."
   val DefaultDelegate = "org.apache.spark.shuffle.sort.SortShuffleManager"
@@ -134,6 +145,28 @@ object LeakyConf extends Logging {
     .since(Since)
     .build()
 
+  val Aggregation: ConfigKey[String] = B
+    .key(Prefix + "aggregation", ValueTypes.choice(aggregationModes.map(_.name): _*))
+    .defaultValue("auto")
+    .doc(
+      "Which aggregations the shuffle manager takes over. `auto`: those without a map-side combine (groupByKey and " +
+        "the like) and those whose combiners are collections, which grow with their values; scalar combiners " +
+        "(reduceByKey's sums, countByKey, distinct) are combined on arrival by Spark's own map, as without Levee, " +
+        "because they hold one small object per key. `table`: every aggregation."
+    )
+    .since(Since)
+    .build()
+
+  val JoinSpoolMemory: ConfigKey[Integer] = B
+    .key(Prefix + "join.spoolMemory", ValueTypes.intBytes(0, 1 << 30))
+    .defaultValue("2m")
+    .doc(
+      "Bytes of one side of one key a leaky join keeps in memory while it streams the key's pairs; the rest of a " +
+        "larger side waits in a spill file, so a key of any size joins in bounded memory."
+    )
+    .since(Since)
+    .build()
+
   /** Every key of the module; the README's configuration table is generated from it. */
   val REGISTRY: ConfigRegistry = B.build()
 
@@ -159,7 +192,9 @@ object LeakyConf extends Logging {
       initialMemoryThreshold = InitialThreshold.from(source),
       spillFileBuffer = SpillFileBuffer.from(source),
       maxHeapFraction = MaxHeapFraction.from(source),
-      maxLiveFraction = MaxLiveFraction.from(source)
+      maxLiveFraction = MaxLiveFraction.from(source),
+      aggregation = aggregationModes.find(_.name == Aggregation.from(source)).get,
+      joinSpoolMemory = JoinSpoolMemory.from(source)
     )
   }
 

@@ -22,6 +22,8 @@ object LeakyKeys {
   val SpillFileBuffer: String = LeakyConf.SpillFileBuffer.name
   val MaxHeapFraction: String = LeakyConf.MaxHeapFraction.name
   val MaxLiveFraction: String = LeakyConf.MaxLiveFraction.name
+  val Aggregation: String = LeakyConf.Aggregation.name
+  val JoinSpoolMemory: String = LeakyConf.JoinSpoolMemory.name
 
   /** Every registered key name, in the README's order. */
   def all: Seq[String] = LeakyConf.REGISTRY.keys().asScala.map(_.name).toSeq

@@ -3,12 +3,14 @@ package dev.levee.leaky
 import scala.reflect.ClassTag
 
 import dev.levee.leaky.aggregate.LeakyCogroup
+import dev.levee.leaky.join.JoinKind
 import org.apache.spark.{HashPartitioner, Partitioner}
 import org.apache.spark.rdd.RDD
 
 /**
  * `import dev.levee.leaky.implicits._` adds leaky versions of groupByKey, cogroup and the
- * joins to pair RDDs. They return what the stock operators return, grouping in a leaky table.
+ * joins to pair RDDs. They return what the stock operators return, grouping in a leaky table; the joins stream
+ * their pairs from the table's bytes, so no key's values are ever all objects at once.
  * (A plain groupByKey also goes through the leaky table when LeakyShuffleManager is on; the
  * joins cannot, because CoGroupedRDD groups outside any shuffle reader.)
  */
@@ -46,9 +48,7 @@ object implicits {
     def leakyJoin[W](other: RDD[(K, W)], numPartitions: Int): RDD[(K, (V, W))] =
       leakyJoin(other, new HashPartitioner(numPartitions))
     def leakyJoin[W](other: RDD[(K, W)], partitioner: Partitioner): RDD[(K, (V, W))] =
-      leakyCogroup(other, partitioner).flatMapValues { case (vs, ws) =>
-        for (v <- vs.iterator; w <- ws.iterator) yield (v, w)
-      }
+      LeakyCogroup.join[K](self, other, partitioner, JoinKind.Inner).asInstanceOf[RDD[(K, (V, W))]]
 
     def leakyLeftOuterJoin[W](other: RDD[(K, W)]): RDD[(K, (V, Option[W]))] =
       leakyLeftOuterJoin(other, defaultPart(other))
@@ -58,10 +58,9 @@ object implicits {
         other: RDD[(K, W)],
         partitioner: Partitioner
     ): RDD[(K, (V, Option[W]))] =
-      leakyCogroup(other, partitioner).flatMapValues { case (vs, ws) =>
-        if (ws.isEmpty) vs.iterator.map(v => (v, None))
-        else for (v <- vs.iterator; w <- ws.iterator) yield (v, Some(w))
-      }
+      LeakyCogroup
+        .join[K](self, other, partitioner, JoinKind.LeftOuter)
+        .asInstanceOf[RDD[(K, (V, Option[W]))]]
 
     def leakyRightOuterJoin[W](other: RDD[(K, W)]): RDD[(K, (Option[V], W))] =
       leakyRightOuterJoin(other, defaultPart(other))
@@ -71,10 +70,9 @@ object implicits {
         other: RDD[(K, W)],
         partitioner: Partitioner
     ): RDD[(K, (Option[V], W))] =
-      leakyCogroup(other, partitioner).flatMapValues { case (vs, ws) =>
-        if (vs.isEmpty) ws.iterator.map(w => (None, w))
-        else for (v <- vs.iterator; w <- ws.iterator) yield (Some(v), w)
-      }
+      LeakyCogroup
+        .join[K](self, other, partitioner, JoinKind.RightOuter)
+        .asInstanceOf[RDD[(K, (Option[V], W))]]
 
     def leakyFullOuterJoin[W](other: RDD[(K, W)]): RDD[(K, (Option[V], Option[W]))] =
       leakyFullOuterJoin(other, defaultPart(other))
@@ -87,10 +85,8 @@ object implicits {
         other: RDD[(K, W)],
         partitioner: Partitioner
     ): RDD[(K, (Option[V], Option[W]))] =
-      leakyCogroup(other, partitioner).flatMapValues {
-        case (vs, ws) if vs.isEmpty => ws.iterator.map(w => (None, Some(w)))
-        case (vs, ws) if ws.isEmpty => vs.iterator.map(v => (Some(v), None))
-        case (vs, ws) => for (v <- vs.iterator; w <- ws.iterator) yield (Some(v), Some(w))
-      }
+      LeakyCogroup
+        .join[K](self, other, partitioner, JoinKind.FullOuter)
+        .asInstanceOf[RDD[(K, (Option[V], Option[W]))]]
   }
 }

@@ -22,9 +22,14 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(c.spillFileBuffer == 32 << 10)
     assert(c.maxHeapFraction == 0.3)
     assert(c.maxLiveFraction == 0.7)
+    assert(c.aggregation == LeakyConf.AutoAggregation)
+    assert(
+      LeakyConf(new SparkConf(false).set(LeakyConf.Aggregation.name, "TABLE")).aggregation ==
+        LeakyConf.TableAggregation
+    )
     // Every key is registered with a doc and a version, and the registry's defaults parse.
     val keys = LeakyConf.REGISTRY.keys().asScala
-    assert(keys.size == 9 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
+    assert(keys.size == 11 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
     assert(keys.forall(k => k.since == "0.1.0" && k.doc.nonEmpty && k.defaultValue != null))
   }
 
@@ -70,6 +75,7 @@ class LeakyConfSuite extends AnyFunSuite {
     check(LeakyConf.Delegate.name, " ", "ShuffleManager class name")
     check(LeakyConf.Delegate.name, "not a class", "ShuffleManager class name")
     check(LeakyConf.SpillFileBuffer.name, "512", "between 1k and 64m")
+    check(LeakyConf.Aggregation.name, "always", "auto | table")
     for (
       key <- Seq(LeakyConf.MaxHeapFraction.name, LeakyConf.MaxLiveFraction.name);
       bad <- Seq("0", "1.5", "half")

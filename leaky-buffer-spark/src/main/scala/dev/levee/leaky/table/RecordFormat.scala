@@ -22,11 +22,16 @@ object RecordFormat {
   /** Writes a record header at `off`; returns the offset where the value bytes go. */
   def writeHeader(b: Array[Byte], off: Int, tag: Int, valueLength: Int): Int = {
     b(off) = tag.toByte
-    var p = off + 1
-    var v = valueLength
-    while ((v & ~0x7f) != 0) { b(p) = ((v & 0x7f) | 0x80).toByte; v >>>= 7; p += 1 }
-    b(p) = v.toByte
-    p + 1
+    off + 1 + writeVarint(b, off + 1, valueLength)
+  }
+
+  /** Writes `v` (not negative) as an unsigned varint at `off`; returns the number of bytes written. */
+  def writeVarint(b: Array[Byte], off: Int, v: Int): Int = {
+    var p = off
+    var rest = v
+    while ((rest & ~0x7f) != 0) { b(p) = ((rest & 0x7f) | 0x80).toByte; rest >>>= 7; p += 1 }
+    b(p) = rest.toByte
+    p + 1 - off
   }
 
   /** Calls `visitor` for the record at `off` and returns the offset just past it. */

@@ -2,6 +2,7 @@ package org.apache.spark.shuffle.levee
 
 import dev.levee.config.ConfigException
 import dev.levee.leaky.LeakyConf
+import dev.levee.leaky.aggregate.{AggregationRoute, CombinerShape}
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkEnv, TaskContext}
 import org.apache.spark.internal.Logging
 import org.apache.spark.shuffle._
@@ -13,8 +14,9 @@ import org.apache.spark.util.Utils
  *
  * Map-side writes, registration and block resolution are the delegate's
  * (`spark.levee.leaky.shuffle.delegate`, Spark's SortShuffleManager by default). Reads of a
- * dependency that aggregates without a key ordering (groupByKey, reduceByKey, aggregateByKey,
- * combineByKey) are aggregated in a leaky table; every other read is the delegate's, unchanged.
+ * dependency that aggregates without a key ordering are aggregated in a leaky table when their values grow
+ * ([[dev.levee.leaky.aggregate.AggregationRoute]]: groupByKey, collection combiners); every other read, scalar
+ * combiners included, is the delegate's, unchanged.
  * Spark creates one instance in the driver and one in each executor.
  */
 class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleManager with Logging {
@@ -67,7 +69,7 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
 
   private val leakyReadCount = new java.util.concurrent.atomic.LongAdder
 
-  /** Shuffle reads this manager has aggregated in a leaky table (in this JVM). */
+  /** Shuffle reads this manager has aggregated in a leaky table (in this JVM); reads left to Spark are not counted. */
   def leakyReads: Long = leakyReadCount.sum()
 
   override def registerShuffle[K, V, C](
@@ -92,44 +94,64 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
       endPartition: Int,
       context: TaskContext,
       metrics: ShuffleReadMetricsReporter
-  ): ShuffleReader[K, C] = handle match {
-    case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
-        if leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(
-          base.dependency
-        ) =>
-      val tracker = SparkEnv.get.mapOutputTracker
-      val blocks = if (base.dependency.isShuffleMergeFinalizedMarked) {
-        tracker
-          .getPushBasedShuffleMapSizesByExecutorId(
-            handle.shuffleId,
-            startMapIndex,
-            endMapIndex,
-            startPartition,
-            endPartition
-          )
-          .iter
-      } else {
-        tracker.getMapSizesByExecutorId(
-          handle.shuffleId,
-          startMapIndex,
-          endMapIndex,
-          startPartition,
-          endPartition
+  ): ShuffleReader[K, C] = {
+    def delegated: ShuffleReader[K, C] = delegate.getReader[K, C](
+      handle,
+      startMapIndex,
+      endMapIndex,
+      startPartition,
+      endPartition,
+      context,
+      metrics
+    )
+    handle match {
+      case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
+          if leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(
+            base.dependency
+          ) =>
+        val dep = base.dependency
+        val route = AggregationRoute.ofDependency(
+          leakyConf.aggregation,
+          dep.mapSideCombine,
+          CombinerShape.ofClassName(dep.combinerClassName, Utils.getContextOrSparkClassLoader)
         )
-      }
-      leakyReadCount.increment()
-      LeakyShuffleManager.readsInThisJvm.increment()
-      new LeakyShuffleReader[K, C](base, blocks, context, metrics, leakyConf)
-    case _ =>
-      delegate.getReader(
-        handle,
-        startMapIndex,
-        endMapIndex,
-        startPartition,
-        endPartition,
-        context,
-        metrics
-      )
+        if (route.contains(AggregationRoute.OnArrival)) delegated
+        else {
+          val tracker = SparkEnv.get.mapOutputTracker
+          val blocks = if (dep.isShuffleMergeFinalizedMarked) {
+            tracker
+              .getPushBasedShuffleMapSizesByExecutorId(
+                handle.shuffleId,
+                startMapIndex,
+                endMapIndex,
+                startPartition,
+                endPartition
+              )
+              .iter
+          } else {
+            tracker.getMapSizesByExecutorId(
+              handle.shuffleId,
+              startMapIndex,
+              endMapIndex,
+              startPartition,
+              endPartition
+            )
+          }
+          new LeakyShuffleReader[K, C](
+            base,
+            blocks,
+            context,
+            metrics,
+            leakyConf,
+            route,
+            () => {
+              leakyReadCount.increment()
+              LeakyShuffleManager.readsInThisJvm.increment()
+            }
+          )
+        }
+      case _ => delegated
+    }
   }
 
   override def unregisterShuffle(shuffleId: Int): Boolean = delegate.unregisterShuffle(shuffleId)

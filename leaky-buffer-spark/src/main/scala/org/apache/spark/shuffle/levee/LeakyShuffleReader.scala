@@ -3,7 +3,7 @@ package org.apache.spark.shuffle.levee
 import scala.collection
 
 import dev.levee.leaky.LeakyConf
-import dev.levee.leaky.aggregate.LeakyAggregation
+import dev.levee.leaky.aggregate.{AggregationRoute, LeakyAggregation}
 import org.apache.spark.{Aggregator, InterruptibleIterator, SparkEnv, TaskContext}
 import org.apache.spark.internal.config
 import org.apache.spark.shuffle.{BaseShuffleHandle, ShuffleReader, ShuffleReadMetricsReporter}
@@ -20,7 +20,9 @@ private[levee] final class LeakyShuffleReader[K, C](
     blocksByAddress: Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])],
     context: TaskContext,
     readMetrics: ShuffleReadMetricsReporter,
-    leakyConf: LeakyConf
+    leakyConf: LeakyConf,
+    decided: Option[AggregationRoute],
+    onTableRead: () => Unit
 ) extends ShuffleReader[K, C] {
 
   private val dep = handle.dependency
@@ -56,25 +58,42 @@ private[levee] final class LeakyShuffleReader[K, C](
       records.map { r => readMetrics.incRecordsRead(1); r },
       context.taskMetrics().mergeShuffleReadMetrics()
     )
-    val interruptible = new InterruptibleIterator[(Any, Any)](context, counted)
+    val interruptible = new InterruptibleIterator[(Any, Any)](context, counted).buffered
 
     val aggregator = dep.aggregator.get
-    val result: Iterator[Product2[K, C]] = if (dep.mapSideCombine) {
-      LeakyAggregation.combineCombinersByKey[K, C](
-        interruptible.asInstanceOf[Iterator[(K, C)]],
-        aggregator,
-        dep.serializer,
-        leakyConf,
-        context
-      )
-    } else {
-      LeakyAggregation.combineValuesByKey[K, Any, C](
-        interruptible.asInstanceOf[Iterator[(K, Any)]],
-        aggregator.asInstanceOf[Aggregator[K, Any, C]],
-        dep.serializer,
-        leakyConf,
-        context
-      )
+    // The dependency's combiner type did not decide it: the first combiner does (see AggregationRoute).
+    val route = decided.getOrElse(
+      AggregationRoute.ofFirstCombiner(interruptible.headOption.map(_._2))
+    )
+    val result: Iterator[Product2[K, C]] = route match {
+      case AggregationRoute.OnArrival =>
+        // What Spark's own reader does with these records.
+        if (dep.mapSideCombine) {
+          aggregator.combineCombinersByKey(interruptible.asInstanceOf[Iterator[(K, C)]], context)
+        } else {
+          aggregator
+            .asInstanceOf[Aggregator[K, Any, C]]
+            .combineValuesByKey(interruptible.asInstanceOf[Iterator[(K, Any)]], context)
+        }
+      case AggregationRoute.Table =>
+        onTableRead()
+        if (dep.mapSideCombine) {
+          LeakyAggregation.combineCombinersByKey[K, C](
+            interruptible.asInstanceOf[Iterator[(K, C)]],
+            aggregator,
+            dep.serializer,
+            leakyConf,
+            context
+          )
+        } else {
+          LeakyAggregation.combineValuesByKey[K, Any, C](
+            interruptible.asInstanceOf[Iterator[(K, Any)]],
+            aggregator.asInstanceOf[Aggregator[K, Any, C]],
+            dep.serializer,
+            leakyConf,
+            context
+          )
+        }
     }
     new InterruptibleIterator[Product2[K, C]](context, result)
   }
