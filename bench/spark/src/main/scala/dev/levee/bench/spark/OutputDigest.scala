@@ -44,6 +44,12 @@ object OutputDigest {
       checksum += mix(key.hashCode.toLong, v.hashCode.toLong)
     }
 
+    /** A scalar result per key (a count, a sum): one value. */
+    def keyed(key: String, v: Long): Unit = {
+      values += 1
+      checksum += mix(key.hashCode.toLong, mix(v))
+    }
+
     def pair(key: String, v: String, w: String): Unit = {
       values += 1
       bytes += v.length + w.length

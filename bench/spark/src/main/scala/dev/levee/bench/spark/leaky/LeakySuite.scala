@@ -13,7 +13,13 @@ import org.apache.spark.SparkContext
 import dev.levee.bench.{Suite, SuiteContext}
 import dev.levee.bench.cli.OptionSpec
 import dev.levee.bench.results.{Measurement, RepoLayout}
-import dev.levee.bench.spark.{GroupByWorkload, JoinWorkload, OutputDigest}
+import dev.levee.bench.spark.{
+  AggregationWorkloads,
+  DataFrameWorkloads,
+  GroupByWorkload,
+  JoinWorkload,
+  OutputDigest
+}
 import dev.levee.it.spark.{SparkCluster, SparkTopology}
 import dev.levee.leaky.implicits._
 
@@ -36,14 +42,41 @@ final class LeakySuite extends Suite {
   override def summary(): String =
     "leaky buffer vs stock Spark: groupByKey/join DMR sweep on local-cluster[2,1,1024], ParallelGC and G1"
 
-  override def options(): util.List[OptionSpec] = LeakySweepPlan.options.asJava
+  override def options(): util.List[OptionSpec] = (LeakySweepPlan.options ++ Seq(
+    OptionSpec.flag(
+      "figures",
+      "only draw the figures (results/figures/leaky-*.png) from the results file, no runs"
+    ),
+    OptionSpec.optional(
+      "figures-revision",
+      "REV",
+      "git revision (prefix) whose points the figures show; default: the newest that measured stock and leaky",
+      ""
+    )
+  )).asJava
 
-  override def run(context: SuiteContext): Unit = {
+  override def run(context: SuiteContext): Unit =
+    if (context.options().flag("figures")) writeFigures(context)
+    else {
+      sweep(context)
+      writeFigures(context)
+    }
+
+  private def writeFigures(context: SuiteContext): Unit = {
+    val revision =
+      Option(context.options().string("figures-revision")).map(_.trim).filter(_.nonEmpty)
+    LeakyFigures
+      .writeFromResults(context.store(), revision)
+      .foreach(f => context.err().println(s"leaky: wrote $f"))
+  }
+
+  private def sweep(context: SuiteContext): Unit = {
     val plan = LeakySweepPlan.parse(context.options())
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/bench-leaky")
     Files.createDirectories(base)
     val inputs =
       plan.datasets.map(d => d -> LeakyInputs.prepare(base, d, plan.records, context)).toMap
+    val warmUpInput = LeakyInputs.prepare(base, "uniform", WarmUpRecords, context)
     context
       .err()
       .println(
@@ -63,7 +96,18 @@ final class LeakySuite extends Suite {
         pair += 1
         for (variant <- order) {
           val cluster =
-            new ClusterRun(context, plan, inputs, gc, memoryMb, variant, rep, timer, firstDigests)
+            new ClusterRun(
+              context,
+              plan,
+              inputs,
+              warmUpInput,
+              gc,
+              memoryMb,
+              variant,
+              rep,
+              timer,
+              firstDigests
+            )
           runs ++= cluster.run()
         }
       }
@@ -111,6 +155,21 @@ object LeakySuite {
   val Stock: String = Measurement.STOCK
   val Leaky = "leaky"
 
+  /** The DataFrame peer (Tungsten rows), on-heap execution memory. */
+  val DataFrame = "dataframe"
+
+  /** The DataFrame peer with spark.memory.offHeap.enabled: half the memory as heap, half off-heap. */
+  val DataFrameOffHeap = "dataframe-offheap"
+
+  val Variants: Seq[String] = Seq(Stock, Leaky, DataFrame, DataFrameOffHeap)
+
+  /** Records of the warm-up input: enough to reach every code path, small enough to cost a second or two. */
+  val WarmUpRecords = 20000L
+
+  /** Operators each variant runs: the DataFrame peer has groupBy and join only. */
+  def appliesTo(variant: String, op: String): Boolean =
+    !variant.startsWith(DataFrame) || op == "groupby" || op == "join"
+
   val LeakyManager = "org.apache.spark.shuffle.levee.LeakyShuffleManager"
   val StockManager = "org.apache.spark.shuffle.sort.SortShuffleManager"
 
@@ -122,21 +181,41 @@ object LeakySuite {
    */
   def reservedMemoryBytes(memoryMb: Int): Long = (memoryMb.toLong << 20) * 300 / 4096
 
+  /**
+   * The executor heap of a variant given `memoryMb` of memory: all of it, except for the off-heap DataFrame variant,
+   * whose off-heap execution memory counts as memory too (half each).
+   */
+  def heapMb(variant: String, memoryMb: Int): Int =
+    if (variant == DataFrameOffHeap) memoryMb / 2 else memoryMb
+
   def settings(
       variant: String,
       gcFlag: String,
       memoryMb: Int,
-      leakyConf: Map[String, String]
-  ): Map[String, String] =
-    (if (variant == Leaky) leakyConf else Map.empty[String, String]) ++ Map(
+      leakyConf: Map[String, String],
+      extraJavaOptions: String = ""
+  ): Map[String, String] = {
+    val heap = heapMb(variant, memoryMb)
+    val byVariant: Map[String, String] = variant match {
+      case Leaky            => leakyConf
+      case DataFrame        => DataFrameWorkloads.SessionSettings
+      case DataFrameOffHeap =>
+        DataFrameWorkloads.SessionSettings ++ Map(
+          "spark.memory.offHeap.enabled" -> "true",
+          "spark.memory.offHeap.size" -> s"${memoryMb - heap}m"
+        )
+      case _ => Map.empty
+    }
+    byVariant ++ Map(
       "spark.shuffle.manager" -> (if (variant == Leaky) LeakyManager else StockManager),
-      "spark.executor.memory" -> s"${memoryMb}m",
-      "spark.testing.reservedMemory" -> reservedMemoryBytes(memoryMb).toString,
+      "spark.executor.memory" -> s"${heap}m",
+      "spark.testing.reservedMemory" -> reservedMemoryBytes(heap).toString,
       // Netty's direct memory defaults to -Xmx, and Spark refuses to start an executor with less than
       // spark.network.maxRemoteBlockSizeFetchToMem (200 MB) of it: fix it so small heaps start and every heap gets the
       // same network buffers.
-      "spark.executor.extraJavaOptions" -> s"$gcFlag -XX:MaxDirectMemorySize=256m"
+      "spark.executor.extraJavaOptions" -> s"$gcFlag -XX:MaxDirectMemorySize=256m $extraJavaOptions".trim
     )
+  }
 
   /** Memory allocated to each task: the heap of a one-core executor. */
   def dmr(inputBytes: Long, reduceTasks: Int, memoryMb: Int): Double =
@@ -148,6 +227,7 @@ private final class ClusterRun(
     context: SuiteContext,
     plan: LeakySweepPlan,
     inputs: Map[String, LeakyInput],
+    warmUpInput: LeakyInput,
     gc: LeakySweepPlan.Gc,
     memoryMb: Int,
     variant: String,
@@ -158,8 +238,12 @@ private final class ClusterRun(
   import LeakySuite._
 
   private val points =
-    for (op <- plan.ops; dataset <- plan.datasets; r <- plan.reduceTasks)
+    for (op <- plan.ops if appliesTo(variant, op); dataset <- plan.datasets; r <- plan.reduceTasks)
       yield PointKey(op, dataset, gc.name, memoryMb, r)
+
+  /** Every point, `runsPerCluster` times in a row; a run's repetition number counts across clusters. */
+  private val runs =
+    for (run <- 0 until plan.runsPerCluster; p <- points) yield (p, rep * plan.runsPerCluster + run)
 
   def run(): Seq[PointRun] = {
     context
@@ -173,7 +257,7 @@ private final class ClusterRun(
         Right(
           SparkCluster.start(
             Topology,
-            settings(variant, gc.flag, memoryMb, plan.leakyConf),
+            settings(variant, gc.flag, memoryMb, plan.leakyConf, plan.executorJavaOptions),
             s"levee-leaky-$variant"
           )
         )
@@ -181,14 +265,16 @@ private final class ClusterRun(
     started match {
       case Left(e) =>
         context.err().println(s"leaky: cluster did not start: $e")
-        points.map(p => record(p, failedRun(p, s"cluster did not start: ${e.getMessage}")))
+        runs.map { case (p, r) =>
+          record(p, failedRun(p, r, s"cluster did not start: ${e.getMessage}"))
+        }
       case Right(cluster) =>
         var results = Seq.empty[PointRun]
         try {
           val listener = new ReduceStageListener
           cluster.sc.addSparkListener(listener)
           warmUp(cluster.sc)
-          results = points.map(p => record(p, measure(cluster.sc, listener, p)))
+          results = runs.map { case (p, r) => record(p, measure(cluster.sc, listener, p, r)) }
         } finally {
           try cluster.close()
           catch { case NonFatal(e) => context.err().println(s"leaky: closing the cluster: $e") }
@@ -198,20 +284,29 @@ private final class ClusterRun(
   }
 
   /**
-   * JIT warm-up of both operators' code paths on a little data, so the first measured point does not pay for it.
-   * It runs under the job timeout too, and a failure here is only reported: the measured points decide.
+   * JIT (and, for DataFrames, query-planning) warm-up: every measured operator of this variant once on a small input
+   * of the same format, so the first measured point does not pay for it. It runs under the job timeout too, and a
+   * failure here is only reported: the measured points decide.
    */
   private def warmUp(sc: SparkContext): Unit =
     withTimeout(sc, "leaky-warm-up") {
-      val pairs = sc.parallelize(0 until 20000, 4).map(i => (s"k${i % 2000}", s"value$i"))
-      val groups = pairs.groupByKey(2).map(_._2.size).sum()
-      val joined =
-        if (variant == Leaky) pairs.leakyJoin(pairs, 2).count() else pairs.join(pairs, 2).count()
-      require(
-        groups == 20000 && joined == 200000,
-        s"warm-up answered $groups grouped values / $joined pairs"
-      )
+      points.map(_.op).distinct.foreach(op => workload(sc, op, warmUpInput, 2))
     }.left.foreach(e => context.err().println(s"leaky: warm-up failed (the points will tell): $e"))
+
+  /** What the point measures: `op` on `input`, in this variant, ending in the digest of its whole output. */
+  private def workload(sc: SparkContext, op: String, input: LeakyInput, r: Int): OutputDigest = {
+    val (main, right) = (input.main.toUri.toString, input.right.toUri.toString)
+    (op, variant) match {
+      case ("groupby", DataFrame | DataFrameOffHeap) => DataFrameWorkloads.groupBy(sc, main, r)
+      case ("join", DataFrame | DataFrameOffHeap)    => DataFrameWorkloads.join(sc, main, right, r)
+      case ("groupby", _)                            => GroupByWorkload.run(sc, main, r)
+      case ("join", _)                               =>
+        val join: JoinWorkload.Join =
+          if (variant == Leaky) (l, rr, n) => l.leakyJoin(rr, n) else JoinWorkload.stockJoin
+        JoinWorkload.run(sc, main, right, r, join)
+      case (aggregation, _) => AggregationWorkloads.run(aggregation, sc, main, r)
+    }
+  }
 
   /** Runs `body` in job group `group`, cancelling the group's jobs if it runs longer than the job timeout. */
   private def withTimeout[T](sc: SparkContext, group: String)(body: => T): Either[Throwable, T] = {
@@ -229,24 +324,19 @@ private final class ClusterRun(
     }
   }
 
-  private def measure(sc: SparkContext, listener: ReduceStageListener, p: PointKey): PointRun = {
+  private def measure(
+      sc: SparkContext,
+      listener: ReduceStageListener,
+      p: PointKey,
+      repetition: Int
+  ): PointRun = {
     val input = inputs(p.dataset)
     val dmr = LeakySuite.dmr(input.mainBytes, p.reduceTasks, memoryMb)
     val group = s"leaky-${p.op}-${p.dataset}-${p.reduceTasks}"
     val (jobsBefore, stagesBefore) = (listener.jobEndsSeen, listener.stagesSeen)
     val t0 = System.nanoTime()
     val outcome: Either[Throwable, OutputDigest] = withTimeout(sc, group) {
-      p.op match {
-        case "groupby" => GroupByWorkload.run(sc, input.main.toUri.toString, p.reduceTasks)
-        case "join"    =>
-          JoinWorkload.run(
-            sc,
-            input.main.toUri.toString,
-            input.right.toUri.toString,
-            p.reduceTasks,
-            if (variant == Leaky) (l, r, n) => l.leakyJoin(r, n) else JoinWorkload.stockJoin
-          )
-      }
+      workload(sc, p.op, input, p.reduceTasks)
     }
     val jobSeconds = (System.nanoTime() - t0) / 1e9
     // The job's end event follows its stages' events; a job that never started has none to wait for.
@@ -272,7 +362,7 @@ private final class ClusterRun(
     PointRun(
       p,
       variant,
-      rep,
+      repetition,
       dmr,
       failure.isDefined,
       failure.getOrElse(""),
@@ -285,11 +375,11 @@ private final class ClusterRun(
     )
   }
 
-  private def failedRun(p: PointKey, why: String): PointRun =
+  private def failedRun(p: PointKey, repetition: Int, why: String): PointRun =
     PointRun(
       p,
       variant,
-      rep,
+      repetition,
       LeakySuite.dmr(inputs(p.dataset).mainBytes, p.reduceTasks, memoryMb),
       failed = true,
       why,
@@ -308,6 +398,7 @@ private final class ClusterRun(
     params.put("dataset", p.dataset)
     params.put("gc", p.gc)
     params.put("executor_memory_mb", Int.box(p.memoryMb))
+    params.put("heap_mb", Int.box(heapMb(variant, p.memoryMb)))
     params.put("reduce_tasks", Int.box(p.reduceTasks))
     params.put("records", Long.box(plan.records))
     params.put("input_bytes", Long.box(inputs(p.dataset).mainBytes))
@@ -325,7 +416,7 @@ private final class ClusterRun(
     )
     metrics.put("reduce_spilled_bytes", Double.box(r.spilledBytes.toDouble))
     metrics.put("output_mismatch", Double.box(if (r.outputMismatch) 1 else 0))
-    context.record(variant, params, metrics, rep)
+    context.record(variant, params, metrics, r.repetition)
     r
   }
 }

@@ -20,14 +20,16 @@ final case class LeakySweepPlan(
     ops: Seq[String],
     jobTimeoutSeconds: Int,
     variants: Seq[String] = LeakySweepPlan.Variants,
-    leakyConf: Map[String, String] = Map.empty
+    leakyConf: Map[String, String] = Map.empty,
+    runsPerCluster: Int = 1,
+    executorJavaOptions: String = ""
 ) {
 
   def clusters: Int = gcs.size * memoriesMb.size * repetitions * variants.size
 
   /** The leaky settings as one result parameter (sorted, so equal settings merge in the report); "" for none. */
   def leakyConfParam: String = leakyConf.toSeq.sorted.map { case (k, v) => s"$k=$v" }.mkString(",")
-  def jobs: Int = clusters * ops.size * datasets.size * reduceTasks.size
+  def jobs: Int = clusters * ops.size * datasets.size * reduceTasks.size * runsPerCluster
 }
 
 object LeakySweepPlan {
@@ -35,8 +37,8 @@ object LeakySweepPlan {
   final case class Gc(name: String, flag: String)
   val Gcs: Seq[Gc] = Seq(Gc("parallel", "-XX:+UseParallelGC"), Gc("g1", "-XX:+UseG1GC"))
   val Datasets: Seq[String] = Seq("uniform", "zipf")
-  val Ops: Seq[String] = Seq("groupby", "join")
-  val Variants: Seq[String] = Seq(dev.levee.bench.results.Measurement.STOCK, "leaky")
+  val Ops: Seq[String] = Seq("groupby", "join") ++ dev.levee.bench.spark.AggregationWorkloads.Ops
+  val Variants: Seq[String] = LeakySuite.Variants
 
   /** Smallest executor heap offered: Spark's executor itself needs a few tens of MB. */
   val MinMemoryMb = 32
@@ -51,16 +53,27 @@ object LeakySweepPlan {
       repetitions: String,
       gcs: String,
       datasets: String,
-      ops: String
+      ops: String,
+      variants: String
   )
 
   // ~10-15 min on 2 quiet cores: 16 clusters of ~20-40 s start-up plus 12 jobs each. The DMR (40 MB of input)
   // reaches ~0.6 at 1 reduce task and a 64 MB heap, ~0.03 at 8 reduce tasks and 192 MB; --records 4m or
   // --memories 32m,... pushes the top past 1, where stock thrashes until --job-timeout.
   private val Full =
-    Preset("2m", "1,2,8", "64m,192m", "2", "parallel,g1", "uniform,zipf", "groupby,join")
+    Preset(
+      "2m",
+      "1,2,8",
+      "64m,192m",
+      "2",
+      "parallel,g1",
+      "uniform,zipf",
+      "groupby,join",
+      LeakySuite.Variants.mkString(",")
+    )
   // ~2-3 min: 2 clusters of 8 jobs each, a smoke run rather than a sweep.
-  private val Quick = Preset("300k", "1,4", "96m", "1", "parallel", "uniform,zipf", "groupby,join")
+  private val Quick =
+    Preset("300k", "1,4", "96m", "1", "parallel", "uniform,zipf", "groupby,join", "stock,leaky")
 
   def options: Seq[OptionSpec] = Seq(
     OptionSpec
@@ -86,14 +99,32 @@ object LeakySweepPlan {
     OptionSpec.optional(
       "repetitions",
       "N",
-      "runs per point and variant (medians reported)",
+      "clusters per heap and variant, each running every point (medians over all runs reported)",
       Full.repetitions
+    ),
+    OptionSpec.optional(
+      "executor-java-options",
+      "OPTS",
+      "extra executor JVM options, every variant alike (e.g. a JFR recording: -XX:StartFlightRecording=...)",
+      ""
+    ),
+    OptionSpec.optional(
+      "runs-per-cluster",
+      "N",
+      "runs of every point inside each cluster (more repetitions without more cluster starts)",
+      "1"
     ),
     OptionSpec
       .optional("gcs", "GC,..", "executor collectors: " + Gcs.map(_.name).mkString(", "), Full.gcs),
     OptionSpec
       .optional("datasets", "NAME,..", "uniform (the paper's) and/or zipf keys", Full.datasets),
-    OptionSpec.optional("ops", "OP,..", "groupby and/or join", Full.ops),
+    OptionSpec.optional(
+      "ops",
+      "OP,..",
+      "groupby, join (the paper's), reduce (word count), aggregate (a set per key), combine (combineByKey without " +
+        "map-side combine), distinct",
+      Full.ops
+    ),
     OptionSpec.optional(
       "job-timeout",
       "SECONDS",
@@ -103,8 +134,9 @@ object LeakySweepPlan {
     OptionSpec.optional(
       "variants",
       "NAME,..",
-      "stock and/or leaky (one alone: an ablation, no frontier)",
-      Variants.mkString(",")
+      "stock, leaky, dataframe (Tungsten rows, on-heap), dataframe-offheap (half the memory off-heap); without " +
+        "stock: an ablation, no frontier",
+      Full.variants
     ),
     OptionSpec.optional(
       "leaky-conf",
@@ -117,7 +149,7 @@ object LeakySweepPlan {
 
   private def describe(p: Preset) =
     s"records ${p.records}, reduce-tasks ${p.reduceTasks}, memories ${p.memories}, repetitions ${p.repetitions}, " +
-      s"gcs ${p.gcs}"
+      s"gcs ${p.gcs}, variants ${p.variants}"
 
   def parse(o: ParsedOptions): LeakySweepPlan = {
     val preset = if (o.flag("quick")) Quick else Full
@@ -185,8 +217,10 @@ object LeakySweepPlan {
       datasets = choices("datasets", preset.datasets, Datasets),
       ops = choices("ops", preset.ops, Ops),
       jobTimeoutSeconds = positive("job-timeout", o.string("job-timeout"), 86400).toInt,
-      variants = choices("variants", Variants.mkString(","), Variants),
-      leakyConf = parseLeakyConf(if (o.isGiven("leaky-conf")) o.string("leaky-conf") else "")
+      variants = choices("variants", preset.variants, Variants),
+      leakyConf = parseLeakyConf(if (o.isGiven("leaky-conf")) o.string("leaky-conf") else ""),
+      runsPerCluster = positive("runs-per-cluster", o.string("runs-per-cluster"), 100).toInt,
+      executorJavaOptions = o.string("executor-java-options").trim
     )
   }
 

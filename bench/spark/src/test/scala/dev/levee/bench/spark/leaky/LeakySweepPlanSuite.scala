@@ -9,10 +9,32 @@ class LeakySweepPlanSuite extends AnyFunSuite {
   private def plan(args: String*): LeakySweepPlan =
     LeakySweepPlan.parse(ParsedOptions.parse(LeakySweepPlan.options.asJava, args.asJava))
 
-  test("both variants and no leaky settings by default") {
+  test(
+    "stock and leaky in the quick preset, the DataFrame peers too in the full one; no leaky settings"
+  ) {
     val p = plan("--quick")
     assert(p.variants == Seq("stock", "leaky") && p.leakyConf.isEmpty && p.leakyConfParam == "")
     assert(p.clusters == 2)
+    assert(plan().variants == Seq("stock", "leaky", "dataframe", "dataframe-offheap"))
+    val twice = plan("--quick", "--runs-per-cluster", "3", "--ops", "groupby,reduce")
+    assert(twice.jobs == 2 * 2 * 2 * 2 * 3 && twice.ops == Seq("groupby", "reduce"))
+  }
+
+  test(
+    "the off-heap DataFrame variant counts off-heap memory as memory: half heap, half off-heap"
+  ) {
+    val s = LeakySuite.settings("dataframe-offheap", "-XX:+UseParallelGC", 128, Map.empty)
+    assert(s("spark.executor.memory") == "64m" && s("spark.memory.offHeap.size") == "64m")
+    assert(s("spark.memory.offHeap.enabled") == "true")
+    assert(s("spark.shuffle.manager") == LeakySuite.StockManager)
+    assert(s("spark.sql.adaptive.enabled") == "false")
+    val onHeap = LeakySuite.settings("dataframe", "-XX:+UseParallelGC", 128, Map.empty)
+    assert(
+      onHeap("spark.executor.memory") == "128m" && !onHeap.contains("spark.memory.offHeap.size")
+    )
+    assert(
+      !LeakySuite.appliesTo("dataframe", "reduce") && LeakySuite.appliesTo("dataframe", "join")
+    )
   }
 
   test("an ablation: one variant, leaky settings recorded sorted so equal settings merge") {
@@ -59,6 +81,8 @@ class LeakySweepPlanSuite extends AnyFunSuite {
     ).getMessage
     assert(overflow.contains("spark.levee.leaky.spill.initialMemoryThreshold"), overflow)
     val variant = intercept[BadArgumentException](plan("--variants", "tuned")).getMessage
-    assert(variant.contains("tuned") && variant.contains("stock, leaky"))
+    assert(
+      variant.contains("tuned") && variant.contains("stock, leaky, dataframe, dataframe-offheap")
+    )
   }
 }
