@@ -11,14 +11,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.mapred.Counters;
-import org.apache.hadoop.mapred.IFile;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.Merger;
 import org.apache.hadoop.mapred.Merger.Segment;
@@ -67,6 +65,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   private final InMemorySpiller<InMemoryShuffledOutput<K, V>> spiller;
   private final MergeStatistics stats;
   private final MergeBufferBudget readBuffers;
+  private final SpilledRunFiles runFiles;
   private final AtomicInteger spillNumber = new AtomicInteger();
 
   private final Set<InMemoryShuffledOutput<K, V>> inMemory =
@@ -101,6 +100,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
                 job.getFloat(
                     SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION,
                     SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION_DEFAULT)));
+    this.runFiles = new SpilledRunFiles(job, SpillWriter.streamBufferSize(job));
     this.writer =
         new SpillWriter<>(
             job,
@@ -232,7 +232,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
         (RawComparator<K>) job.getOutputKeyComparator(),
         reporter,
         false,
-        null,
+        spilledRecords, // counted as the runs are read, as stock counts its on-disk segments
         null,
         mergePhase);
   }
@@ -324,11 +324,6 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   }
 
   private Segment<K, V> spilledSegment(SpilledSegment run, boolean prefetch) throws IOException {
-    FSDataInputStream in =
-        new FSDataInputStream(
-            new SpongeSegmentStream(run.file(), prefetch, SpillWriter.streamBufferSize(job)));
-    IFile.Reader<K, V> reader =
-        new IFile.Reader<>(job, in, run.storedLength(), codec, spilledRecords);
-    return new Segment<>(reader, false, run.mapOutput() ? mergedMapOutputs : null);
+    return runFiles.segment(job, run, prefetch, codec, mergedMapOutputs);
   }
 }

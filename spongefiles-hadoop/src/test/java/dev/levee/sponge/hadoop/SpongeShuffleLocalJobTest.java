@@ -4,21 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.server.SpongeNode;
-import dev.levee.sponge.server.SpongeServerConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RunningJob;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,53 +25,24 @@ import org.junit.jupiter.api.Test;
  * and its shared-memory pool; the reducer's output must be byte-for-byte the same.
  */
 class SpongeShuffleLocalJobTest {
-  private static final int CHUNK = 64 * 1024;
-  private static final int POOL_CHUNKS = 1024; // 64 MiB: holds every spill of these jobs
-
   private static Path work;
   private static Path input;
-  private static SpongeNode node;
+  private static LocalSponge sponge;
 
   @BeforeAll
   static void startSponge() throws IOException {
-    if (!org.apache.log4j.Logger.getRootLogger().getAllAppenders().hasMoreElements()) {
-      org.apache.log4j.BasicConfigurator.configure();
-      org.apache.log4j.Logger.getRootLogger().setLevel(org.apache.log4j.Level.WARN);
-      org.apache.log4j.Logger.getLogger("dev.levee").setLevel(org.apache.log4j.Level.INFO);
-    }
     work = Path.of("target", "sponge-shuffle-test", UUID.randomUUID().toString()).toAbsolutePath();
     input = work.resolve("input");
     ShuffleJobs.writeInput(input);
-    Configuration server = spongeConf(new Configuration(false));
-    server.set(SpongeServerConfig.BIND_HOST, "127.0.0.1");
-    server.set(SpongeServerConfig.PORT, "0");
-    node = SpongeNode.start(SpongeServerConfig.from(server));
+    sponge = LocalSponge.start(work);
   }
 
   @AfterAll
   static void stopSponge() {
-    if (node != null) {
-      node.close();
+    if (sponge != null) {
+      sponge.close();
     }
     FileUtil.fullyDelete(work.toFile());
-  }
-
-  /** The keys a node's sponge server and its tasks share. */
-  private static Configuration spongeConf(Configuration c) {
-    c.set(SpongeConfigKeys.LOCAL_POOL_DIR, work.resolve("pool").toString());
-    c.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString((long) POOL_CHUNKS * CHUNK));
-    c.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
-    c.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
-    c.set(SpongeConfigKeys.DFS_ENABLED, "false");
-    c.set(SpongeServerConfig.ADVERTISED_HOST, "127.0.0.1");
-    return c;
-  }
-
-  private static JobConf spongeJob(JobConf job, int serverPort) {
-    spongeConf(job);
-    job.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffleKeys.PLUGIN_CLASS);
-    job.setInt(SpongeServerConfig.PORT, serverPort);
-    return job;
   }
 
   private static Counters.Group sponge(RunningJob job) throws IOException {
@@ -88,9 +54,7 @@ class SpongeShuffleLocalJobTest {
       throws IOException {
     JobConf stock = ShuffleJobs.job(work, input, work.resolve(name + "-stock"), combiner);
     JobConf withSponge =
-        spongeJob(
-            ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner),
-            node.address().port());
+        sponge.configure(ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner));
     if (compress) {
       for (JobConf j : new JobConf[] {stock, withSponge}) {
         j.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
@@ -138,8 +102,8 @@ class SpongeShuffleLocalJobTest {
         g.getCounter("merge.final_runs") > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
         name + ": more runs than io.sort.factor expected, so stock would merge in several rounds");
     assertEquals(
-        POOL_CHUNKS,
-        node.metrics().getChunksFree(),
+        LocalSponge.POOL_CHUNKS,
+        sponge.node().metrics().getChunksFree(),
         name + ": sponge pool not fully free after the job");
     return g;
   }
@@ -173,7 +137,8 @@ class SpongeShuffleLocalJobTest {
     }
     JobConf stock = ShuffleJobs.job(work, input, work.resolve("fallback-stock"), false);
     JobConf withSponge =
-        spongeJob(ShuffleJobs.job(work, input, work.resolve("fallback-sponge"), false), deadPort);
+        sponge.configure(
+            ShuffleJobs.job(work, input, work.resolve("fallback-sponge"), false), deadPort);
     ShuffleJobs.run(stock);
     RunningJob run = ShuffleJobs.run(withSponge);
     assertArrayEquals(
