@@ -7,6 +7,7 @@ import dev.levee.sponge.remote.RemoteMemory;
 import dev.levee.sponge.remote.SpongeServerAddress;
 import dev.levee.sponge.remote.net.ClientIdentity;
 import dev.levee.sponge.remote.net.ClientSettings;
+import dev.levee.sponge.remote.net.GuardedServerList;
 import dev.levee.sponge.remote.net.NodeNames;
 import dev.levee.sponge.remote.net.PublishedServerList;
 import dev.levee.sponge.remote.net.ServerListSource;
@@ -23,9 +24,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRConfig;
@@ -50,9 +52,9 @@ final class NodeSponge {
   private NodeSponge() {}
 
   /** Either an open sponge file system or the reason there is none. */
-  record Attachment(SpongeFileSystem fs, String unavailableReason) {
+  record Attachment(SpongeFileSystem fs, String unavailableReason, GuardedServerList tracker) {
     static Attachment unavailable(String reason) {
-      return new Attachment(null, reason);
+      return new Attachment(null, reason, null);
     }
 
     boolean available() {
@@ -131,18 +133,11 @@ final class NodeSponge {
 
     List<AutoCloseable> opened = new ArrayList<>();
     try {
+      GuardedServerList tracker = null;
       ServerListSource servers = new StaticServerList(List.of());
       if (sponge.remoteEnabled() && server.zooKeeperEnabled()) {
-        CuratorFramework zk =
-            CuratorFrameworkFactory.builder()
-                .connectString(server.zkQuorum())
-                .sessionTimeoutMs(server.zkSessionTimeoutMillis())
-                .connectionTimeoutMs(Math.min(15_000, server.zkSessionTimeoutMillis()))
-                .retryPolicy(new ExponentialBackoffRetry(200, 3, 2_000))
-                .build();
-        zk.start();
-        opened.add(zk);
-        servers = new PublishedServerList(zk, new SpongeZnodes(server.zkRoot()));
+        tracker = connectTracker(server, opened);
+        servers = tracker;
       }
       SpongeClient client = new SpongeClient(identity, servers, settings);
       opened.add(client);
@@ -155,7 +150,7 @@ final class NodeSponge {
       }
       RemoteMemory remote = new ClosingRemoteMemory(client, opened);
       try {
-        return new Attachment(SpongeFileSystem.open(sponge, conf, remote), null);
+        return new Attachment(SpongeFileSystem.open(sponge, conf, remote), null, tracker);
       } catch (IOException e) {
         closeAll(opened);
         return Attachment.unavailable(
@@ -178,6 +173,37 @@ final class NodeSponge {
     }
     LOG.debug(message);
     return false;
+  }
+
+  /**
+   * The tracker's list through ZooKeeper, waiting at most {@code
+   * levee.sponge.zookeeper.connect-timeout-ms} for the connection: a quorum that does not answer in
+   * that time costs this task remote memory, not a wait per file. Later reads are bounded the same
+   * way (one retry), and the first failure turns remote memory off for good.
+   */
+  private static GuardedServerList connectTracker(
+      SpongeServerConfig server, List<AutoCloseable> opened) {
+    SpongeZnodes znodes = new SpongeZnodes(server.zkRoot());
+    String name = "ZooKeeper " + server.zkQuorum() + " " + znodes.freeServers();
+    int wait = server.zkConnectTimeoutMillis();
+    CuratorFramework zk =
+        CuratorFrameworkFactory.builder()
+            .connectString(server.zkQuorum())
+            .sessionTimeoutMs(server.zkSessionTimeoutMillis())
+            .connectionTimeoutMs(wait)
+            .retryPolicy(new RetryOneTime(Math.min(200, wait)))
+            .build();
+    zk.start();
+    opened.add(zk);
+    try {
+      if (!zk.blockUntilConnected(wait, TimeUnit.MILLISECONDS)) {
+        return GuardedServerList.unreachable(name, "no connection within " + wait + " ms");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return GuardedServerList.unreachable(name, "interrupted while connecting");
+    }
+    return new GuardedServerList(new PublishedServerList(zk, znodes), name);
   }
 
   /**

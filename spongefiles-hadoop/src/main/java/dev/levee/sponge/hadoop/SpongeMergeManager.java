@@ -132,19 +132,23 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   }
 
   @Override
-  public synchronized MapOutput<K, V> reserve(TaskAttemptID mapId, long requestedSize, int fetcher)
+  public MapOutput<K, V> reserve(TaskAttemptID mapId, long requestedSize, int fetcher)
       throws IOException {
     if (requestedSize > budget.maxSingleShuffle()) {
+      // Outside the lock: creating a SpongeFile may wait on the sponge tracker, and the other
+      // fetchers' in-memory reservations must not queue behind that wait.
       stats.mapOutputToSponge();
       return new SpongeShuffledOutput<>(
           job, mapId, this, requestedSize, sponge.create(reduceId + "/" + mapId.getTaskID()));
     }
-    // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers
-    // unblocks the rest.
-    if (usedMemory > budget.memoryLimit()) {
-      return null;
+    synchronized (this) {
+      // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers
+      // unblocks the rest.
+      if (usedMemory > budget.memoryLimit()) {
+        return null;
+      }
+      usedMemory += requestedSize;
     }
-    usedMemory += requestedSize;
     return new InMemoryShuffledOutput<>(job, mapId, this, (int) requestedSize, codec, true);
   }
 

@@ -30,6 +30,19 @@ public final class SpongeShuffleKeys {
   public static final boolean REQUIRE_SERVER_DEFAULT = true;
 
   /**
+   * What a reduce does when its node has no usable sponge: {@value #FALLBACK_STOCK} spills to local
+   * disk as stock Hadoop does, says so once in its log and counts {@code shuffle.fallbacks};
+   * {@value #FALLBACK_FAIL} fails the attempt with the reason, for clusters that must not run
+   * without SpongeFiles unnoticed (and for running Hadoop's own tests with the plugin on). Default
+   * {@value #FALLBACK_DEFAULT}.
+   */
+  public static final String FALLBACK = "levee.sponge.shuffle.fallback";
+
+  public static final String FALLBACK_STOCK = "stock";
+  public static final String FALLBACK_FAIL = "fail";
+  public static final String FALLBACK_DEFAULT = FALLBACK_STOCK;
+
+  /**
    * Share of the reduce task JVM's direct memory (-XX:MaxDirectMemorySize, by default -Xmx) the
    * final merge may fill with chunk buffers for runs outside the local sponge. More buffered runs
    * than fit are first merged in intermediate rounds. A fraction in (0, 1]; default {@value

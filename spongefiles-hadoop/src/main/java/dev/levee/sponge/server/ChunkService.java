@@ -162,6 +162,7 @@ final class ChunkService {
 
   private Reply freeSpace(Payload p) throws MalformedFrameException {
     p.expectEnd("FREE_SPACE");
+    metrics.freeSpaceRequests.increment();
     ByteBuffer head =
         ByteBuffer.allocate(12)
             .putInt(pool.freeChunks())

@@ -32,6 +32,7 @@ public record SpongeServerConfig(
     String zkQuorum,
     String zkRoot,
     int zkSessionTimeoutMillis,
+    int zkConnectTimeoutMillis,
     long trackerPollMillis,
     int clientConnectTimeoutMillis,
     int clientReadTimeoutMillis) {
@@ -89,6 +90,14 @@ public record SpongeServerConfig(
   public static final String ZK_ROOT_DEFAULT = "/levee/sponge";
   public static final String ZK_SESSION_TIMEOUT_MS = "levee.sponge.zookeeper.session-timeout-ms";
   public static final int ZK_SESSION_TIMEOUT_MS_DEFAULT = 30_000;
+
+  /**
+   * How long a task waits for ZooKeeper before it gives up remote memory for its whole life (local
+   * memory and disk still serve): one bounded wait per task, never one per file.
+   */
+  public static final String ZK_CONNECT_TIMEOUT_MS = "levee.sponge.zookeeper.connect-timeout-ms";
+
+  public static final int ZK_CONNECT_TIMEOUT_MS_DEFAULT = 2_000;
   public static final String TRACKER_POLL_MS = "levee.sponge.tracker.poll-period-ms";
   public static final long TRACKER_POLL_MS_DEFAULT = 1_000;
 
@@ -124,6 +133,7 @@ public record SpongeServerConfig(
         v.string(ZK_QUORUM, ""),
         v.zkRoot(ZK_ROOT, ZK_ROOT_DEFAULT),
         v.intIn(ZK_SESSION_TIMEOUT_MS, ZK_SESSION_TIMEOUT_MS_DEFAULT, 1000, Integer.MAX_VALUE),
+        v.intIn(ZK_CONNECT_TIMEOUT_MS, ZK_CONNECT_TIMEOUT_MS_DEFAULT, 100, 600_000),
         v.longIn(TRACKER_POLL_MS, TRACKER_POLL_MS_DEFAULT, 10, 3_600_000L),
         v.intIn(CLIENT_CONNECT_TIMEOUT_MS, CLIENT_CONNECT_TIMEOUT_MS_DEFAULT, 1, Integer.MAX_VALUE),
         v.intIn(CLIENT_READ_TIMEOUT_MS, CLIENT_READ_TIMEOUT_MS_DEFAULT, 1, Integer.MAX_VALUE));

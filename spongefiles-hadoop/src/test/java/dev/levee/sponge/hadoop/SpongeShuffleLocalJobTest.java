@@ -2,12 +2,16 @@ package dev.levee.sponge.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.testing.CapturedLog;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.io.compress.DefaultCodec;
@@ -15,6 +19,7 @@ import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RunningJob;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.log4j.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -148,5 +153,60 @@ class SpongeShuffleLocalJobTest {
     assertEquals(1, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER));
     assertEquals(0, g.getCounter("local_memory.bytes_written"));
     assertTrue(Files.exists(work.resolve("fallback-sponge").resolve("_SUCCESS")));
+  }
+
+  /**
+   * ZooKeeper down: the reduce waits once, at most the connect timeout, then spills to local memory
+   * and disk; the give-up is counted and logged once, however many files the task creates. Before,
+   * every SpongeFile waited ~19 s for ZooKeeper (a job took 94 s instead of 30), nothing was
+   * counted, and each file logged a stack trace.
+   */
+  @Test
+  void unreachableTrackerCostsOneBoundedWaitAndLeavesLocalMemory() throws IOException {
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    JobConf stock = ShuffleJobs.job(work, input, work.resolve("no-zk-stock"), false);
+    JobConf withSponge =
+        sponge.configure(ShuffleJobs.job(work, input, work.resolve("no-zk-sponge"), false));
+    withSponge.set(SpongeServerConfig.ZK_QUORUM, "127.0.0.1:" + deadPort);
+    withSponge.setInt(SpongeServerConfig.ZK_CONNECT_TIMEOUT_MS, 500);
+    ShuffleJobs.run(stock);
+    RunningJob run;
+    try (CapturedLog log = CapturedLog.start()) {
+      run = ShuffleJobs.run(withSponge);
+      List<String> warnings = log.messages(Level.WARN, "dev.levee");
+      assertEquals(
+          1,
+          warnings.stream().filter(m -> m.contains("remote memory is off")).count(),
+          "one line says remote memory is off: " + warnings);
+      assertEquals(1, warnings.size(), "and nothing else warns: " + warnings);
+    }
+    assertArrayEquals(
+        ShuffleJobs.output(work.resolve("no-zk-stock")),
+        ShuffleJobs.output(work.resolve("no-zk-sponge")));
+    Counters.Group g = sponge(run);
+    assertEquals(1, g.getCounter(SpongeShuffle.TRACKER_UNREACHABLE_COUNTER));
+    assertEquals(0, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER), "SpongeFiles still in use");
+    assertTrue(g.getCounter("files_created") > 3, "several files, one wait");
+    assertTrue(g.getCounter("local_memory.bytes_written") > 0, "local memory still serves");
+    assertEquals(0, g.getCounter("remote_memory.bytes_written"));
+  }
+
+  /** With fallback=fail, a node without a usable sponge fails the attempt instead of spilling. */
+  @Test
+  void fallbackFailPolicyFailsTheAttempt() throws IOException {
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    JobConf job =
+        sponge.configure(
+            ShuffleJobs.job(work, input, work.resolve("fallback-fail"), false), deadPort);
+    job.set(SpongeShuffleKeys.FALLBACK, SpongeShuffleKeys.FALLBACK_FAIL);
+    job.setInt(org.apache.hadoop.mapreduce.MRJobConfig.REDUCE_MAX_ATTEMPTS, 1);
+    assertThrows(IllegalStateException.class, () -> ShuffleJobs.run(job));
+    assertTrue(Files.notExists(work.resolve("fallback-fail").resolve("_SUCCESS")));
   }
 }
