@@ -2,6 +2,7 @@ package dev.levee.sponge.hadoop;
 
 import dev.levee.sponge.SpongeFileSystem;
 import dev.levee.sponge.Tier;
+import dev.levee.sponge.config.SpongeConf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -97,9 +98,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
             sponge.config().chunkSize(),
             sponge.config().maxInFlightWrites(),
             MergeBufferBudget.bytesFromFraction(
-                job.getFloat(
-                    SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION,
-                    SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION_DEFAULT)));
+                SpongeConf.SHUFFLE_MERGE_DIRECT_MEMORY_FRACTION.from(SpongeConf.source(job))));
     this.runFiles = new SpilledRunFiles(job, SpillWriter.streamBufferSize(job));
     this.writer =
         new SpillWriter<>(
@@ -186,7 +185,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     LOG.info(
         "{}: {} {} in-memory map outputs and {} SpongeFile runs",
         reduceId,
-        SpongeShuffleKeys.FINAL_MERGE_LOG_MARKER,
+        SpongeShuffle.FINAL_MERGE_LOG_MARKER,
         memory.size(),
         runs.size());
     long memoryBytes = 0;

@@ -1,7 +1,9 @@
 package dev.levee.sponge.hadoop;
 
+import dev.levee.sponge.SpongeCounters.Counter;
 import dev.levee.sponge.SpongeFileSystem;
-import dev.levee.sponge.remote.net.GuardedServerList;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.discovery.GuardedServerList;
 import java.io.IOException;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
@@ -25,16 +27,16 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffle.class);
 
   /**
-   * Counter (in {@value SpongeShuffleKeys#COUNTER_GROUP}): 1 when this task ran the stock merge
-   * instead.
+   * The value of {@code mapreduce.job.reduce.shuffle.consumer.plugin.class} that switches it on.
    */
-  public static final String FALLBACKS_COUNTER = "shuffle.fallbacks";
+  public static final String PLUGIN_CLASS = "dev.levee.sponge.hadoop.SpongeShuffle";
 
   /**
-   * Counter: 1 when this task gave up remote memory because the sponge tracker (ZooKeeper) could
-   * not be reached; local memory and disk served its spills.
+   * Logged at INFO once the copy is over and every background spill has finished, right before the
+   * final merge: the point where stock logs "finalMerge called". Tools time the merge and the
+   * reduce from it.
    */
-  public static final String TRACKER_UNREACHABLE_COUNTER = "remote.tracker_unreachable";
+  public static final String FINAL_MERGE_LOG_MARKER = "final merge begins with";
 
   private TaskCounterPublisher counters;
   private SpongeFileSystem sponge;
@@ -45,17 +47,20 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   @Override
   protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
     counters = new TaskCounterPublisher(context.getReporter());
-    boolean failOnFallback = failInsteadOfFallingBack(context.getJobConf());
-    NodeSponge.Attachment attachment =
-        NodeSponge.attach(context.getJobConf(), context.getReduceId());
+    // Every levee.sponge.* value is checked once here, so a typo fails (or warns) at task start.
+    SpongeConf.validate(context.getJobConf());
+    boolean failOnFallback =
+        SpongeConf.SHUFFLE_FALLBACK.from(SpongeConf.source(context.getJobConf()))
+            == SpongeConf.Fallback.FAIL;
+    SpongeAttacher.Attachment attachment =
+        SpongeAttacher.attach(context.getJobConf(), context.getReduceId());
     if (!attachment.available()) {
       if (failOnFallback) {
         throw new IllegalStateException(
             context.getReduceId()
                 + ": SpongeFiles unavailable and "
-                + SpongeShuffleKeys.FALLBACK
-                + "="
-                + SpongeShuffleKeys.FALLBACK_FAIL
+                + SpongeConf.SHUFFLE_FALLBACK.name()
+                + "=fail"
                 + ": "
                 + attachment.unavailableReason());
       }
@@ -74,25 +79,6 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
     return new SpongeMergeManager<K, V>(context, sponge, this, stats);
   }
 
-  private static boolean failInsteadOfFallingBack(org.apache.hadoop.mapred.JobConf job) {
-    String policy = job.getTrimmed(SpongeShuffleKeys.FALLBACK, SpongeShuffleKeys.FALLBACK_DEFAULT);
-    if (policy.equalsIgnoreCase(SpongeShuffleKeys.FALLBACK_FAIL)) {
-      return true;
-    }
-    if (policy.equalsIgnoreCase(SpongeShuffleKeys.FALLBACK_STOCK)) {
-      return false;
-    }
-    throw new IllegalArgumentException(
-        "invalid "
-            + SpongeShuffleKeys.FALLBACK
-            + "='"
-            + policy
-            + "': expected "
-            + SpongeShuffleKeys.FALLBACK_STOCK
-            + " or "
-            + SpongeShuffleKeys.FALLBACK_FAIL);
-  }
-
   /**
    * Runs after the reducer has consumed the merge: the sponge files are drained, so the figures are
    * final.
@@ -101,9 +87,11 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   public void close() {
     try {
       if (counters != null) {
-        counters.increment(FALLBACKS_COUNTER, fellBack ? 1 : 0);
+        counters.increment(Counter.SHUFFLE_FALLBACKS.counterName(), fellBack ? 1 : 0);
         if (tracker != null) {
-          counters.increment(TRACKER_UNREACHABLE_COUNTER, tracker.trackerUnreachable() ? 1 : 0);
+          counters.increment(
+              Counter.REMOTE_TRACKER_UNREACHABLE.counterName(),
+              tracker.trackerUnreachable() ? 1 : 0);
         }
         if (stats != null) {
           counters.publish(stats.asMap());

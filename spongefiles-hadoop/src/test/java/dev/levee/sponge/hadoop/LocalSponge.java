@@ -1,8 +1,8 @@
 package dev.levee.sponge.hadoop;
 
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.server.SpongeNode;
-import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.server.SpongeService;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
@@ -18,9 +18,9 @@ final class LocalSponge implements AutoCloseable {
   static final int POOL_CHUNKS = 1024; // 64 MiB: holds every spill of the test jobs
 
   private final Path poolDir;
-  private final SpongeNode node;
+  private final SpongeService node;
 
-  private LocalSponge(Path poolDir, SpongeNode node) {
+  private LocalSponge(Path poolDir, SpongeService node) {
     this.poolDir = poolDir;
     this.node = node;
   }
@@ -33,19 +33,19 @@ final class LocalSponge implements AutoCloseable {
     }
     Path pool = work.resolve("pool");
     Configuration server = nodeKeys(new Configuration(false), pool);
-    server.set(SpongeServerConfig.BIND_HOST, "127.0.0.1");
-    server.set(SpongeServerConfig.PORT, "0");
-    return new LocalSponge(pool, SpongeNode.start(SpongeServerConfig.from(server)));
+    server.set(SpongeConf.BIND_HOST.name(), "127.0.0.1");
+    server.set(SpongeConf.PORT.name(), "0");
+    return new LocalSponge(pool, SpongeService.start(SpongeServerConfig.from(server)));
   }
 
   /** The keys a node's sponge server and its tasks share. */
   private static Configuration nodeKeys(Configuration c, Path pool) {
-    c.set(SpongeConfigKeys.LOCAL_POOL_DIR, pool.toString());
-    c.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString((long) POOL_CHUNKS * CHUNK));
-    c.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
-    c.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
-    c.set(SpongeConfigKeys.DFS_ENABLED, "false");
-    c.set(SpongeServerConfig.ADVERTISED_HOST, "127.0.0.1");
+    c.set(SpongeConf.LOCAL_POOL_DIR.name(), pool.toString());
+    c.set(SpongeConf.LOCAL_POOL_SIZE.name(), Long.toString((long) POOL_CHUNKS * CHUNK));
+    c.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(CHUNK));
+    c.set(SpongeConf.OWNER_HOST.name(), "127.0.0.1");
+    c.set(SpongeConf.DFS_ENABLED.name(), "false");
+    c.set(SpongeConf.ADVERTISED_HOST.name(), "127.0.0.1");
     return c;
   }
 
@@ -57,12 +57,12 @@ final class LocalSponge implements AutoCloseable {
   /** Switches SpongeFiles on for {@code job}, against whatever listens on {@code port}. */
   JobConf configure(JobConf job, int port) {
     nodeKeys(job, poolDir);
-    job.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffleKeys.PLUGIN_CLASS);
-    job.setInt(SpongeServerConfig.PORT, port);
+    job.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffle.PLUGIN_CLASS);
+    job.setInt(SpongeConf.PORT.name(), port);
     return job;
   }
 
-  SpongeNode node() {
+  SpongeService node() {
     return node;
   }
 

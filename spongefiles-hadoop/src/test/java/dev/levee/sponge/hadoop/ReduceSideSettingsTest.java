@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.sponge.SpongeCounters;
 import dev.levee.sponge.hadoop.VariableRecordJobs.ReducerKind;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -172,11 +173,18 @@ class ReduceSideSettingsTest {
       assertEquals(expected, actual, name + ": output differs from stock");
     }
 
-    Counters.Group g = run.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP);
-    assertEquals(0, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER), name + ": fell back to stock");
-    assertTrue(g.getCounter("files_created") > 0, name + ": nothing went through SpongeFiles");
+    Counters.Group g = run.getCounters().getGroup(SpongeCounters.GROUP);
     assertEquals(
-        g.getCounter("files_created"), g.getCounter("files_deleted"), name + ": leaked files");
+        0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
+        name + ": fell back to stock");
+    assertTrue(
+        g.getCounter(SpongeCounters.Counter.FILES_CREATED.counterName()) > 0,
+        name + ": nothing went through SpongeFiles");
+    assertEquals(
+        g.getCounter(SpongeCounters.Counter.FILES_CREATED.counterName()),
+        g.getCounter(SpongeCounters.Counter.FILES_DELETED.counterName()),
+        name + ": leaked files");
   }
 
   /**

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.SpongeCounters;
+import dev.levee.sponge.Tier;
+import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.testing.CapturedLog;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -51,7 +53,7 @@ class SpongeShuffleLocalJobTest {
   }
 
   private static Counters.Group sponge(RunningJob job) throws IOException {
-    return job.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP);
+    return job.getCounters().getGroup(SpongeCounters.GROUP);
   }
 
   /** Runs stock, then SpongeFiles; asserts equal output and a real spill into the local sponge. */
@@ -80,31 +82,41 @@ class SpongeShuffleLocalJobTest {
         name + ": SpongeFiles output differs from stock");
     assertEquals(
         0,
-        stockRun.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP).size(),
+        stockRun.getCounters().getGroup(SpongeCounters.GROUP).size(),
         "the stock run must not touch SpongeFiles");
 
     Counters.Group g = sponge(spongeRun);
-    assertEquals(0, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER), name + ": unexpected fallback");
+    assertEquals(
+        0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
+        name + ": unexpected fallback");
     assertTrue(
-        g.getCounter("local_memory.bytes_written") > 0,
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)) > 0,
         name + ": nothing reached the local sponge");
     assertEquals(
-        g.getCounter("local_memory.bytes_written"),
-        g.getCounter("local_memory.bytes_read"),
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)),
+        g.getCounter(SpongeCounters.PerTier.BYTES_READ.of(Tier.LOCAL_MEMORY)),
         name + ": every spilled byte is read back once");
     assertEquals(
-        g.getCounter("local_memory.chunks_written"),
-        g.getCounter("local_memory.chunks_freed"),
+        g.getCounter(SpongeCounters.PerTier.CHUNKS_WRITTEN.of(Tier.LOCAL_MEMORY)),
+        g.getCounter(SpongeCounters.PerTier.CHUNKS_FREED.of(Tier.LOCAL_MEMORY)),
         name + ": every chunk is freed");
     assertEquals(
-        g.getCounter("files_created"), g.getCounter("files_deleted"), name + ": files left behind");
+        g.getCounter(SpongeCounters.Counter.FILES_CREATED.counterName()),
+        g.getCounter(SpongeCounters.Counter.FILES_DELETED.counterName()),
+        name + ": files left behind");
     assertTrue(
-        g.getCounter("shuffle.memory_spills") > 0, name + ": the in-memory buffer never spilled");
-    assertEquals(1, g.getCounter("merge.rounds"), name + ": the final merge must take one round");
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_MEMORY_SPILLS.counterName()) > 0,
+        name + ": the in-memory buffer never spilled");
+    assertEquals(
+        1,
+        g.getCounter(SpongeCounters.Counter.MERGE_ROUNDS.counterName()),
+        name + ": the final merge must take one round");
     // The map-side combiner shrinks each map output to at most one record per key, so fewer runs
     // reach the reducer.
     assertTrue(
-        g.getCounter("merge.final_runs") > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
+        g.getCounter(SpongeCounters.Counter.MERGE_FINAL_RUNS.counterName())
+            > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
         name + ": more runs than io.sort.factor expected, so stock would merge in several rounds");
     assertEquals(
         LocalSponge.POOL_CHUNKS,
@@ -117,7 +129,7 @@ class SpongeShuffleLocalJobTest {
   void spillsIntoTheLocalSpongeAndMatchesStock() throws IOException {
     Counters.Group g = compare("plain", false, false);
     assertTrue(
-        g.getCounter("shuffle.map_outputs_to_sponge") > 0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_MAP_OUTPUTS_TO_SPONGE.counterName()) > 0,
         "map outputs larger than the single-shuffle limit must go straight into SpongeFiles");
   }
 
@@ -130,7 +142,7 @@ class SpongeShuffleLocalJobTest {
   void compressedMapOutputsMatchStock() throws IOException {
     Counters.Group g = compare("compressed", false, true);
     assertTrue(
-        g.getCounter("shuffle.map_outputs_to_sponge") > 0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_MAP_OUTPUTS_TO_SPONGE.counterName()) > 0,
         "compressed outputs must reach SpongeFiles too");
   }
 
@@ -150,8 +162,8 @@ class SpongeShuffleLocalJobTest {
         ShuffleJobs.output(work.resolve("fallback-stock")),
         ShuffleJobs.output(work.resolve("fallback-sponge")));
     Counters.Group g = sponge(run);
-    assertEquals(1, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER));
-    assertEquals(0, g.getCounter("local_memory.bytes_written"));
+    assertEquals(1, g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()));
+    assertEquals(0, g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)));
     assertTrue(Files.exists(work.resolve("fallback-sponge").resolve("_SUCCESS")));
   }
 
@@ -170,8 +182,8 @@ class SpongeShuffleLocalJobTest {
     JobConf stock = ShuffleJobs.job(work, input, work.resolve("no-zk-stock"), false);
     JobConf withSponge =
         sponge.configure(ShuffleJobs.job(work, input, work.resolve("no-zk-sponge"), false));
-    withSponge.set(SpongeServerConfig.ZK_QUORUM, "127.0.0.1:" + deadPort);
-    withSponge.setInt(SpongeServerConfig.ZK_CONNECT_TIMEOUT_MS, 500);
+    withSponge.set(SpongeConf.ZK_QUORUM.name(), "127.0.0.1:" + deadPort);
+    withSponge.setInt(SpongeConf.ZK_CONNECT_TIMEOUT_MS.name(), 500);
     ShuffleJobs.run(stock);
     RunningJob run;
     try (CapturedLog log = CapturedLog.start()) {
@@ -187,11 +199,18 @@ class SpongeShuffleLocalJobTest {
         ShuffleJobs.output(work.resolve("no-zk-stock")),
         ShuffleJobs.output(work.resolve("no-zk-sponge")));
     Counters.Group g = sponge(run);
-    assertEquals(1, g.getCounter(SpongeShuffle.TRACKER_UNREACHABLE_COUNTER));
-    assertEquals(0, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER), "SpongeFiles still in use");
-    assertTrue(g.getCounter("files_created") > 3, "several files, one wait");
-    assertTrue(g.getCounter("local_memory.bytes_written") > 0, "local memory still serves");
-    assertEquals(0, g.getCounter("remote_memory.bytes_written"));
+    assertEquals(1, g.getCounter(SpongeCounters.Counter.REMOTE_TRACKER_UNREACHABLE.counterName()));
+    assertEquals(
+        0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
+        "SpongeFiles still in use");
+    assertTrue(
+        g.getCounter(SpongeCounters.Counter.FILES_CREATED.counterName()) > 3,
+        "several files, one wait");
+    assertTrue(
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)) > 0,
+        "local memory still serves");
+    assertEquals(0, g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.REMOTE_MEMORY)));
   }
 
   /** With fallback=fail, a node without a usable sponge fails the attempt instead of spilling. */
@@ -204,7 +223,7 @@ class SpongeShuffleLocalJobTest {
     JobConf job =
         sponge.configure(
             ShuffleJobs.job(work, input, work.resolve("fallback-fail"), false), deadPort);
-    job.set(SpongeShuffleKeys.FALLBACK, SpongeShuffleKeys.FALLBACK_FAIL);
+    job.set(SpongeConf.SHUFFLE_FALLBACK.name(), "fail");
     job.setInt(org.apache.hadoop.mapreduce.MRJobConfig.REDUCE_MAX_ATTEMPTS, 1);
     assertThrows(IllegalStateException.class, () -> ShuffleJobs.run(job));
     assertTrue(Files.notExists(work.resolve("fallback-fail").resolve("_SUCCESS")));

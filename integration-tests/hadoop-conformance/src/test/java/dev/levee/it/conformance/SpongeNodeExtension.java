@@ -1,8 +1,8 @@
 package dev.levee.it.conformance;
 
+import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.hadoop.SpongeShuffle;
-import dev.levee.sponge.server.SpongeNode;
-import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.server.SpongeService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.mapred.JobConf;
@@ -28,9 +28,9 @@ public final class SpongeNodeExtension implements BeforeAllCallback, AfterAllCal
 
   /** The sponge node, closed by JUnit when the run ends. */
   static final class Node implements ExtensionContext.Store.CloseableResource {
-    final SpongeNode node;
+    final SpongeService node;
 
-    Node(SpongeNode node) {
+    Node(SpongeService node) {
       this.node = node;
     }
 
@@ -55,7 +55,7 @@ public final class SpongeNodeExtension implements BeforeAllCallback, AfterAllCal
               + plugin);
     }
     try {
-      return new Node(SpongeNode.start(SpongeServerConfig.from(conf)));
+      return new Node(SpongeService.start(SpongeServerConfig.from(conf)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the sponge node for Hadoop's tests", e);
     }
