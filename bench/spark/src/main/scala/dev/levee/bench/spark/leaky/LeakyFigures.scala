@@ -112,15 +112,33 @@ object LeakyFigures {
     case other     => throw new IllegalArgumentException(s"not a number: $other")
   }
 
-  /** Writes every figure the points allow into `dir`; returns the files written. */
-  def write(points: Seq[Point], revision: String, dir: Path): Seq[Path] = {
+  /**
+   * The points of the one run (command) of `revision` that measured the most executor memories: a ladder's points
+   * must come from one session, or the 5% line compares times taken under different machine loads.
+   */
+  def ladderPoints(ms: Seq[Measurement], revision: String): Seq[Point] = {
+    val at = ms.filter(m => isPoint(m) && m.gitRevision().startsWith(revision))
+    if (at.isEmpty) Seq.empty
+    else {
+      val command = at
+        .groupBy(_.command())
+        .maxBy(_._2.map(_.params().get("executor_memory_mb")).distinct.size)
+        ._1
+      points(at.filter(_.command() == command), revision)
+    }
+  }
+
+  /** Writes every figure the points allow into `dir` (the ladder from `ladder`); returns the files written. */
+  def write(points: Seq[Point], ladder: Seq[Point], revision: String, dir: Path): Seq[Path] = {
     System.setProperty("java.awt.headless", "true")
     Files.createDirectories(dir)
-    val paper = points.filter(p => p.gc == "parallel" && p.dataset == "uniform")
+    def paperSetting(ps: Seq[Point]) = ps.filter(p => p.gc == "parallel" && p.dataset == "uniform")
+    val paper = paperSetting(points)
     val ops = paper.map(_.op).distinct.sorted
     val sweeps = ops.flatMap(op => dmrSweep(paper.filter(_.op == op), op, revision, dir))
-    val ladders = ops.flatMap(op => memoryLadder(paper.filter(_.op == op), op, revision, dir))
-    sweeps ++ ladders ++ gcShare(paper, revision, dir)
+    val ladders =
+      ops.flatMap(op => memoryLadder(paperSetting(ladder).filter(_.op == op), op, revision, dir))
+    sweeps ++ ladders ++ gcShare(paper, paperSetting(ladder), revision, dir)
   }
 
   /**
@@ -133,10 +151,13 @@ object LeakyFigures {
       revision: String,
       dir: Path
   ): Option[Path] = {
-    val stockMeasured = points.filter(_.variant == LeakySuite.Stock).map(p => (p.memoryMb, p.records)).toSet
+    val stockMeasured =
+      points.filter(_.variant == LeakySuite.Stock).map(p => (p.memoryMb, p.records)).toSet
     val curves = points
       .groupBy(p => (p.variant, p.memoryMb, p.records))
-      .filter { case ((_, m, r), ps) => ps.map(_.reduceTasks).distinct.size > 1 && stockMeasured((m, r)) }
+      .filter { case ((_, m, r), ps) =>
+        ps.map(_.reduceTasks).distinct.size > 1 && stockMeasured((m, r))
+      }
     if (curves.isEmpty) return None
     val chart = xyChart(
       s"$op: reduce stage time against DMR (uniform keys, ParallelGC, local-cluster, medians) at $revision",
@@ -219,7 +240,12 @@ object LeakyFigures {
    * GC share of reduce task time, failed points left out (they have no share to show): against DMR at the smallest
    * heap of the sweep (where the goal is set), and against executor memory on the memory ladder.
    */
-  private def gcShare(points: Seq[Point], revision: String, dir: Path): Seq[Path] = {
+  private def gcShare(
+      points: Seq[Point],
+      ladderPoints: Seq[Point],
+      revision: String,
+      dir: Path
+  ): Seq[Path] = {
     val shown = points.filter(_.gcShare.isDefined)
     if (shown.isEmpty) return Seq.empty
     val swept = shown
@@ -228,7 +254,11 @@ object LeakyFigures {
       .keys
       .map(_._1)
     val atSmallHeap = swept.minOption.map { heap =>
-      val ps = shown.filter(p => p.memoryMb == heap && shown.exists(q => q.variant == LeakySuite.Stock && q.records == p.records))
+      val ps = shown.filter(p =>
+        p.memoryMb == heap && points.exists(q =>
+          q.variant == LeakySuite.Stock && q.records == p.records
+        )
+      )
       val chart = xyChart(
         s"GC share of reduce task time against DMR at a $heap MB heap (uniform keys, ParallelGC, medians) at $revision",
         "DMR (log scale)",
@@ -238,23 +268,26 @@ object LeakyFigures {
       gcLines(chart, ps, _.dmr)
       save(chart, dir, s"leaky-gc-share-${heap}m.png")
     }
-    val ladder = {
-      val byCurve = shown.groupBy(p => (p.reduceTasks, p.records))
-      val (curve, ps) = byCurve.maxBy { case (_, qs) => qs.map(_.memoryMb).distinct.size }
-      if (ps.map(_.memoryMb).distinct.size < 3) None
+    val ladder =
+      if (ladderPoints.forall(_.gcShare.isEmpty)) None
       else {
-        val chart = xyChart(
-          s"GC share of reduce task time against executor memory, R=${curve._1}, ${ps.head.inputBytes / 1000000} MB " +
-            s"input (uniform keys, ParallelGC, medians) at $revision",
-          "executor memory, MB (log scale)",
-          "GC time / reduce task time, % (failed points have none)"
-        )
-        chart.getStyler.setXAxisLogarithmic(true)
-        chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
-        gcLines(chart, ps, _.memoryMb.toDouble)
-        Some(save(chart, dir, "leaky-gc-share-ladder.png"))
+        val byCurve =
+          ladderPoints.filter(_.gcShare.isDefined).groupBy(p => (p.reduceTasks, p.records))
+        val (curve, ps) = byCurve.maxBy { case (_, qs) => qs.map(_.memoryMb).distinct.size }
+        if (ps.map(_.memoryMb).distinct.size < 3) None
+        else {
+          val chart = xyChart(
+            s"GC share of reduce task time against executor memory, R=${curve._1}, ${ps.head.inputBytes / 1000000} MB " +
+              s"input (uniform keys, ParallelGC, medians) at $revision",
+            "executor memory, MB (log scale)",
+            "GC time / reduce task time, % (failed points have none)"
+          )
+          chart.getStyler.setXAxisLogarithmic(true)
+          chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
+          gcLines(chart, ps, _.memoryMb.toDouble)
+          Some(save(chart, dir, "leaky-gc-share-ladder.png"))
+        }
       }
-    }
     atSmallHeap.toSeq ++ ladder
   }
 
@@ -262,8 +295,10 @@ object LeakyFigures {
     chart.getStyler.setYAxisMin(0.0)
     chart.getStyler.setYAxisMax(100.0)
     val ops = ps.map(_.op).distinct.sorted
-    ps.groupBy(p => (p.variant, p.op)).toSeq.sortBy { case ((v, op), _) => (variantOrder(v), op) }.foreach {
-      case ((v, op), qs) =>
+    ps.groupBy(p => (p.variant, p.op))
+      .toSeq
+      .sortBy { case ((v, op), _) => (variantOrder(v), op) }
+      .foreach { case ((v, op), qs) =>
         // One share per x: where two points meet (two inputs at one DMR), their median.
         val byX = qs.groupBy(x).toSeq.sortBy(_._1)
         val s = chart.addSeries(
@@ -272,9 +307,10 @@ object LeakyFigures {
           byX.map { case (_, rs) => SweepResults.median(rs.flatMap(_.gcShare)).get * 100 }.toArray
         )
         style(s, v, dashed = ops.indexOf(op) % 2 == 1)
-    }
+      }
     val xs = ps.map(x)
-    val goal = chart.addSeries("goal: 10%", Array(xs.min, xs.max), Array(GcGoal * 100, GcGoal * 100))
+    val goal =
+      chart.addSeries("goal: 10%", Array(xs.min, xs.max), Array(GcGoal * 100, GcGoal * 100))
     goal.setMarker(SeriesMarkers.NONE)
     goal.setLineColor(Color.DARK_GRAY)
     goal.setLineStyle(dash)
@@ -362,6 +398,6 @@ object LeakyFigures {
       )
     val ps = points(ms, rev)
     if (ps.isEmpty) throw new IllegalArgumentException(s"no leaky points of revision $rev in $file")
-    write(ps, rev.take(7), store.dir().resolve("figures"))
+    write(ps, ladderPoints(ms, rev), rev.take(7), store.dir().resolve("figures"))
   }
 }
