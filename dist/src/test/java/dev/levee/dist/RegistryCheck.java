@@ -22,7 +22,7 @@ final class RegistryCheck {
 
   RegistryCheck(String prefix, String confClass) throws ReflectiveOperationException {
     this.prefix = prefix;
-    this.registry = Class.forName(confClass).getField("REGISTRY").get(null);
+    this.registry = registryOf(Class.forName(confClass));
     Method v = null;
     for (Method m : registry.getClass().getMethods()) {
       if (m.getName().equals("validate") && m.getParameterCount() == 1) {
@@ -33,6 +33,15 @@ final class RegistryCheck {
       throw new IllegalStateException(confClass + ".REGISTRY has no validate(ConfigSource)");
     }
     this.validate = v;
+  }
+
+  /** A Java class's static field, or a Scala object's static forwarder. */
+  private static Object registryOf(Class<?> conf) throws ReflectiveOperationException {
+    try {
+      return conf.getField("REGISTRY").get(null);
+    } catch (NoSuchFieldException e) {
+      return conf.getMethod("REGISTRY").invoke(null);
+    }
   }
 
   String prefix() {
