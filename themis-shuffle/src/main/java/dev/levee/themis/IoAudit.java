@@ -1,5 +1,6 @@
 package dev.levee.themis;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,9 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  * <ul>
  *   <li>D = MAP_OUTPUT_MATERIALIZED_BYTES, the intermediate data as first written (file.out);
  *   <li>writes = local FILE_BYTES_WRITTEN minus the map output indexes (24 bytes per partition plus
- *       8 per map);
+ *       8 per map) and minus each task's own job.xml (a YARN task writes its configuration to its
+ *       local directory: Themis measures it when it starts in a task, for a stock job it is
+ *       estimated as the job configuration's size per task);
  *   <li>reads = local FILE_BYTES_READ (merges, spills read back) plus REDUCE_SHUFFLE_BYTES (the
  *       ShuffleHandler reads each served segment once, in the NodeManager, outside any task's
  *       counters).
@@ -39,12 +42,16 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 public final class IoAudit {
   private IoAudit() {}
 
-  /** Bytes of side reads (distributed-cache files, etc.) tolerated besides 1% of D. */
-  public static final long DEFAULT_SIDE_BYTES = 1L << 20;
+  /**
+   * Local bytes that are not intermediate data and that no counter names, tolerated besides 0.2% of
+   * D: distributed-cache files a task reads (TeraSort's partition list), small job-side files.
+   */
+  public static final long DEFAULT_TOLERANCE_BYTES = 64L << 10;
 
   public record Report(
       long intermediateBytes,
       long indexBytes,
+      long taskFileBytes,
       long localBytesWritten,
       long localBytesRead,
       long shuffleBytes,
@@ -57,7 +64,7 @@ public final class IoAudit {
 
     /** Local writes of intermediate data, in passes over it. */
     public double intermediateWrites() {
-      return ratio(localBytesWritten - indexBytes, intermediateBytes);
+      return ratio(localBytesWritten - indexBytes - taskFileBytes, intermediateBytes);
     }
 
     /** Reads of intermediate data (local files and the shuffle), in passes over it. */
@@ -86,7 +93,8 @@ public final class IoAudit {
      */
     public boolean accountedFor() {
       if (intermediateBytes <= 0) {
-        return localBytesWritten - indexBytes <= tolerance && localBytesRead <= tolerance;
+        return localBytesWritten - indexBytes - taskFileBytes <= tolerance
+            && localBytesRead <= tolerance;
       }
       double extra = ratio(overflowBytes, intermediateBytes);
       double eps = ratio((long) tolerance, intermediateBytes);
@@ -158,27 +166,32 @@ public final class IoAudit {
     if (counters == null) {
       throw new IOException("job " + job.getJobID() + " has no counters (is it finished?)");
     }
+    int maps = job.getConfiguration().getInt(MRJobConfig.NUM_MAPS, 0);
+    int reducers = job.getNumReduceTasks();
+    ByteArrayOutputStream xml = new ByteArrayOutputStream();
+    job.getConfiguration().writeXml(xml);
     return of(
-        counters,
-        job.getConfiguration().getInt(MRJobConfig.NUM_MAPS, 0),
-        job.getNumReduceTasks(),
-        DEFAULT_SIDE_BYTES);
+        counters, maps, reducers, (long) (maps + reducers) * xml.size(), DEFAULT_TOLERANCE_BYTES);
   }
 
   /**
    * @param maps successful map tasks (for the stock index size; Themis counts its own)
-   * @param sideBytes local reads that are not intermediate data (distributed-cache files)
+   * @param taskFileEstimate the tasks' own local files (job.xml) when Themis did not measure them
+   * @param tolerance local bytes no counter explains that are tolerated besides 0.2% of D
    */
-  public static Report of(Counters c, int maps, int reducers, long sideBytes) {
+  public static Report of(
+      Counters c, int maps, int reducers, long taskFileEstimate, long tolerance) {
     long d = value(c, TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES);
     long themisIndex = themis(c, ThemisCounters.MAP_INDEX_BYTES);
     long index = themisIndex > 0 ? themisIndex : (long) maps * ((long) reducers * 24 + 8);
     long overflow =
         themis(c, ThemisCounters.MAP_OVERFLOW_BYTES)
             + themis(c, ThemisCounters.REDUCE_OVERFLOW_BYTES);
+    long measured = themis(c, ThemisCounters.TASK_LOCAL_BYTES_BEFORE);
     return new Report(
         d,
         index,
+        measured > 0 ? measured : taskFileEstimate,
         c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue(),
         c.findCounter("file", FileSystemCounter.BYTES_READ).getValue(),
         value(c, TaskCounter.REDUCE_SHUFFLE_BYTES),
@@ -187,7 +200,7 @@ public final class IoAudit {
         value(c, TaskCounter.SPILLED_RECORDS),
         c.findCounter("hdfs", FileSystemCounter.BYTES_READ).getValue(),
         c.findCounter("hdfs", FileSystemCounter.BYTES_WRITTEN).getValue(),
-        Math.max(sideBytes, d / 100.0));
+        Math.max(tolerance, d * 0.002));
   }
 
   private static long value(Counters c, TaskCounter counter) {

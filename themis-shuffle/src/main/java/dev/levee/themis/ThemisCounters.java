@@ -48,6 +48,25 @@ public final class ThemisCounters {
   /** Prefix of the write-size histogram counters (see {@link WriteStats#BUCKET_NAMES}). */
   public static final String MAP_WRITE_SIZE_PREFIX = "map.write.size.";
 
+  /**
+   * Local bytes a task had written before Themis started in it: the task's own copy of job.xml,
+   * which YARN tasks write and which is not intermediate data. {@link dev.levee.themis.IoAudit}
+   * subtracts it.
+   */
+  public static final String TASK_LOCAL_BYTES_BEFORE = "task.local.bytes.written.before";
+
+  /** The local file system's bytes written so far in this JVM (what FILE_BYTES_WRITTEN sums). */
+  public static long localBytesWritten() {
+    long bytes = 0;
+    for (org.apache.hadoop.fs.FileSystem.Statistics s :
+        org.apache.hadoop.fs.FileSystem.getAllStatistics()) {
+      if ("file".equals(s.getScheme())) {
+        bytes += s.getBytesWritten();
+      }
+    }
+    return bytes;
+  }
+
   /** Bytes of fetched map outputs the reducer held in memory. */
   public static final String REDUCE_FETCHED_BYTES = "reduce.fetched.bytes";
 

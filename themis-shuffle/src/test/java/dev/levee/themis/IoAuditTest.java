@@ -31,7 +31,7 @@ class IoAuditTest {
   void themisWritesAndReadsTheIntermediateDataOnce() {
     Counters c = counters(D + INDEX, 0, D);
     c.findCounter(ThemisCounters.GROUP, ThemisCounters.MAP_INDEX_BYTES).setValue(INDEX);
-    IoAudit.Report r = IoAudit.of(c, MAPS, REDUCERS, 0);
+    IoAudit.Report r = IoAudit.of(c, MAPS, REDUCERS, 0, 0);
     assertEquals(2.0, r.readsPerRecord(), 1e-9);
     assertEquals(2.0, r.writesPerRecord(), 1e-9);
     assertTrue(r.twoIo(), r.summary());
@@ -43,7 +43,7 @@ class IoAuditTest {
     // Map: one spill renamed (1 write). Reduce: every in-memory segment merged to disk before
     // reduce() (1 write, 1 read), on top of the shuffle read.
     Counters c = counters(2 * D + INDEX, D, D);
-    IoAudit.Report r = IoAudit.of(c, MAPS, REDUCERS, 0);
+    IoAudit.Report r = IoAudit.of(c, MAPS, REDUCERS, 0, 0);
     assertEquals(3.0, r.readsPerRecord(), 1e-9);
     assertEquals(3.0, r.writesPerRecord(), 1e-9);
     assertFalse(r.twoIo());
@@ -57,11 +57,21 @@ class IoAuditTest {
     Counters c = counters(D + overflow + INDEX, overflow, D);
     c.findCounter(ThemisCounters.GROUP, ThemisCounters.MAP_INDEX_BYTES).setValue(INDEX);
     c.findCounter(ThemisCounters.GROUP, ThemisCounters.REDUCE_OVERFLOW_BYTES).setValue(overflow);
-    IoAudit.Report r = IoAudit.of(c, MAPS, REDUCERS, 0);
+    IoAudit.Report r = IoAudit.of(c, MAPS, REDUCERS, 0, 0);
     assertTrue(r.accountedFor(), r.summary());
     assertFalse(r.twoIo());
     assertEquals(2.2, r.writesPerRecord(), 1e-9);
     assertTrue(r.summary().contains("overflowed"), r.summary());
+  }
+
+  @Test
+  void eachTasksOwnJobXmlIsNotIntermediateData() {
+    long jobXml = 14 * 300_000L;
+    Counters c = counters(D + INDEX + jobXml, 0, D);
+    assertFalse(IoAudit.of(c, MAPS, REDUCERS, 0, 0).twoIo(), "unexplained writes fail the audit");
+    assertTrue(IoAudit.of(c, MAPS, REDUCERS, jobXml, 0).twoIo(), "estimated for a stock job");
+    c.findCounter(ThemisCounters.GROUP, ThemisCounters.TASK_LOCAL_BYTES_BEFORE).setValue(jobXml);
+    assertTrue(IoAudit.of(c, MAPS, REDUCERS, 0, 0).twoIo(), "measured by Themis in each task");
   }
 
   @Test
@@ -70,6 +80,6 @@ class IoAuditTest {
     Counters c = counters(D + 2 * overflow + INDEX, overflow, D);
     c.findCounter(ThemisCounters.GROUP, ThemisCounters.MAP_INDEX_BYTES).setValue(INDEX);
     c.findCounter(ThemisCounters.GROUP, ThemisCounters.MAP_OVERFLOW_BYTES).setValue(overflow);
-    assertFalse(IoAudit.of(c, MAPS, REDUCERS, 0).accountedFor());
+    assertFalse(IoAudit.of(c, MAPS, REDUCERS, 0, 0).accountedFor());
   }
 }

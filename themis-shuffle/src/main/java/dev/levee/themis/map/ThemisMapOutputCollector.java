@@ -66,6 +66,7 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   private MapOutputWriter<K, V> writer;
   private MapOutputSink sink;
 
+  private long localBytesBefore;
   private Counters.Counter mapOutputRecords;
   private Counters.Counter mapOutputBytes;
   private Counters.Counter materializedBytes;
@@ -73,6 +74,7 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   @Override
   @SuppressWarnings("unchecked")
   public void init(Context context) throws IOException, ClassNotFoundException {
+    localBytesBefore = ThemisCounters.localBytesWritten();
     job = context.getJobConf();
     reporter = context.getReporter();
     mapTask = context.getMapTask();
@@ -225,6 +227,7 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     ThemisCounters.increment(reporter, ThemisCounters.MAP_SORT_MS, writer.sortMillis());
     ThemisCounters.increment(reporter, ThemisCounters.MAP_WRITE_MS, writer.writeMillis());
     ThemisCounters.publishWrites(reporter, writer.writes());
+    ThemisCounters.increment(reporter, ThemisCounters.TASK_LOCAL_BYTES_BEFORE, localBytesBefore);
     mapTask.getSortPhase().complete();
     LOG.info(
         "Themis map output written once: {} bytes in {} writes ({} overflow runs read back)",

@@ -189,6 +189,14 @@ final class ThemisMergeManager<K, V> implements MergeManager<K, V> {
     committedRecords += loaded.records();
     stats.segmentFetched(output.getSize());
     stats.holding(committedBytes + inflightBytes);
+    LOG.info(
+        "{}: holds the output of {} in memory ({} bytes, {} records; {} of {} bytes in use)",
+        reduceId,
+        output.getMapId(),
+        output.getSize(),
+        loaded.records(),
+        committedBytes + inflightBytes,
+        settings.budget());
     if (settings.overflow() == Overflow.FAIL && committedBytes > settings.budget()) {
       fail(tooLarge(output.getMapId(), output.getSize()));
     }

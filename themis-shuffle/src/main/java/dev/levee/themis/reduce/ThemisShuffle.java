@@ -2,6 +2,7 @@ package dev.levee.themis.reduce;
 
 import dev.levee.config.ConfigSource;
 import dev.levee.themis.ThemisConf;
+import dev.levee.themis.ThemisCounters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
@@ -26,10 +27,12 @@ public class ThemisShuffle<K, V> extends Shuffle<K, V> {
   private ShuffleConsumerPlugin.Context context;
   private ThemisMergeManager<K, V> manager;
   private final ReduceStats stats = new ReduceStats();
+  private long localBytesBefore;
 
   @Override
   protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
     this.context = context;
+    localBytesBefore = ThemisCounters.localBytesWritten();
     ConfigSource conf = ThemisConf.validate(context.getJobConf(), LOG);
     ReduceSettings settings = ReduceSettings.from(conf, Runtime.getRuntime().maxMemory());
     LOG.info(
@@ -51,6 +54,8 @@ public class ThemisShuffle<K, V> extends Shuffle<K, V> {
     try {
       if (context != null) {
         stats.publish(context.getReporter());
+        ThemisCounters.increment(
+            context.getReporter(), ThemisCounters.TASK_LOCAL_BYTES_BEFORE, localBytesBefore);
       }
     } finally {
       if (manager != null) {
