@@ -123,6 +123,107 @@ public final class ThemisConf {
           .since("0.1.0")
           .build();
 
+  // Phase 0: sampling and partition sizing -------------------------------------------------
+
+  public static final ConfigKey<dev.levee.themis.plan.PlanPolicy> PLAN_POLICY =
+      B.key("levee.themis.plan.policy", ValueTypes.enumOf(dev.levee.themis.plan.PlanPolicy.class))
+          .defaultValue("auto")
+          .doc(
+              "How phase 0 partitions: hash (byte-weighted ranges of key.hashCode(), so equal keys"
+                  + " still meet), range (byte-weighted ranges of keys in the job's sort order, for"
+                  + " total order), keep (the job's partitioner and reducer count, sizes only"
+                  + " predicted); auto: hash for HashPartitioner, range for TotalOrderPartitioner"
+                  + " and the classes in levee.themis.plan.range.partitioners, keep otherwise.")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<String> PLAN_RANGE_PARTITIONERS =
+      B.key("levee.themis.plan.range.partitioners", ValueTypes.text())
+          .defaultValue("org.apache.hadoop.examples.terasort.TeraSort$TotalOrderPartitioner")
+          .doc(
+              "Comma-separated partitioner classes that produce a total order like Hadoop's"
+                  + " TotalOrderPartitioner, which phase 0 may replace with byte-weighted ranges.")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<Integer> PLAN_SAMPLE_SPLITS =
+      B.key("levee.themis.plan.sample.splits", ValueTypes.ints(1, 100_000))
+          .defaultValue("10")
+          .doc("Input splits phase 0 runs the job's mapper over (spread over all splits).")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<Long> PLAN_SAMPLE_BYTES =
+      B.key("levee.themis.plan.sample.bytes", ValueTypes.bytes(1 << 10, 1L << 40))
+          .defaultValue("8m")
+          .doc("Input bytes read from the start of each sampled split (its prefix, as the paper).")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<Integer> PLAN_SAMPLE_RECORDS =
+      B.key("levee.themis.plan.sample.records", ValueTypes.ints(100, 50_000_000))
+          .defaultValue("200000")
+          .doc(
+              "Map output records kept (a uniform reservoir over everything sampled) to place the"
+                  + " cuts and find the heavy keys.")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<Double> PLAN_PARTITION_FILL =
+      B.key("levee.themis.plan.partition.fill", ValueTypes.fraction())
+          .defaultValue("0.5")
+          .doc(
+              "Share of a reducer's Themis memory a planned partition fills; the rest absorbs"
+                  + " sampling error and skew before a partition overflows.")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<Integer> PLAN_MAX_REDUCERS =
+      B.key("levee.themis.plan.reducers.max", ValueTypes.ints(1, 1_000_000))
+          .defaultValue("10000")
+          .doc("The most reducers phase 0 may choose.")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<Boolean> PLAN_SPLIT_SIZE =
+      B.key("levee.themis.plan.split.size", ValueTypes.bool())
+          .defaultValue("true")
+          .doc(
+              "Let phase 0 lower mapreduce.input.fileinputformat.split.maxsize so each map's"
+                  + " output fits its Themis buffer (its splits are then computed again).")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<Boolean> PLAN_REQUIRED =
+      B.key("levee.themis.plan.required", ValueTypes.bool())
+          .defaultValue("false")
+          .doc(
+              "When phase 0 cannot sample (a mapper that needs its task's distributed cache, an"
+                  + " input format that cannot be read from the client): false submits the job"
+                  + " unplanned with a warning, true fails the submission.")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<String> PLAN_PATH =
+      B.key("levee.themis.plan.path", ValueTypes.text())
+          .defaultValue("")
+          .defaultDescription("(set by phase 0)")
+          .doc(
+              "The partition plan file Themis's partitioners read (boundaries, reducer count);"
+                  + " phase 0 writes it and sets this key.")
+          .since("0.1.0")
+          .build();
+
+  public static final ConfigKey<String> PLAN_HEAVY_KEYS =
+      B.key("levee.themis.plan.heavy.keys", ValueTypes.text())
+          .defaultValue("")
+          .defaultDescription("(set by phase 0)")
+          .doc(
+              "The keys phase 0 found too heavy for one planned partition, with their estimated"
+                  + " bytes; informational, set by phase 0.")
+          .since("0.1.0")
+          .build();
+
   public static final ConfigRegistry REGISTRY = B.build();
 
   /** A Hadoop configuration as the registry reads it. */
