@@ -155,7 +155,8 @@ class ThemisPlannerTest {
     RuntimeException e =
         assertThrows(RuntimeException.class, () -> ThemisPlanner.plan(job.getConfiguration()));
     assertTrue(e.getMessage().contains(ThemisConf.PLAN_POLICY.name()), e.getMessage());
-    assertTrue(e.getMessage().contains(SecondarySort.FirstPartitioner.class.getName()), e.getMessage());
+    assertTrue(
+        e.getMessage().contains(SecondarySort.FirstPartitioner.class.getName()), e.getMessage());
     conf.set(ThemisConf.PLAN_POLICY.name(), "sideways");
     Job bad = LocalJobs.job(conf, "ss-bad", pairs, work.resolve("ss-bad-out"), 3);
     SecondarySort.configure(bad);

@@ -65,7 +65,8 @@ public final class HadoopDemoSuite implements Suite {
                 + "chunks also go to the other nodes' sponges",
             "48"),
         OptionSpec.optional("repetitions", "N", "runs of each variant", "1"),
-        OptionSpec.optional("themis-records", "N", "100-byte records Themis's sort row sorts", "500000"));
+        OptionSpec.optional(
+            "themis-records", "N", "100-byte records Themis's sort row sorts", "500000"));
   }
 
   @Override

@@ -31,7 +31,8 @@ final class PhaseChart {
       Path file)
       throws IOException {
     List<String> phases =
-        List.of("phase 1: read input, write intermediate", "phase 2: read intermediate, write output");
+        List.of(
+            "phase 1: read input, write intermediate", "phase 2: read intermediate, write output");
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(1000)

@@ -42,7 +42,8 @@ public final class ThemisDemoRow {
     SortWorkload.Digest stockDigest = null;
     Map<String, Double> themis = null;
     IoAudit.Report themisAudit = null;
-    for (ShuffleVariant v : new ShuffleVariant[] {ShuffleVariant.STOCK_DEFAULT, ShuffleVariant.THEMIS}) {
+    for (ShuffleVariant v :
+        new ShuffleVariant[] {ShuffleVariant.STOCK_DEFAULT, ShuffleVariant.THEMIS}) {
       Path out = new Path(base, v.label);
       Job job = SortWorkload.job(v.apply(conf, 0), input, out, reducers);
       if (!job.waitForCompletion(false)) {
