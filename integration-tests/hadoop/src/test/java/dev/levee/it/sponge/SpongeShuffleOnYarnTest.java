@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.it.hadoop.ClusterFiles;
+import dev.levee.it.hadoop.JobClasspath;
 import dev.levee.it.hadoop.MiniClusterSettings;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
@@ -231,7 +232,7 @@ class SpongeShuffleOnYarnTest {
   @Order(3)
   void pluginReachesTheTasksThroughLibjarsAsOnARealCluster() throws Exception {
     List<String> stock = stockOutput();
-    JobClasspath classpath = JobClasspath.fromTestJvm();
+    JobClasspath classpath = JobClasspath.fromTestJvm("spongefiles-hadoop");
     Configuration conf = cluster.clientConf();
     conf.setBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, false);
     conf.set(MRJobConfig.MAPREDUCE_APPLICATION_CLASSPATH, String.join(",", classpath.framework()));

@@ -9,6 +9,7 @@ import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
+import dev.levee.bench.hadoop.themis.ThemisDemoRow;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.SpongeCounters;
@@ -25,7 +26,8 @@ import org.apache.hadoop.fs.Path;
  * and runs the Hadoop-side modules' headline workloads, stock and plugin on the same generated
  * data. SpongeFiles: the paper's Median job, whose single reducer shuffles about twice its heap,
  * with the sponge aux service on every NodeManager and a ZooKeeper server for the memory tracker.
- * Piranha and Themis have no rows until they are built.
+ * Themis: the paper's Sort, stock vs Themis, both outputs validated and both I/O audits shown
+ * ({@link ThemisDemoRow}). Piranha has no row until it is built.
  */
 public final class HadoopDemoSuite implements Suite {
   private static final String SPONGE = "spongefiles-hadoop";
@@ -62,7 +64,9 @@ public final class HadoopDemoSuite implements Suite {
             "each NodeManager's sponge; less than the reducer's input, so "
                 + "chunks also go to the other nodes' sponges",
             "48"),
-        OptionSpec.optional("repetitions", "N", "runs of each variant", "1"));
+        OptionSpec.optional("repetitions", "N", "runs of each variant", "1"),
+        OptionSpec.optional(
+            "themis-records", "N", "100-byte records Themis's sort row sorts", "500000"));
   }
 
   @Override
@@ -121,6 +125,7 @@ public final class HadoopDemoSuite implements Suite {
                   + " on the same input");
         }
       }
+      ThemisDemoRow.run(conf, context, runId, o.longAtLeast("themis-records", 1000));
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.levee.it.sponge;
+package dev.levee.it.hadoop;
 
 import java.io.File;
 import java.io.IOException;
@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -13,10 +14,11 @@ import java.util.stream.Stream;
 
 /**
  * Splits the test JVM's classpath the way a real cluster splits it: what the cluster installs
- * (Hadoop and its dependencies, for {@code mapreduce.application.classpath}), the packaged
- * SpongeFiles plugin jar (for {@code -libjars}), and the job's own classes (for the job jar).
+ * (Hadoop and its dependencies, for {@code mapreduce.application.classpath}), a packaged Levee
+ * plugin jar (for {@code -libjars}), and the job's own classes (for the job jar). Jars named in
+ * {@code userJars} (a job's own jar, say) are kept off the cluster's part too.
  */
-final class JobClasspath {
+public final class JobClasspath {
   private final List<String> framework;
   private final Path pluginJar;
   private final Path testClasses;
@@ -27,44 +29,49 @@ final class JobClasspath {
     this.testClasses = testClasses;
   }
 
-  static JobClasspath fromTestJvm() {
+  /** The classpath split for {@code plugin}, the plugin module's artifact id. */
+  public static JobClasspath fromTestJvm(String plugin, String... userJars) {
     List<String> framework = new ArrayList<>();
-    Path plugin = null;
+    Path pluginJar = null;
     Path tests = null;
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       Path p = Path.of(entry).toAbsolutePath();
       String name = p.getFileName().toString();
-      if (name.startsWith("spongefiles-hadoop") && name.endsWith(".jar")) {
-        plugin = p;
-      } else if (p.endsWith(Path.of("spongefiles-hadoop", "target", "classes"))) {
+      if (name.startsWith(plugin) && name.endsWith(".jar")) {
+        pluginJar = p;
+      } else if (p.endsWith(Path.of(plugin, "target", "classes"))) {
         throw new IllegalStateException(
             "the plugin is on the test classpath as "
                 + p
                 + ", not as its packaged jar;"
-                + " run with 'verify' after installing spongefiles-hadoop");
+                + " run with 'verify' after installing "
+                + plugin);
       } else if (p.endsWith(Path.of("target", "test-classes"))) {
         tests = p;
-      } else {
+      } else if (Arrays.stream(userJars).noneMatch(name::startsWith)) {
         framework.add(p.toString());
       }
     }
-    if (plugin == null || tests == null) {
+    if (pluginJar == null || tests == null) {
       throw new IllegalStateException(
-          "cannot find the spongefiles-hadoop jar ("
+          "cannot find the "
               + plugin
+              + " jar ("
+              + pluginJar
               + ") and this module's test"
               + " classes ("
               + tests
               + ") on java.class.path");
     }
-    return new JobClasspath(List.copyOf(framework), plugin, tests);
+    return new JobClasspath(List.copyOf(framework), pluginJar, tests);
   }
 
-  List<String> framework() {
+  /** The jars a cluster installs, for {@code mapreduce.application.classpath}. */
+  public List<String> framework() {
     return framework;
   }
 
-  Path pluginJar() {
+  public Path pluginJar() {
     return pluginJar;
   }
 
@@ -72,7 +79,7 @@ final class JobClasspath {
    * A job jar with the classes of {@code jobClass}'s package (the job, its mapper and reducer),
    * nothing else.
    */
-  Path writeJobJar(Path jar, Class<?> jobClass) throws IOException {
+  public Path writeJobJar(Path jar, Class<?> jobClass) throws IOException {
     Path packageDir = testClasses.resolve(jobClass.getPackageName().replace('.', '/'));
     Files.createDirectories(jar.toAbsolutePath().getParent());
     try (OutputStream file = Files.newOutputStream(jar);
