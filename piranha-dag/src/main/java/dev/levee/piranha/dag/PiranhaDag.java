@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.util.StringUtils;
 
 /**
  * A Piranha job: a DAG of stages that runs as one map-only MapReduce job (paper: Elmeleegy,
@@ -317,12 +318,16 @@ public final class PiranhaDag {
       return this;
     }
 
+    /**
+     * Input paths, resolved when the run starts against its file system (Hadoop's own setter would
+     * qualify them now, against an empty configuration).
+     */
     public StageBuilder inputPaths(Path... paths) {
-      try {
-        FileInputFormat.setInputPaths(job, paths);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      List<String> escaped = new ArrayList<>();
+      for (Path p : paths) {
+        escaped.add(StringUtils.escapeString(p.toString()));
       }
+      job.getConfiguration().set(FileInputFormat.INPUT_DIR, String.join(",", escaped));
       return this;
     }
 
@@ -398,7 +403,8 @@ public final class PiranhaDag {
     public StageBuilder outputFormat(Class<? extends OutputFormat> format, Path dir) {
       job.setOutputFormatClass(format);
       if (dir != null) {
-        FileOutputFormat.setOutputPath(job, dir);
+        // Unqualified, as for the inputs: resolved against the run's file system.
+        job.getConfiguration().set(FileOutputFormat.OUTDIR, dir.toString());
       }
       return this;
     }

@@ -67,13 +67,21 @@ public final class ForcedSettings {
    * the user chose a conflicting value.
    */
   public static List<String> apply(Configuration conf) {
+    return apply(conf, true);
+  }
+
+  /**
+   * As {@link #apply(Configuration)}; with {@code rejectUserValues} false, a conflicting value the
+   * user set is overridden with a warning too.
+   */
+  public static List<String> apply(Configuration conf, boolean rejectUserValues) {
     List<String> overridden = new ArrayList<>();
     for (Map.Entry<String, String[]> e : FORCED.entrySet()) {
       String key = e.getKey();
       String forced = e.getValue()[0];
       String current = conf.getTrimmed(key);
       if (current != null && !current.equalsIgnoreCase(forced)) {
-        if (setByUser(conf, key)) {
+        if (rejectUserValues && setByUser(conf, key)) {
           throw new ConfigException(
               key, current, forced + " for a Piranha job (" + e.getValue()[1] + ")");
         }

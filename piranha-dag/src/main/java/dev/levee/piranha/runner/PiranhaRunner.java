@@ -61,9 +61,20 @@ public final class PiranhaRunner {
   }
 
   private final Configuration conf;
+  private boolean overrideUserSettings;
 
   public PiranhaRunner(Configuration conf) {
     this.conf = conf;
+  }
+
+  /**
+   * Overrides (with a warning naming the key) rather than refuses a conflicting value of a setting
+   * Piranha forces. For front ends that merge site and user settings into one flat set, where a
+   * user's choice cannot be told from a site default (Pig).
+   */
+  public PiranhaRunner overridingConflictingSettings() {
+    this.overrideUserSettings = true;
+    return this;
   }
 
   /** Runs {@code dag}, falling back to chained MapReduce when the policies say so. */
@@ -89,7 +100,7 @@ public final class PiranhaRunner {
             : reason -> ChainedMapReduce.run(dag, runConf, reason, new Path(scratch, "chain"));
 
     Configuration jobBase = new Configuration(runConf);
-    List<String> overridden = ForcedSettings.apply(jobBase);
+    List<String> overridden = ForcedSettings.apply(jobBase, !overrideUserSettings);
     PiranhaConf.quorum(jobBase);
     if ("local".equals(jobBase.get("mapreduce.framework.name", "local"))) {
       LOG.info("Piranha on the local job runner: every task runs as a thread of this JVM");
@@ -126,7 +137,10 @@ public final class PiranhaRunner {
         if (capacityPolicy == PiranhaConf.Policy.FAIL) {
           throw new CapacityException(dag.name(), v);
         }
-        return chained.run("the cluster cannot hold the whole DAG at once: " + v.explanation());
+        return fallBack(
+            chained,
+            "the cluster cannot hold the whole DAG at once: " + v.explanation(),
+            List.of());
       }
       LOG.info("Piranha capacity check: {}", v.explanation());
     }
@@ -167,7 +181,7 @@ public final class PiranhaRunner {
             throw new PiranhaRunException(
                 "Piranha DAG " + dag.name() + " could not start all its tasks", failures);
           }
-          return withFailures(chained.run(outcome.reason), failures);
+          return fallBack(chained, outcome.reason, failures);
         }
       }
     } finally {
@@ -176,13 +190,30 @@ public final class PiranhaRunner {
       deleteQuietly(scratch, jobBase);
     }
     if (PiranhaConf.get(jobBase, PiranhaConf.ON_EXHAUSTED) == PiranhaConf.Policy.FALLBACK) {
-      return withFailures(chained.run("all " + maxAttempts + " Piranha attempts failed"), failures);
+      return fallBack(chained, "all " + maxAttempts + " Piranha attempts failed", failures);
     }
     throw new PiranhaRunException(
         "Piranha DAG " + dag.name() + " failed in all " + maxAttempts + " attempts", failures);
   }
 
-  private static RunResult withFailures(RunResult r, List<String> failures) {
+  private static RunResult fallBack(Fallback fallback, String reason, List<String> failures)
+      throws IOException, InterruptedException {
+    RunResult r = fallback.run(reason);
+    if (r == null) {
+      // The fallback reported its result its own way (stock Pig's statistics).
+      return new RunResult(
+          RunResult.Mode.CHAINED_MAPREDUCE,
+          0,
+          failures,
+          reason,
+          null,
+          0,
+          0,
+          List.of(),
+          Map.of(),
+          List.of(),
+          null);
+    }
     return new RunResult(
         r.mode(),
         r.attempts(),
@@ -300,10 +331,11 @@ public final class PiranhaRunner {
       if (job.isSuccessful()) {
         return new AttemptOutcome(true, job, null, false);
       }
-      String reason = tracker.abortReason(attempt);
-      if (reason == null) {
-        reason = failureOf(job);
-      }
+      // The abort names the first task that noticed; MapReduce's diagnostics say what each failed
+      // task
+      // died of (the ApplicationMaster may kill the others before the abort reaches them).
+      String abort = tracker.abortReason(attempt);
+      String reason = (abort == null ? "" : "aborted by " + abort + "; ") + failureOf(job);
       cleanOutput();
       return new AttemptOutcome(false, job, reason, false);
     }
@@ -321,10 +353,12 @@ public final class PiranhaRunner {
 
     private Job newJob() throws IOException {
       Configuration c = new Configuration(base);
+      // DAG-wide settings hold for the job too (e.g. files a front end ships to every task).
+      plan.dag().conf().forEach(c::set);
       c.set(JobKeys.PLAN, plan.encode());
       c.set(JobKeys.RUN_ID, runId);
       c.setInt(JobKeys.ATTEMPT, attempt);
-      ForcedSettings.apply(c);
+      ForcedSettings.apply(c, false);
       if ("local".equals(c.get("mapreduce.framework.name", "local"))) {
         c.setInt("mapreduce.local.map.tasks.maximum", plan.taskCount());
       }
@@ -378,7 +412,8 @@ public final class PiranhaRunner {
           s.append(": ").append(st.getFailureInfo());
         }
         for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 10_000)) {
-          if (e.getStatus() == TaskCompletionEvent.Status.FAILED) {
+          if (e.getStatus() == TaskCompletionEvent.Status.FAILED
+              || e.getStatus() == TaskCompletionEvent.Status.TIPFAILED) {
             for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
               s.append("\n    ").append(e.getTaskAttemptId()).append(": ").append(firstLine(d));
             }
