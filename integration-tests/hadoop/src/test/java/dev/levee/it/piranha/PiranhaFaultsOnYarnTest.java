@@ -187,6 +187,9 @@ class PiranhaFaultsOnYarnTest {
             3, java.nio.file.Path.of("target", "zookeeper-piranha-ensemble"))) {
       Configuration c = conf(ensemble.connectString(), "/it/failover", "1");
       c.set("levee.piranha.zookeeper.session-timeout-ms", "30000");
+      // Also the paper's configuration with redundant stages fused and no materialization.
+      c.setBoolean("levee.piranha.plan.eliminate-redundant-stages", true);
+      c.set("levee.piranha.checkpoint", "none");
       Path out = new Path(BASE, "failover");
       Future<RunResult> run =
           RUNNER.submit(() -> new PiranhaRunner(c).run(TopWordsDags.dag("failover", IN, out, 2)));
@@ -210,6 +213,7 @@ class PiranhaFaultsOnYarnTest {
       assertEquals(RunResult.Mode.PIRANHA, r.mode());
       assertEquals(1, r.attempts(), "the sessions survived the election");
       assertEquals(stock, ClusterFiles.readOutput(CLUSTER.cluster().fileSystem(), out));
+      assertEquals(3, r.stageNames().size(), "scan, count+invert fused, top: " + r.stageNames());
     }
   }
 
