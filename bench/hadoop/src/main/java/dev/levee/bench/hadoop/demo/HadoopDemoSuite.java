@@ -9,6 +9,7 @@ import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
+import dev.levee.bench.hadoop.piranha.PiranhaDemoRow;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.SpongeConfigKeys;
@@ -25,7 +26,8 @@ import org.apache.hadoop.fs.Path;
  * and runs the Hadoop-side modules' headline workloads, stock and plugin on the same generated
  * data. SpongeFiles: the paper's Median job, whose single reducer shuffles about twice its heap,
  * with the sponge aux service on every NodeManager and a ZooKeeper server for the memory tracker.
- * Piranha and Themis have no rows until they are built.
+ * Piranha: a Pig top-k query, stock Pig vs {@code -x piranha} ({@link PiranhaDemoRow}). Themis has
+ * no row until it is built.
  */
 public final class HadoopDemoSuite implements Suite {
   private static final String SPONGE = "spongefiles-hadoop";
@@ -121,6 +123,7 @@ public final class HadoopDemoSuite implements Suite {
                   + " on the same input");
         }
       }
+      PiranhaDemoRow.run(context, cluster.cluster(), 200_000, runId, base.resolve("piranha-zk"));
     }
   }
 
