@@ -1,9 +1,10 @@
 package dev.levee.sponge;
 
+import dev.levee.sponge.client.RemoteMemory;
+import dev.levee.sponge.config.SpongeConfig;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.remote.RemoteMemory;
-import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.tier.ChunkTier;
 import dev.levee.sponge.tier.DfsTier;
 import dev.levee.sponge.tier.LocalDiskTier;

@@ -1,8 +1,8 @@
 package dev.levee.sponge;
 
+import dev.levee.sponge.SpongeCounters.Counter;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
@@ -172,22 +172,21 @@ public final class SpongeMetrics {
   public Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();
     for (Tier tier : Tier.values()) {
-      String p = tier.name().toLowerCase(Locale.ROOT) + ".";
-      m.put(p + "bytes_written", bytesWritten(tier));
-      m.put(p + "chunks_written", chunksWritten(tier));
-      m.put(p + "bytes_read", bytesRead(tier));
-      m.put(p + "chunks_read", chunksRead(tier));
-      m.put(p + "chunks_freed", chunksFreed(tier));
-      m.put(p + "placement_attempts", placementAttempts(tier));
-      m.put(p + "placement_nanos_total", placementNanosTotal(tier));
-      m.put(p + "placement_nanos_max", placementNanosMax(tier));
-      m.put(p + "fallbacks", fallbacks(tier));
-      m.put(p + "errors", errors(tier));
+      m.put(SpongeCounters.PerTier.BYTES_WRITTEN.of(tier), bytesWritten(tier));
+      m.put(SpongeCounters.PerTier.CHUNKS_WRITTEN.of(tier), chunksWritten(tier));
+      m.put(SpongeCounters.PerTier.BYTES_READ.of(tier), bytesRead(tier));
+      m.put(SpongeCounters.PerTier.CHUNKS_READ.of(tier), chunksRead(tier));
+      m.put(SpongeCounters.PerTier.CHUNKS_FREED.of(tier), chunksFreed(tier));
+      m.put(SpongeCounters.PerTier.PLACEMENT_ATTEMPTS.of(tier), placementAttempts(tier));
+      m.put(SpongeCounters.PerTier.PLACEMENT_NANOS_TOTAL.of(tier), placementNanosTotal(tier));
+      m.put(SpongeCounters.PerTier.PLACEMENT_NANOS_MAX.of(tier), placementNanosMax(tier));
+      m.put(SpongeCounters.PerTier.FALLBACKS.of(tier), fallbacks(tier));
+      m.put(SpongeCounters.PerTier.ERRORS.of(tier), errors(tier));
     }
-    m.put("files_created", filesCreated());
-    m.put("files_deleted", filesDeleted());
-    m.put("remote.stale_servers", staleRemoteServers());
-    m.put("remote.server_errors", remoteServerErrors());
+    m.put(Counter.FILES_CREATED.counterName(), filesCreated());
+    m.put(Counter.FILES_DELETED.counterName(), filesDeleted());
+    m.put(Counter.REMOTE_STALE_SERVERS.counterName(), staleRemoteServers());
+    m.put(Counter.REMOTE_SERVER_ERRORS.counterName(), remoteServerErrors());
     return m;
   }
 

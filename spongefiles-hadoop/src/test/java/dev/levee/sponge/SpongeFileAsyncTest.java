@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.PoolBackedRemoteMemory;
 import dev.levee.sponge.testing.SpongeTestRig;
 import java.io.IOException;
@@ -29,8 +30,8 @@ class SpongeFileAsyncTest {
   void writerBlocksOnceMaxInFlightChunksAreHandedOff() throws Exception {
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
         PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
-      rig.conf.set(SpongeConfigKeys.LOCAL_ENABLED, "false");
-      rig.conf.set(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, "2");
+      rig.conf.set(SpongeConf.LOCAL_ENABLED.name(), "false");
+      rig.conf.set(SpongeConf.WRITE_MAX_IN_FLIGHT.name(), "2");
       remote.addServer("a", rig.shm.resolve("a"), 16, CHUNK);
       try (SpongeFileSystem fs = rig.open(remote)) {
         SpongeFile f = fs.create("backpressure");
@@ -66,8 +67,8 @@ class SpongeFileAsyncTest {
   void aFailedBackgroundWriteSurfacesOnCloseAndTheFileCanStillBeDeleted() throws Exception {
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
         PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
-      rig.conf.set(SpongeConfigKeys.DISK_ENABLED, "false");
-      rig.conf.set(SpongeConfigKeys.DFS_ENABLED, "false");
+      rig.conf.set(SpongeConf.DISK_ENABLED.name(), "false");
+      rig.conf.set(SpongeConf.DFS_ENABLED.name(), "false");
       SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 16, CHUNK);
       remote.lose(a);
       try (SpongeFileSystem fs = rig.open(remote)) {
@@ -99,8 +100,8 @@ class SpongeFileAsyncTest {
   @Timeout(60)
   void aLaterWriteReportsAnEarlierBackgroundFailure() throws Exception {
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1)) {
-      rig.conf.set(SpongeConfigKeys.LOCAL_ENABLED, "false");
-      rig.conf.set(SpongeConfigKeys.DFS_ENABLED, "false");
+      rig.conf.set(SpongeConf.LOCAL_ENABLED.name(), "false");
+      rig.conf.set(SpongeConf.DFS_ENABLED.name(), "false");
       java.nio.file.Files.createDirectories(rig.work);
       java.nio.file.Files.writeString(rig.diskDir, "not a dir");
       try (SpongeFileSystem fs = rig.open(null)) {

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.PoolBackedRemoteMemory;
 import dev.levee.sponge.testing.SpongeTestRig;
 import dev.levee.sponge.tier.StoredChunk;
@@ -169,7 +170,7 @@ class SpongeFilePlacementTest {
   void staleServersAreSkippedAndNotRetriedWhileUsedOnesArePreferred() throws Exception {
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
         PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
-      rig.conf.set(SpongeConfigKeys.LOCAL_ENABLED, "false");
+      rig.conf.set(SpongeConf.LOCAL_ENABLED.name(), "false");
       SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 1, CHUNK);
       SpongeServerAddress b = remote.addServer("b", rig.shm.resolve("b"), 2, CHUNK);
       SpongeServerAddress c = remote.addServer("c", rig.shm.resolve("c"), 4, CHUNK);

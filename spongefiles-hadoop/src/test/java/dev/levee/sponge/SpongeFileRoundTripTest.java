@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.testing.PoolBackedRemoteMemory;
 import dev.levee.sponge.testing.SpongeTestRig;
 import dev.levee.sponge.tier.StoredChunk;
@@ -51,8 +52,8 @@ class SpongeFileRoundTripTest {
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, poolChunks);
         PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
       if (layout == Layout.DISK_ONLY) {
-        rig.conf.set(SpongeConfigKeys.LOCAL_ENABLED, "false");
-        rig.conf.set(SpongeConfigKeys.DFS_ENABLED, "false");
+        rig.conf.set(SpongeConf.LOCAL_ENABLED.name(), "false");
+        rig.conf.set(SpongeConf.DFS_ENABLED.name(), "false");
       }
       if (layout == Layout.LOCAL_REMOTE_DISK) {
         remote.addServer("a", rig.shm.resolve("a"), 2, CHUNK);
@@ -60,7 +61,7 @@ class SpongeFileRoundTripTest {
       }
       if (layout == Layout.LOCAL_REMOTE_DFS) {
         remote.addServer("a", rig.shm.resolve("a"), 1, CHUNK);
-        rig.conf.set(SpongeConfigKeys.DISK_ENABLED, "false");
+        rig.conf.set(SpongeConf.DISK_ENABLED.name(), "false");
       }
       try (SpongeFileSystem fs =
           rig.open(layout == Layout.LOCAL_ONLY || layout == Layout.DISK_ONLY ? null : remote)) {

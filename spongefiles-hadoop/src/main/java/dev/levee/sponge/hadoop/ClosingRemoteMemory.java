@@ -1,8 +1,8 @@
 package dev.levee.sponge.hadoop;
 
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.RemoteMemory;
-import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.RemoteMemory;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -46,6 +46,6 @@ final class ClosingRemoteMemory implements RemoteMemory {
 
   @Override
   public void close() {
-    NodeSponge.closeAll(resources);
+    SpongeAttacher.closeAll(resources);
   }
 }

@@ -1,6 +1,7 @@
 package dev.levee.sponge.hadoop;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.levee.sponge.config.SpongeConf;
 import java.lang.management.ManagementFactory;
 import java.util.Comparator;
 import java.util.List;
@@ -41,13 +42,13 @@ final class MergeBufferBudget {
   }
 
   /**
-   * The budget as a fraction ({@link SpongeShuffleKeys#MERGE_DIRECT_MEMORY_FRACTION}) of this JVM's
-   * direct memory.
+   * The budget as a fraction ({@link SpongeConf#SHUFFLE_MERGE_DIRECT_MEMORY_FRACTION}) of this
+   * JVM's direct memory.
    */
-  static long bytesFromFraction(float fraction) {
-    if (!(fraction > 0f && fraction <= 1f)) {
+  static long bytesFromFraction(double fraction) {
+    if (!(fraction > 0 && fraction <= 1)) {
       throw new IllegalArgumentException(
-          SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION
+          SpongeConf.SHUFFLE_MERGE_DIRECT_MEMORY_FRACTION.name()
               + "="
               + fraction
               + ": must be a fraction in (0, 1] of the task JVM's direct memory");

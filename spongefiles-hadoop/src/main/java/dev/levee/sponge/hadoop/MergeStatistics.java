@@ -1,5 +1,6 @@
 package dev.levee.sponge.hadoop;
 
+import dev.levee.sponge.SpongeCounters.Counter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,11 +50,11 @@ final class MergeStatistics {
 
   Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();
-    m.put("shuffle.map_outputs_to_sponge", mapOutputsToSponge.get());
-    m.put("shuffle.memory_spills", memorySpills.get());
-    m.put("merge.rounds", mergeRounds.get());
-    m.put("merge.final_runs", finalMergeRuns.get());
-    m.put("merge.intermediate_rounds", intermediateRounds.get());
+    m.put(Counter.SHUFFLE_MAP_OUTPUTS_TO_SPONGE.counterName(), mapOutputsToSponge.get());
+    m.put(Counter.SHUFFLE_MEMORY_SPILLS.counterName(), memorySpills.get());
+    m.put(Counter.MERGE_ROUNDS.counterName(), mergeRounds.get());
+    m.put(Counter.MERGE_FINAL_RUNS.counterName(), finalMergeRuns.get());
+    m.put(Counter.MERGE_INTERMEDIATE_ROUNDS.counterName(), intermediateRounds.get());
     return m;
   }
 }

@@ -2,6 +2,7 @@ package dev.levee.sponge.hadoop;
 
 import dev.levee.sponge.SpongeFileSystem;
 import dev.levee.sponge.Tier;
+import dev.levee.sponge.config.SpongeConf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -11,14 +12,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.mapred.Counters;
-import org.apache.hadoop.mapred.IFile;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.Merger;
 import org.apache.hadoop.mapred.Merger.Segment;
@@ -67,6 +66,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   private final InMemorySpiller<InMemoryShuffledOutput<K, V>> spiller;
   private final MergeStatistics stats;
   private final MergeBufferBudget readBuffers;
+  private final SpilledRunFiles runFiles;
   private final AtomicInteger spillNumber = new AtomicInteger();
 
   private final Set<InMemoryShuffledOutput<K, V>> inMemory =
@@ -98,9 +98,8 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
             sponge.config().chunkSize(),
             sponge.config().maxInFlightWrites(),
             MergeBufferBudget.bytesFromFraction(
-                job.getFloat(
-                    SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION,
-                    SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION_DEFAULT)));
+                SpongeConf.SHUFFLE_MERGE_DIRECT_MEMORY_FRACTION.from(SpongeConf.source(job))));
+    this.runFiles = new SpilledRunFiles(job, SpillWriter.streamBufferSize(job));
     this.writer =
         new SpillWriter<>(
             job,
@@ -132,19 +131,23 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   }
 
   @Override
-  public synchronized MapOutput<K, V> reserve(TaskAttemptID mapId, long requestedSize, int fetcher)
+  public MapOutput<K, V> reserve(TaskAttemptID mapId, long requestedSize, int fetcher)
       throws IOException {
     if (requestedSize > budget.maxSingleShuffle()) {
+      // Outside the lock: creating a SpongeFile may wait on the sponge tracker, and the other
+      // fetchers' in-memory reservations must not queue behind that wait.
       stats.mapOutputToSponge();
       return new SpongeShuffledOutput<>(
           job, mapId, this, requestedSize, sponge.create(reduceId + "/" + mapId.getTaskID()));
     }
-    // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers
-    // unblocks the rest.
-    if (usedMemory > budget.memoryLimit()) {
-      return null;
+    synchronized (this) {
+      // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers
+      // unblocks the rest.
+      if (usedMemory > budget.memoryLimit()) {
+        return null;
+      }
+      usedMemory += requestedSize;
     }
-    usedMemory += requestedSize;
     return new InMemoryShuffledOutput<>(job, mapId, this, (int) requestedSize, codec, true);
   }
 
@@ -182,7 +185,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     LOG.info(
         "{}: {} {} in-memory map outputs and {} SpongeFile runs",
         reduceId,
-        SpongeShuffleKeys.FINAL_MERGE_LOG_MARKER,
+        SpongeShuffle.FINAL_MERGE_LOG_MARKER,
         memory.size(),
         runs.size());
     long memoryBytes = 0;
@@ -232,7 +235,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
         (RawComparator<K>) job.getOutputKeyComparator(),
         reporter,
         false,
-        null,
+        spilledRecords, // counted as the runs are read, as stock counts its on-disk segments
         null,
         mergePhase);
   }
@@ -324,11 +327,6 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
   }
 
   private Segment<K, V> spilledSegment(SpilledSegment run, boolean prefetch) throws IOException {
-    FSDataInputStream in =
-        new FSDataInputStream(
-            new SpongeSegmentStream(run.file(), prefetch, SpillWriter.streamBufferSize(job)));
-    IFile.Reader<K, V> reader =
-        new IFile.Reader<>(job, in, run.storedLength(), codec, spilledRecords);
-    return new Segment<>(reader, false, run.mapOutput() ? mergedMapOutputs : null);
+    return runFiles.segment(job, run, prefetch, codec, mergedMapOutputs);
   }
 }

@@ -1,6 +1,9 @@
 package dev.levee.sponge.hadoop;
 
+import dev.levee.sponge.SpongeCounters.Counter;
 import dev.levee.sponge.SpongeFileSystem;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.discovery.GuardedServerList;
 import java.io.IOException;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
@@ -24,22 +27,43 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffle.class);
 
   /**
-   * Counter (in {@value SpongeShuffleKeys#COUNTER_GROUP}): 1 when this task ran the stock merge
-   * instead.
+   * The value of {@code mapreduce.job.reduce.shuffle.consumer.plugin.class} that switches it on.
    */
-  public static final String FALLBACKS_COUNTER = "shuffle.fallbacks";
+  public static final String PLUGIN_CLASS = "dev.levee.sponge.hadoop.SpongeShuffle";
+
+  /**
+   * Logged at INFO once the copy is over and every background spill has finished, right before the
+   * final merge: the point where stock logs "finalMerge called". Tools time the merge and the
+   * reduce from it.
+   */
+  public static final String FINAL_MERGE_LOG_MARKER = "final merge begins with";
 
   private TaskCounterPublisher counters;
   private SpongeFileSystem sponge;
+  private GuardedServerList tracker;
   private MergeStatistics stats;
   private boolean fellBack;
 
   @Override
   protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
     counters = new TaskCounterPublisher(context.getReporter());
-    NodeSponge.Attachment attachment =
-        NodeSponge.attach(context.getJobConf(), context.getReduceId());
+    // Every levee.sponge.* value is checked once here, so a typo fails (or warns) at task start.
+    SpongeConf.validate(context.getJobConf());
+    boolean failOnFallback =
+        SpongeConf.SHUFFLE_FALLBACK.from(SpongeConf.source(context.getJobConf()))
+            == SpongeConf.Fallback.FAIL;
+    SpongeAttacher.Attachment attachment =
+        SpongeAttacher.attach(context.getJobConf(), context.getReduceId());
     if (!attachment.available()) {
+      if (failOnFallback) {
+        throw new IllegalStateException(
+            context.getReduceId()
+                + ": SpongeFiles unavailable and "
+                + SpongeConf.SHUFFLE_FALLBACK.name()
+                + "=fail"
+                + ": "
+                + attachment.unavailableReason());
+      }
       fellBack = true;
       LOG.warn(
           "{}: SpongeFiles unavailable, spilling this shuffle to local disk as stock Hadoop does: {}",
@@ -48,6 +72,7 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
       return super.createMergeManager(context);
     }
     sponge = attachment.fs();
+    tracker = attachment.tracker();
     stats = new MergeStatistics();
     LOG.info(
         "{}: spilling the shuffle into SpongeFiles ({})", context.getReduceId(), sponge.config());
@@ -62,7 +87,12 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   public void close() {
     try {
       if (counters != null) {
-        counters.increment(FALLBACKS_COUNTER, fellBack ? 1 : 0);
+        counters.increment(Counter.SHUFFLE_FALLBACKS.counterName(), fellBack ? 1 : 0);
+        if (tracker != null) {
+          counters.increment(
+              Counter.REMOTE_TRACKER_UNREACHABLE.counterName(),
+              tracker.trackerUnreachable() ? 1 : 0);
+        }
         if (stats != null) {
           counters.publish(stats.asMap());
         }

@@ -1,5 +1,6 @@
 package dev.levee.sponge.hadoop;
 
+import dev.levee.sponge.SpongeCounters;
 import java.util.Map;
 import org.apache.hadoop.mapred.Reporter;
 
@@ -25,6 +26,6 @@ final class TaskCounterPublisher {
   }
 
   void increment(String name, long value) {
-    reporter.getCounter(SpongeShuffleKeys.COUNTER_GROUP, name).increment(value);
+    reporter.getCounter(SpongeCounters.GROUP, name).increment(value);
   }
 }

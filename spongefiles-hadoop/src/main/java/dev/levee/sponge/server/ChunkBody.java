@@ -1,6 +1,6 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.remote.net.Payload;
+import dev.levee.sponge.protocol.Payload;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

@@ -1,7 +1,7 @@
 package dev.levee.sponge.server;
 
 import dev.levee.sponge.local.ChunkOwner;
-import dev.levee.sponge.remote.net.Capability;
+import dev.levee.sponge.protocol.Capability;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -14,8 +14,8 @@ import java.util.Map;
  * per-application counts for quotas.
  *
  * <p>Kept in server memory only: after a restart the capabilities are gone, so the server frees
- * every remote-owned chunk at start (see {@link SpongeNode}) and clients reading them get "no such
- * chunk".
+ * every remote-owned chunk at start (see {@link SpongeService}) and clients reading them get "no
+ * such chunk".
  */
 final class ChunkGrants {
   record Grant(

@@ -2,11 +2,11 @@ package dev.levee.sponge.server;
 
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.remote.net.Capability;
-import dev.levee.sponge.remote.net.MalformedFrameException;
-import dev.levee.sponge.remote.net.Op;
-import dev.levee.sponge.remote.net.Payload;
-import dev.levee.sponge.remote.net.Status;
+import dev.levee.sponge.protocol.Capability;
+import dev.levee.sponge.protocol.MalformedFrameException;
+import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.Status;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -162,6 +162,7 @@ final class ChunkService {
 
   private Reply freeSpace(Payload p) throws MalformedFrameException {
     p.expectEnd("FREE_SPACE");
+    metrics.freeSpaceRequests.increment();
     ByteBuffer head =
         ByteBuffer.allocate(12)
             .putInt(pool.freeChunks())

@@ -1,11 +1,11 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.remote.net.ChannelFrames;
-import dev.levee.sponge.remote.net.Frame;
-import dev.levee.sponge.remote.net.MalformedFrameException;
-import dev.levee.sponge.remote.net.Op;
-import dev.levee.sponge.remote.net.Status;
-import dev.levee.sponge.remote.net.TimedChannel;
+import dev.levee.sponge.protocol.ChannelFrames;
+import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.MalformedFrameException;
+import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.Status;
+import dev.levee.sponge.protocol.TimedChannel;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;

@@ -1,7 +1,7 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.remote.net.Payload;
-import dev.levee.sponge.remote.net.TimedChannel;
+import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.TimedChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

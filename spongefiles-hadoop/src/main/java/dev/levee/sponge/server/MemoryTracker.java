@@ -1,10 +1,10 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.ServerListCodec;
-import dev.levee.sponge.remote.net.ServerListEntry;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.SpongeZnodes;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.discovery.ServerListCodec;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.SpongeZnodes;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.client.SpongeClient;
 import dev.levee.sponge.local.ChunkOwner;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.NodeNames;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.protocol.NodeNames;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;

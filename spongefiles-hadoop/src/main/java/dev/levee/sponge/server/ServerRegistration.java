@@ -1,9 +1,9 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.NodeNames;
-import dev.levee.sponge.remote.net.ServerListCodec;
-import dev.levee.sponge.remote.net.SpongeZnodes;
+import dev.levee.sponge.discovery.ServerListCodec;
+import dev.levee.sponge.discovery.SpongeZnodes;
+import dev.levee.sponge.protocol.NodeNames;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.curator.framework.CuratorFramework;

@@ -1,6 +1,7 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ public class SpongeAuxService extends AuxiliaryService {
   private SpongeServerConfig config;
   private List<Path> nodeManagerLocalDirs = List.of();
   private final List<Path> descriptors = new ArrayList<>();
-  private SpongeNode node;
+  private SpongeService node;
 
   public SpongeAuxService() {
     super(SERVICE_NAME);
@@ -54,6 +55,7 @@ public class SpongeAuxService extends AuxiliaryService {
   protected void serviceInit(Configuration conf) throws Exception {
     // Validate every key here so a bad yarn-site.xml stops the NodeManager with a clear message at
     // start.
+    SpongeConf.validate(conf);
     SpongeServerConfig configured = SpongeServerConfig.from(conf);
     nodeManagerLocalDirs = localDirs(conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS));
     if (nodeManagerLocalDirs.isEmpty()) {
@@ -64,7 +66,7 @@ public class SpongeAuxService extends AuxiliaryService {
     } else {
       Configuration scoped = new Configuration(conf);
       scoped.set(
-          SpongeConfigKeys.LOCAL_POOL_DIR,
+          SpongeConf.LOCAL_POOL_DIR.name(),
           configured.poolDir().resolve(poolNameFor(nodeManagerLocalDirs)).toString());
       config = SpongeServerConfig.from(scoped);
     }
@@ -73,7 +75,7 @@ public class SpongeAuxService extends AuxiliaryService {
 
   @Override
   protected void serviceStart() throws Exception {
-    node = SpongeNode.start(config);
+    node = SpongeService.start(config);
     publishDescriptor();
     super.serviceStart();
   }
@@ -95,7 +97,7 @@ public class SpongeAuxService extends AuxiliaryService {
 
   @Override
   public void stopApplication(ApplicationTerminationContext context) {
-    SpongeNode n = node;
+    SpongeService n = node;
     if (n != null) {
       n.releaseApplication(context.getApplicationId().toString());
     }
@@ -107,12 +109,12 @@ public class SpongeAuxService extends AuxiliaryService {
    */
   @Override
   public ByteBuffer getMetaData() {
-    SpongeNode n = node;
+    SpongeService n = node;
     return ByteBuffer.allocate(4).putInt(n == null ? -1 : n.address().port()).flip();
   }
 
   /** The running node, or null before start and after stop. */
-  public SpongeNode node() {
+  public SpongeService node() {
     return node;
   }
 

@@ -1,6 +1,7 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -200,17 +201,17 @@ public record SpongeNodeDescriptor(
               + FORMAT_VERSION);
     }
     try {
-      String rack = p.getProperty(SpongeServerConfig.RACK, "");
+      String rack = p.getProperty(SpongeConf.RACK.name(), "");
       return new SpongeNodeDescriptor(
-          Path.of(required(p, SpongeConfigKeys.LOCAL_POOL_DIR)),
-          Long.parseLong(required(p, SpongeConfigKeys.LOCAL_POOL_SIZE)),
-          Integer.parseInt(required(p, SpongeConfigKeys.CHUNK_SIZE)),
-          required(p, SpongeConfigKeys.OWNER_HOST),
-          required(p, SpongeServerConfig.ADVERTISED_HOST),
-          Integer.parseInt(required(p, SpongeServerConfig.PORT)),
+          Path.of(required(p, SpongeConf.LOCAL_POOL_DIR.name())),
+          Long.parseLong(required(p, SpongeConf.LOCAL_POOL_SIZE.name())),
+          Integer.parseInt(required(p, SpongeConf.CHUNK_SIZE.name())),
+          required(p, SpongeConf.OWNER_HOST.name()),
+          required(p, SpongeConf.ADVERTISED_HOST.name()),
+          Integer.parseInt(required(p, SpongeConf.PORT.name())),
           rack.isEmpty() ? null : rack,
-          p.getProperty(SpongeServerConfig.ZK_QUORUM, ""),
-          required(p, SpongeServerConfig.ZK_ROOT),
+          p.getProperty(SpongeConf.ZK_QUORUM.name(), ""),
+          required(p, SpongeConf.ZK_ROOT.name()),
           Long.parseLong(p.getProperty(SERVER_PID_KEY, "0").trim()));
     } catch (IllegalArgumentException e) {
       throw new IOException(
@@ -233,7 +234,7 @@ public record SpongeNodeDescriptor(
               }
             });
     if (rack == null) {
-      c.unset(SpongeServerConfig.RACK);
+      c.unset(SpongeConf.RACK.name());
     }
     return c;
   }
@@ -241,17 +242,17 @@ public record SpongeNodeDescriptor(
   private Properties toProperties() {
     Properties p = new Properties();
     p.setProperty(FORMAT_KEY, FORMAT_VERSION);
-    p.setProperty(SpongeConfigKeys.LOCAL_POOL_DIR, poolDir.toString());
-    p.setProperty(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString(poolSizeBytes));
-    p.setProperty(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(chunkSize));
-    p.setProperty(SpongeConfigKeys.OWNER_HOST, ownerHost);
-    p.setProperty(SpongeServerConfig.ADVERTISED_HOST, advertisedHost);
-    p.setProperty(SpongeServerConfig.PORT, Integer.toString(port));
+    p.setProperty(SpongeConf.LOCAL_POOL_DIR.name(), poolDir.toString());
+    p.setProperty(SpongeConf.LOCAL_POOL_SIZE.name(), Long.toString(poolSizeBytes));
+    p.setProperty(SpongeConf.CHUNK_SIZE.name(), Integer.toString(chunkSize));
+    p.setProperty(SpongeConf.OWNER_HOST.name(), ownerHost);
+    p.setProperty(SpongeConf.ADVERTISED_HOST.name(), advertisedHost);
+    p.setProperty(SpongeConf.PORT.name(), Integer.toString(port));
     if (rack != null) {
-      p.setProperty(SpongeServerConfig.RACK, rack);
+      p.setProperty(SpongeConf.RACK.name(), rack);
     }
-    p.setProperty(SpongeServerConfig.ZK_QUORUM, zkQuorum);
-    p.setProperty(SpongeServerConfig.ZK_ROOT, zkRoot);
+    p.setProperty(SpongeConf.ZK_QUORUM.name(), zkQuorum);
+    p.setProperty(SpongeConf.ZK_ROOT.name(), zkRoot);
     if (serverPid > 0) {
       p.setProperty(SERVER_PID_KEY, Long.toString(serverPid));
     }

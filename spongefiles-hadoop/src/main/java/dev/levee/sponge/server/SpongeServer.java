@@ -1,9 +1,9 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.remote.net.ChannelFrames;
-import dev.levee.sponge.remote.net.FrameCodec;
-import dev.levee.sponge.remote.net.Payload;
-import dev.levee.sponge.remote.net.Status;
+import dev.levee.sponge.protocol.ChannelFrames;
+import dev.levee.sponge.protocol.FrameCodec;
+import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.Status;
 import java.io.Closeable;
 import java.io.DataOutputStream;
 import java.io.IOException;

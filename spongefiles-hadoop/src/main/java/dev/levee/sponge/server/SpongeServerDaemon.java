@@ -1,5 +1,7 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 
@@ -31,13 +33,14 @@ public final class SpongeServerDaemon {
     }
     SpongeServerConfig cfg;
     try {
+      SpongeConf.validate(conf);
       cfg = SpongeServerConfig.from(conf);
     } catch (IllegalArgumentException e) {
       System.err.println("sponge server not started: " + e.getMessage());
       System.exit(2);
       return;
     }
-    SpongeNode node = SpongeNode.start(cfg);
+    SpongeService node = SpongeService.start(cfg);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

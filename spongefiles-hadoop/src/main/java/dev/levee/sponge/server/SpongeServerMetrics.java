@@ -20,6 +20,7 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   final LongAdder bytesIn = new LongAdder();
   final LongAdder bytesOut = new LongAdder();
   final LongAdder allocations = new LongAdder();
+  final LongAdder freeSpaceRequests = new LongAdder();
   final LongAdder rejectionsPoolFull = new LongAdder();
   final LongAdder rejectionsQuota = new LongAdder();
   final LongAdder capabilityDenials = new LongAdder();
@@ -101,6 +102,11 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   @Override
   public long getAllocations() {
     return allocations.sum();
+  }
+
+  @Override
+  public long getFreeSpaceRequests() {
+    return freeSpaceRequests.sum();
   }
 
   @Override

@@ -22,6 +22,12 @@ public interface SpongeServerMetricsMBean {
 
   long getAllocations();
 
+  /**
+   * FREE_SPACE requests answered: the tracker's polls, and the probe of every task that attaches to
+   * this node's sponge.
+   */
+  long getFreeSpaceRequests();
+
   /** Allocations answered "no room" because the pool was full. */
   long getRejectionsPoolFull();
 

@@ -9,12 +9,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 
 /**
  * A file's disk chunks, all appended to one local file (created on the first disk chunk): one file
  * keeps the data contiguous and costs one create and one delete, however many chunks spill there.
+ *
+ * <p>Chunks move through a {@link FileChannel} (positional writes and reads, which Hadoop's local
+ * file system does not offer), so the tier counts its bytes and operations in Hadoop's statistics
+ * for the {@code file} scheme itself: a task's {@code FILE_BYTES_WRITTEN} and {@code
+ * FILE_BYTES_READ} then include what SpongeFiles put on local disk, as they include stock's spills.
  */
 public final class LocalDiskTier implements ChunkTier {
+  private static final FileSystem.Statistics LOCAL_FS =
+      FileSystem.getStatistics("file", RawLocalFileSystem.class);
+
   private final Path file;
   private FileChannel channel;
   private boolean created;
@@ -68,6 +78,8 @@ public final class LocalDiskTier implements ChunkTier {
     }
     end = offset + length;
     chunks++;
+    LOCAL_FS.incrementBytesWritten(length);
+    LOCAL_FS.incrementWriteOps(1);
     return Optional.of(new StoredChunk.Disk(file, offset, length));
   }
 
@@ -84,6 +96,8 @@ public final class LocalDiskTier implements ChunkTier {
       pos += n;
     }
     dst.position(dst.position() + c.length());
+    LOCAL_FS.incrementBytesRead(c.length());
+    LOCAL_FS.incrementReadOps(1);
   }
 
   @Override

@@ -2,9 +2,9 @@ package dev.levee.sponge.tier;
 
 import dev.levee.sponge.SpongeMetrics;
 import dev.levee.sponge.Tier;
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.RemoteMemory;
-import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.RemoteMemory;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.levee.sponge.tier;
 
 import dev.levee.sponge.Tier;
-import dev.levee.sponge.remote.RemoteChunk;
+import dev.levee.sponge.client.RemoteChunk;
 import java.nio.file.Path;
 
 /** Where one chunk of a SpongeFile was put: the file's private "inode" entry for it. */

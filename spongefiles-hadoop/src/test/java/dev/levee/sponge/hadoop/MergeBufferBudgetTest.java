@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.sponge.config.SpongeConf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -98,7 +99,8 @@ class MergeBufferBudgetTest {
           assertThrows(
               IllegalArgumentException.class, () -> MergeBufferBudget.bytesFromFraction(bad));
       assertTrue(
-          e.getMessage().contains(SpongeShuffleKeys.MERGE_DIRECT_MEMORY_FRACTION), e.getMessage());
+          e.getMessage().contains(SpongeConf.SHUFFLE_MERGE_DIRECT_MEMORY_FRACTION.name()),
+          e.getMessage());
     }
     assertTrue(MergeBufferBudget.bytesFromFraction(1f) >= Runtime.getRuntime().maxMemory() / 2);
   }

@@ -94,6 +94,8 @@ final class ShuffleJobs {
 
   static RunningJob run(JobConf job) throws IOException {
     FileUtil.fullyDelete(Path.of(FileOutputFormat.getOutputPath(job).toUri()).toFile());
+    // The client polls a finished job every 5 s by default: most of a small local job's time.
+    job.setInt(org.apache.hadoop.mapreduce.Job.COMPLETION_POLL_INTERVAL_KEY, 50);
     RunningJob running = new JobClient(job).submitJob(job);
     running.waitForCompletion();
     if (!running.isSuccessful()) {

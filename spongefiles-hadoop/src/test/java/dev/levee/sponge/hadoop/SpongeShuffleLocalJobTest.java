@@ -2,24 +2,26 @@ package dev.levee.sponge.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.server.SpongeNode;
-import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.SpongeCounters;
+import dev.levee.sponge.Tier;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.testing.CapturedLog;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RunningJob;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.log4j.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,57 +32,28 @@ import org.junit.jupiter.api.Test;
  * and its shared-memory pool; the reducer's output must be byte-for-byte the same.
  */
 class SpongeShuffleLocalJobTest {
-  private static final int CHUNK = 64 * 1024;
-  private static final int POOL_CHUNKS = 1024; // 64 MiB: holds every spill of these jobs
-
   private static Path work;
   private static Path input;
-  private static SpongeNode node;
+  private static LocalSponge sponge;
 
   @BeforeAll
   static void startSponge() throws IOException {
-    if (!org.apache.log4j.Logger.getRootLogger().getAllAppenders().hasMoreElements()) {
-      org.apache.log4j.BasicConfigurator.configure();
-      org.apache.log4j.Logger.getRootLogger().setLevel(org.apache.log4j.Level.WARN);
-      org.apache.log4j.Logger.getLogger("dev.levee").setLevel(org.apache.log4j.Level.INFO);
-    }
     work = Path.of("target", "sponge-shuffle-test", UUID.randomUUID().toString()).toAbsolutePath();
     input = work.resolve("input");
     ShuffleJobs.writeInput(input);
-    Configuration server = spongeConf(new Configuration(false));
-    server.set(SpongeServerConfig.BIND_HOST, "127.0.0.1");
-    server.set(SpongeServerConfig.PORT, "0");
-    node = SpongeNode.start(SpongeServerConfig.from(server));
+    sponge = LocalSponge.start(work);
   }
 
   @AfterAll
   static void stopSponge() {
-    if (node != null) {
-      node.close();
+    if (sponge != null) {
+      sponge.close();
     }
     FileUtil.fullyDelete(work.toFile());
   }
 
-  /** The keys a node's sponge server and its tasks share. */
-  private static Configuration spongeConf(Configuration c) {
-    c.set(SpongeConfigKeys.LOCAL_POOL_DIR, work.resolve("pool").toString());
-    c.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString((long) POOL_CHUNKS * CHUNK));
-    c.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
-    c.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
-    c.set(SpongeConfigKeys.DFS_ENABLED, "false");
-    c.set(SpongeServerConfig.ADVERTISED_HOST, "127.0.0.1");
-    return c;
-  }
-
-  private static JobConf spongeJob(JobConf job, int serverPort) {
-    spongeConf(job);
-    job.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffleKeys.PLUGIN_CLASS);
-    job.setInt(SpongeServerConfig.PORT, serverPort);
-    return job;
-  }
-
   private static Counters.Group sponge(RunningJob job) throws IOException {
-    return job.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP);
+    return job.getCounters().getGroup(SpongeCounters.GROUP);
   }
 
   /** Runs stock, then SpongeFiles; asserts equal output and a real spill into the local sponge. */
@@ -88,9 +61,7 @@ class SpongeShuffleLocalJobTest {
       throws IOException {
     JobConf stock = ShuffleJobs.job(work, input, work.resolve(name + "-stock"), combiner);
     JobConf withSponge =
-        spongeJob(
-            ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner),
-            node.address().port());
+        sponge.configure(ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner));
     if (compress) {
       for (JobConf j : new JobConf[] {stock, withSponge}) {
         j.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
@@ -111,35 +82,45 @@ class SpongeShuffleLocalJobTest {
         name + ": SpongeFiles output differs from stock");
     assertEquals(
         0,
-        stockRun.getCounters().getGroup(SpongeShuffleKeys.COUNTER_GROUP).size(),
+        stockRun.getCounters().getGroup(SpongeCounters.GROUP).size(),
         "the stock run must not touch SpongeFiles");
 
     Counters.Group g = sponge(spongeRun);
-    assertEquals(0, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER), name + ": unexpected fallback");
+    assertEquals(
+        0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
+        name + ": unexpected fallback");
     assertTrue(
-        g.getCounter("local_memory.bytes_written") > 0,
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)) > 0,
         name + ": nothing reached the local sponge");
     assertEquals(
-        g.getCounter("local_memory.bytes_written"),
-        g.getCounter("local_memory.bytes_read"),
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)),
+        g.getCounter(SpongeCounters.PerTier.BYTES_READ.of(Tier.LOCAL_MEMORY)),
         name + ": every spilled byte is read back once");
     assertEquals(
-        g.getCounter("local_memory.chunks_written"),
-        g.getCounter("local_memory.chunks_freed"),
+        g.getCounter(SpongeCounters.PerTier.CHUNKS_WRITTEN.of(Tier.LOCAL_MEMORY)),
+        g.getCounter(SpongeCounters.PerTier.CHUNKS_FREED.of(Tier.LOCAL_MEMORY)),
         name + ": every chunk is freed");
     assertEquals(
-        g.getCounter("files_created"), g.getCounter("files_deleted"), name + ": files left behind");
+        g.getCounter(SpongeCounters.Counter.FILES_CREATED.counterName()),
+        g.getCounter(SpongeCounters.Counter.FILES_DELETED.counterName()),
+        name + ": files left behind");
     assertTrue(
-        g.getCounter("shuffle.memory_spills") > 0, name + ": the in-memory buffer never spilled");
-    assertEquals(1, g.getCounter("merge.rounds"), name + ": the final merge must take one round");
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_MEMORY_SPILLS.counterName()) > 0,
+        name + ": the in-memory buffer never spilled");
+    assertEquals(
+        1,
+        g.getCounter(SpongeCounters.Counter.MERGE_ROUNDS.counterName()),
+        name + ": the final merge must take one round");
     // The map-side combiner shrinks each map output to at most one record per key, so fewer runs
     // reach the reducer.
     assertTrue(
-        g.getCounter("merge.final_runs") > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
+        g.getCounter(SpongeCounters.Counter.MERGE_FINAL_RUNS.counterName())
+            > (combiner ? 1 : ShuffleJobs.SORT_FACTOR),
         name + ": more runs than io.sort.factor expected, so stock would merge in several rounds");
     assertEquals(
-        POOL_CHUNKS,
-        node.metrics().getChunksFree(),
+        LocalSponge.POOL_CHUNKS,
+        sponge.node().metrics().getChunksFree(),
         name + ": sponge pool not fully free after the job");
     return g;
   }
@@ -148,7 +129,7 @@ class SpongeShuffleLocalJobTest {
   void spillsIntoTheLocalSpongeAndMatchesStock() throws IOException {
     Counters.Group g = compare("plain", false, false);
     assertTrue(
-        g.getCounter("shuffle.map_outputs_to_sponge") > 0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_MAP_OUTPUTS_TO_SPONGE.counterName()) > 0,
         "map outputs larger than the single-shuffle limit must go straight into SpongeFiles");
   }
 
@@ -161,7 +142,7 @@ class SpongeShuffleLocalJobTest {
   void compressedMapOutputsMatchStock() throws IOException {
     Counters.Group g = compare("compressed", false, true);
     assertTrue(
-        g.getCounter("shuffle.map_outputs_to_sponge") > 0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_MAP_OUTPUTS_TO_SPONGE.counterName()) > 0,
         "compressed outputs must reach SpongeFiles too");
   }
 
@@ -173,15 +154,78 @@ class SpongeShuffleLocalJobTest {
     }
     JobConf stock = ShuffleJobs.job(work, input, work.resolve("fallback-stock"), false);
     JobConf withSponge =
-        spongeJob(ShuffleJobs.job(work, input, work.resolve("fallback-sponge"), false), deadPort);
+        sponge.configure(
+            ShuffleJobs.job(work, input, work.resolve("fallback-sponge"), false), deadPort);
     ShuffleJobs.run(stock);
     RunningJob run = ShuffleJobs.run(withSponge);
     assertArrayEquals(
         ShuffleJobs.output(work.resolve("fallback-stock")),
         ShuffleJobs.output(work.resolve("fallback-sponge")));
     Counters.Group g = sponge(run);
-    assertEquals(1, g.getCounter(SpongeShuffle.FALLBACKS_COUNTER));
-    assertEquals(0, g.getCounter("local_memory.bytes_written"));
+    assertEquals(1, g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()));
+    assertEquals(0, g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)));
     assertTrue(Files.exists(work.resolve("fallback-sponge").resolve("_SUCCESS")));
+  }
+
+  /**
+   * ZooKeeper down: the reduce waits once, at most the connect timeout, then spills to local memory
+   * and disk; the give-up is counted and logged once, however many files the task creates. Before,
+   * every SpongeFile waited ~19 s for ZooKeeper (a job took 94 s instead of 30), nothing was
+   * counted, and each file logged a stack trace.
+   */
+  @Test
+  void unreachableTrackerCostsOneBoundedWaitAndLeavesLocalMemory() throws IOException {
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    JobConf stock = ShuffleJobs.job(work, input, work.resolve("no-zk-stock"), false);
+    JobConf withSponge =
+        sponge.configure(ShuffleJobs.job(work, input, work.resolve("no-zk-sponge"), false));
+    withSponge.set(SpongeConf.ZK_QUORUM.name(), "127.0.0.1:" + deadPort);
+    withSponge.setInt(SpongeConf.ZK_CONNECT_TIMEOUT_MS.name(), 500);
+    ShuffleJobs.run(stock);
+    RunningJob run;
+    try (CapturedLog log = CapturedLog.start()) {
+      run = ShuffleJobs.run(withSponge);
+      List<String> warnings = log.messages(Level.WARN, "dev.levee");
+      assertEquals(
+          1,
+          warnings.stream().filter(m -> m.contains("remote memory is off")).count(),
+          "one line says remote memory is off: " + warnings);
+      assertEquals(1, warnings.size(), "and nothing else warns: " + warnings);
+    }
+    assertArrayEquals(
+        ShuffleJobs.output(work.resolve("no-zk-stock")),
+        ShuffleJobs.output(work.resolve("no-zk-sponge")));
+    Counters.Group g = sponge(run);
+    assertEquals(1, g.getCounter(SpongeCounters.Counter.REMOTE_TRACKER_UNREACHABLE.counterName()));
+    assertEquals(
+        0,
+        g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
+        "SpongeFiles still in use");
+    assertTrue(
+        g.getCounter(SpongeCounters.Counter.FILES_CREATED.counterName()) > 3,
+        "several files, one wait");
+    assertTrue(
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)) > 0,
+        "local memory still serves");
+    assertEquals(0, g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.REMOTE_MEMORY)));
+  }
+
+  /** With fallback=fail, a node without a usable sponge fails the attempt instead of spilling. */
+  @Test
+  void fallbackFailPolicyFailsTheAttempt() throws IOException {
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    JobConf job =
+        sponge.configure(
+            ShuffleJobs.job(work, input, work.resolve("fallback-fail"), false), deadPort);
+    job.set(SpongeConf.SHUFFLE_FALLBACK.name(), "fail");
+    job.setInt(org.apache.hadoop.mapreduce.MRJobConfig.REDUCE_MAX_ATTEMPTS, 1);
+    assertThrows(IllegalStateException.class, () -> ShuffleJobs.run(job));
+    assertTrue(Files.notExists(work.resolve("fallback-fail").resolve("_SUCCESS")));
   }
 }

@@ -64,7 +64,7 @@ class StaleNodeDescriptorTest {
         nmDir.resolve("usercache/alice/appcache/application_1_0001").toString());
     TaskAttemptID reduce = TaskAttemptID.forName("attempt_1_0001_r_000000_0");
 
-    NodeSponge.Attachment first = NodeSponge.attach(job, reduce);
+    SpongeAttacher.Attachment first = SpongeAttacher.attach(job, reduce);
     assertFalse(first.available(), "no sponge server on this node: stock spilling");
     String reason = first.unavailableReason();
     assertTrue(
@@ -73,10 +73,10 @@ class StaleNodeDescriptorTest {
             && reason.contains("server process 999999999 is gone"),
         reason);
 
-    NodeSponge.Attachment second = NodeSponge.attach(job, reduce);
+    SpongeAttacher.Attachment second = SpongeAttacher.attach(job, reduce);
     assertFalse(second.available());
     assertFalse(
-        NodeSponge.warnStaleOnce(descriptor, "again"),
+        SpongeAttacher.warnStaleOnce(descriptor, "again"),
         "the stale descriptor was already reported once");
   }
 }

@@ -4,15 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.Frame;
-import dev.levee.sponge.remote.net.FrameCodec;
-import dev.levee.sponge.remote.net.Op;
-import dev.levee.sponge.remote.net.Payload;
-import dev.levee.sponge.remote.net.RemoteReplyException;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.Status;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.RemoteReplyException;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.FrameCodec;
+import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.Timeout;
 class MalformedInputTest {
   private static final int CHUNKS = 8;
   private Path dir;
-  private SpongeNode node;
+  private SpongeService node;
   private SpongeServerAddress server;
   private SpongeClient good;
 
@@ -44,9 +46,9 @@ class MalformedInputTest {
   void setUp() throws IOException {
     dir = TempDirs.newShmDir("malformed");
     Configuration conf = TestNodes.conf(dir, CHUNKS);
-    conf.set(SpongeServerConfig.MAX_CONNECTIONS, "6");
-    conf.set(SpongeServerConfig.SOCKET_TIMEOUT_MS, "1500");
-    node = SpongeNode.start(SpongeServerConfig.from(conf));
+    conf.set(SpongeConf.MAX_CONNECTIONS.name(), "6");
+    conf.set(SpongeConf.SOCKET_TIMEOUT_MS.name(), "1500");
+    node = SpongeService.start(SpongeServerConfig.from(conf));
     server = node.address();
     good = TestNodes.client("application_1_0001", "127.0.0.1:1", List.of(server));
   }

@@ -3,8 +3,10 @@ package dev.levee.sponge.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.testing.ChildJvm;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
@@ -30,8 +32,8 @@ class OrphanCollectionTest {
   private Path dirA;
   private Path dirB;
   private Path stderr;
-  private SpongeNode a;
-  private SpongeNode b;
+  private SpongeService a;
+  private SpongeService b;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -39,13 +41,13 @@ class OrphanCollectionTest {
     dirB = TempDirs.newShmDir("gc-b");
     stderr = Path.of(System.getProperty("java.io.tmpdir"), "sponge-gc-children.err");
     Files.createDirectories(stderr.getParent());
-    a = SpongeNode.start(SpongeServerConfig.from(conf(dirA)));
-    b = SpongeNode.start(SpongeServerConfig.from(conf(dirB)));
+    a = SpongeService.start(SpongeServerConfig.from(conf(dirA)));
+    b = SpongeService.start(SpongeServerConfig.from(conf(dirB)));
   }
 
   private static Configuration conf(Path dir) {
     Configuration c = TestNodes.conf(dir, CHUNKS);
-    c.set(SpongeServerConfig.GC_PERIOD_MS, Long.toString(GC_PERIOD_MS));
+    c.set(SpongeConf.GC_PERIOD_MS.name(), Long.toString(GC_PERIOD_MS));
     return c;
   }
 
@@ -125,11 +127,11 @@ class OrphanCollectionTest {
     }
     b.close();
     Configuration c = conf(dirB);
-    c.set(SpongeServerConfig.GC_PERIOD_MS, "60000");
-    c.set(SpongeServerConfig.GC_PEER_GRACE_MS, "1500");
+    c.set(SpongeConf.GC_PERIOD_MS.name(), "60000");
+    c.set(SpongeConf.GC_PEER_GRACE_MS.name(), "1500");
     // A restarted server frees remote chunks it can no longer serve (their capabilities died with
     // it).
-    b = SpongeNode.start(SpongeServerConfig.from(c));
+    b = SpongeService.start(SpongeServerConfig.from(c));
     assertEquals(CHUNKS, b.metrics().getChunksFree());
 
     try (SpongeClient client =

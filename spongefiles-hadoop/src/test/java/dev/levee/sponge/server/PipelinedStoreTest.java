@@ -5,23 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.sponge.SpongeFile;
 import dev.levee.sponge.SpongeFileSystem;
 import dev.levee.sponge.Tier;
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.ClientIdentity;
-import dev.levee.sponge.remote.net.ClientSettings;
-import dev.levee.sponge.remote.net.Frame;
-import dev.levee.sponge.remote.net.FrameCodec;
-import dev.levee.sponge.remote.net.NodeNames;
-import dev.levee.sponge.remote.net.Op;
-import dev.levee.sponge.remote.net.Payload;
-import dev.levee.sponge.remote.net.ServerListEntry;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.StaticServerList;
-import dev.levee.sponge.remote.net.Status;
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.FrameCodec;
+import dev.levee.sponge.protocol.NodeNames;
+import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.ChildJvm;
 import dev.levee.sponge.testing.SpongeTestRig;
 import dev.levee.sponge.testing.TempDirs;
@@ -52,28 +53,28 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class PipelinedStoreTest {
   private static final String APP = "application_1_0001";
-  private final List<SpongeNode> nodes = new ArrayList<>();
+  private final List<SpongeService> nodes = new ArrayList<>();
   private final List<Path> dirs = new ArrayList<>();
 
   @AfterEach
   void tearDown() {
-    nodes.forEach(SpongeNode::close);
+    nodes.forEach(SpongeService::close);
     dirs.forEach(TempDirs::deleteRecursively);
   }
 
-  private SpongeNode node(int chunks, int quota) throws IOException {
+  private SpongeService node(int chunks, int quota) throws IOException {
     Path dir = TempDirs.newShmDir("pipeline");
     dirs.add(dir);
     Configuration conf = TestNodes.conf(dir, chunks);
-    conf.set(SpongeServerConfig.QUOTA_CHUNKS_PER_APP, Integer.toString(quota));
-    SpongeNode n = SpongeNode.start(SpongeServerConfig.from(conf));
+    conf.set(SpongeConf.QUOTA_CHUNKS_PER_APP.name(), Integer.toString(quota));
+    SpongeService n = SpongeService.start(SpongeServerConfig.from(conf));
     nodes.add(n);
     return n;
   }
 
   @Test
   void manyStoresInFlightOnOneConnectionAllLandByteExact() throws Exception {
-    SpongeNode node = node(16, 16);
+    SpongeService node = node(16, 16);
     SpongeServerAddress server = node.address();
     try (SpongeClient client = TestNodes.client(APP, "127.0.0.1:1", List.of(server))) {
       List<CompletableFuture<Optional<RemoteChunk>>> sent = new ArrayList<>();
@@ -110,7 +111,7 @@ class PipelinedStoreTest {
 
   @Test
   void aRefusalInTheMiddleOfAPipelineCostsOnlyItsOwnRequest() throws Exception {
-    SpongeNode node = node(16, 3);
+    SpongeService node = node(16, 3);
     SpongeServerAddress server = node.address();
     try (SpongeClient client = TestNodes.client(APP, "127.0.0.1:1", List.of(server))) {
       List<CompletableFuture<Optional<RemoteChunk>>> sent = new ArrayList<>();
@@ -143,7 +144,7 @@ class PipelinedStoreTest {
 
   @Test
   void rawPipelinedFramesAreAnsweredInOrderEachWithItsOwnStatus() throws Exception {
-    SpongeNode node = node(8, 8);
+    SpongeService node = node(8, 8);
     SpongeServerAddress server = node.address();
     // Four requests in one write, the second and third bad: every one is answered, in order, with
     // its own id.
@@ -178,8 +179,8 @@ class PipelinedStoreTest {
 
   @Test
   void aSpongeFileSpreadsPipelinedChunksToTheNextServerWhenOneRefuses() throws Exception {
-    SpongeNode a = node(16, 3);
-    SpongeNode b = node(16, 16);
+    SpongeService a = node(16, 3);
+    SpongeService b = node(16, 16);
     try (SpongeTestRig rig = new SpongeTestRig(TestNodes.CHUNK, 4);
         SpongeClient client =
             new SpongeClient(
@@ -189,10 +190,10 @@ class PipelinedStoreTest {
                         new ServerListEntry(a.address(), 16, 16),
                         new ServerListEntry(b.address(), 16, 16))),
                 new ClientSettings(2000, 5000, TestNodes.CHUNK, 2))) {
-      rig.conf.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
-      rig.conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
-      rig.conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
-      rig.conf.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, 6);
+      rig.conf.setBoolean(SpongeConf.LOCAL_ENABLED.name(), false);
+      rig.conf.setBoolean(SpongeConf.DISK_ENABLED.name(), false);
+      rig.conf.setBoolean(SpongeConf.DFS_ENABLED.name(), false);
+      rig.conf.setInt(SpongeConf.WRITE_MAX_IN_FLIGHT.name(), 6);
       try (SpongeFileSystem fs = SpongeFileSystem.open(rig.conf, client)) {
         byte[] data = SpongeTestRig.randomBytes(8 * TestNodes.CHUNK + 123, 5);
         SpongeFile f = fs.create("pipelined");
@@ -224,12 +225,12 @@ class PipelinedStoreTest {
         ChildJvm.start(
             SpongeServerDaemon.class,
             stderr,
-            "-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + dir,
-            "-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=512m",
-            "-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + chunk,
-            "-D" + SpongeServerConfig.BIND_HOST + "=127.0.0.1",
-            "-D" + SpongeServerConfig.ADVERTISED_HOST + "=127.0.0.1",
-            "-D" + SpongeServerConfig.PORT + "=0")) {
+            "-D" + SpongeConf.LOCAL_POOL_DIR.name() + "=" + dir,
+            "-D" + SpongeConf.LOCAL_POOL_SIZE.name() + "=512m",
+            "-D" + SpongeConf.CHUNK_SIZE.name() + "=" + chunk,
+            "-D" + SpongeConf.BIND_HOST.name() + "=127.0.0.1",
+            "-D" + SpongeConf.ADVERTISED_HOST.name() + "=127.0.0.1",
+            "-D" + SpongeConf.PORT.name() + "=0")) {
       String ready = daemon.awaitLine("sponge-server listening");
       SpongeServerAddress server = NodeNames.serverOf(ready.split(" ")[2], 1);
       try (SpongeTestRig rig = new SpongeTestRig(chunk, 4);
@@ -238,10 +239,10 @@ class PipelinedStoreTest {
                   ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
                   new StaticServerList(List.of(new ServerListEntry(server, 512, 512))),
                   new ClientSettings(2000, 5000, chunk, 2))) {
-        rig.conf.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
-        rig.conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
-        rig.conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
-        rig.conf.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, 4);
+        rig.conf.setBoolean(SpongeConf.LOCAL_ENABLED.name(), false);
+        rig.conf.setBoolean(SpongeConf.DISK_ENABLED.name(), false);
+        rig.conf.setBoolean(SpongeConf.DFS_ENABLED.name(), false);
+        rig.conf.setInt(SpongeConf.WRITE_MAX_IN_FLIGHT.name(), 4);
         try (SpongeFileSystem fs = SpongeFileSystem.open(rig.conf, client)) {
           SpongeFile f = fs.create("doomed");
           byte[] piece = SpongeTestRig.randomBytes(chunk, 3);

@@ -3,15 +3,15 @@ package dev.levee.sponge.server;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.ClientIdentity;
-import dev.levee.sponge.remote.net.ClientSettings;
-import dev.levee.sponge.remote.net.NodeNames;
-import dev.levee.sponge.remote.net.RemoteChunkHandle;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.StaticServerList;
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.RemoteChunkHandle;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.protocol.NodeNames;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.ChildJvm;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
@@ -57,12 +57,12 @@ class ServerProcessFailureTest {
         ChildJvm.start(
             SpongeServerDaemon.class,
             stderr,
-            "-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + dir,
-            "-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=32m",
-            "-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + CHUNK,
-            "-D" + SpongeServerConfig.BIND_HOST + "=127.0.0.1",
-            "-D" + SpongeServerConfig.ADVERTISED_HOST + "=127.0.0.1",
-            "-D" + SpongeServerConfig.PORT + "=0")) {
+            "-D" + SpongeConf.LOCAL_POOL_DIR.name() + "=" + dir,
+            "-D" + SpongeConf.LOCAL_POOL_SIZE.name() + "=32m",
+            "-D" + SpongeConf.CHUNK_SIZE.name() + "=" + CHUNK,
+            "-D" + SpongeConf.BIND_HOST.name() + "=127.0.0.1",
+            "-D" + SpongeConf.ADVERTISED_HOST.name() + "=127.0.0.1",
+            "-D" + SpongeConf.PORT.name() + "=0")) {
       String ready = daemon.awaitLine("sponge-server listening");
       assertTrue(ready.endsWith("pid " + daemon.pid()), ready);
       SpongeServerAddress server = NodeNames.serverOf(ready.split(" ")[2], 1);

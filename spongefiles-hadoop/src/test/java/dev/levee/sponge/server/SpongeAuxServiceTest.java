@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ class SpongeAuxServiceTest {
   @Test
   void aBadKeyStopsTheServiceAtInitNamingTheKey() {
     Configuration conf = TestNodes.conf(dir, 8);
-    conf.set(SpongeServerConfig.QUOTA_CHUNKS_PER_APP, "-1");
+    conf.set(SpongeConf.QUOTA_CHUNKS_PER_APP.name(), "-1");
     SpongeAuxService aux = new SpongeAuxService();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> aux.init(conf));
     assertTrue(

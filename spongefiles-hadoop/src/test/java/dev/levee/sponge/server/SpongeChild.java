@@ -1,9 +1,9 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.client.SpongeClient;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;

@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.SpongeConfig;
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeConfig;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -77,8 +78,8 @@ class SpongeNodeDescriptorTest {
       // A task's configuration rewritten from the descriptor reaches b's server and b's pool, not
       // the job's values.
       Configuration job = new Configuration(false);
-      job.set(SpongeConfigKeys.LOCAL_POOL_DIR, "/nonexistent/job-value");
-      job.set(SpongeServerConfig.PORT, "7788");
+      job.set(SpongeConf.LOCAL_POOL_DIR.name(), "/nonexistent/job-value");
+      job.set(SpongeConf.PORT.name(), "7788");
       Configuration task = seen.applyTo(job);
       assertEquals(b.node().config().poolDir(), SpongeConfig.from(task).poolDir());
       SpongeServerConfig server = SpongeServerConfig.from(task);

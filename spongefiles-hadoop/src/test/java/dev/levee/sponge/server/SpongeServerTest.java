@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.Capability;
-import dev.levee.sponge.remote.net.RemoteChunkHandle;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.RemoteChunkHandle;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.protocol.Capability;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -32,12 +34,12 @@ import org.junit.jupiter.api.Timeout;
 class SpongeServerTest {
   private static final int CHUNKS = 16;
   private Path dir;
-  private SpongeNode node;
+  private SpongeService node;
   private SpongeClient client;
   private SpongeServerAddress server;
 
   private void start(Configuration conf) throws IOException {
-    node = SpongeNode.start(SpongeServerConfig.from(conf));
+    node = SpongeService.start(SpongeServerConfig.from(conf));
     server = node.address();
     client = TestNodes.client("application_1_0001", "127.0.0.1:1", List.of(server));
   }
@@ -117,7 +119,7 @@ class SpongeServerTest {
   @Test
   void quotaPerApplicationAnswersNoRoomAndFollowsFrees() throws IOException {
     Configuration conf = TestNodes.conf(dir, CHUNKS);
-    conf.set(SpongeServerConfig.QUOTA_CHUNKS_PER_APP, "3");
+    conf.set(SpongeConf.QUOTA_CHUNKS_PER_APP.name(), "3");
     start(conf);
     List<RemoteChunk> held = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -172,7 +174,7 @@ class SpongeServerTest {
   @Test
   void aPooledConnectionTheServerTimedOutIsReplacedTransparently() throws Exception {
     Configuration conf = TestNodes.conf(dir, CHUNKS);
-    conf.set(SpongeServerConfig.SOCKET_TIMEOUT_MS, "300");
+    conf.set(SpongeConf.SOCKET_TIMEOUT_MS.name(), "300");
     start(conf);
     RemoteChunk c = client.store(server, TestNodes.randomBytes(2000, 5)).orElseThrow();
     Thread.sleep(800); // the server closes the idle pooled connection meanwhile
@@ -188,17 +190,17 @@ class SpongeServerTest {
   @Test
   void badConfigurationFailsNamingKeyValueAndRange() {
     Configuration conf = TestNodes.conf(dir, CHUNKS);
-    conf.set(SpongeServerConfig.GC_PERIOD_MS, "soon");
+    conf.set(SpongeConf.GC_PERIOD_MS.name(), "soon");
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> SpongeServerConfig.from(conf));
     assertTrue(e.getMessage().contains("levee.sponge.server.gc-period-ms='soon'"), e.getMessage());
-    assertTrue(e.getMessage().contains("10..86400000"), e.getMessage());
-    conf.set(SpongeServerConfig.GC_PERIOD_MS, "500");
-    conf.set(SpongeServerConfig.PORT, "70000");
+    assertTrue(e.getMessage().contains("between 10 and 86400000"), e.getMessage());
+    conf.set(SpongeConf.GC_PERIOD_MS.name(), "500");
+    conf.set(SpongeConf.PORT.name(), "70000");
     e = assertThrows(IllegalArgumentException.class, () -> SpongeServerConfig.from(conf));
     assertTrue(e.getMessage().contains("levee.sponge.server.port='70000'"), e.getMessage());
-    conf.set(SpongeServerConfig.PORT, "0");
-    conf.set(SpongeServerConfig.ZK_ROOT, "levee");
+    conf.set(SpongeConf.PORT.name(), "0");
+    conf.set(SpongeConf.ZK_ROOT.name(), "levee");
     e = assertThrows(IllegalArgumentException.class, () -> SpongeServerConfig.from(conf));
     assertTrue(e.getMessage().contains("levee.sponge.zookeeper.root='levee'"), e.getMessage());
   }

@@ -1,12 +1,12 @@
 package dev.levee.sponge.server;
 
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.ClientIdentity;
-import dev.levee.sponge.remote.net.ClientSettings;
-import dev.levee.sponge.remote.net.ServerListEntry;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.StaticServerList;
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,16 +26,16 @@ final class TestNodes {
    */
   static Configuration conf(Path poolDir, int chunks) {
     Configuration c = new Configuration(false);
-    c.set(SpongeConfigKeys.LOCAL_POOL_DIR, poolDir.toString());
-    c.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString((long) chunks * CHUNK));
-    c.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
-    c.set(SpongeConfigKeys.OWNER_HOST, OWNER_HOST);
-    c.set(SpongeServerConfig.BIND_HOST, "127.0.0.1");
-    c.set(SpongeServerConfig.PORT, "0");
-    c.set(SpongeServerConfig.ADVERTISED_HOST, "127.0.0.1");
-    c.set(SpongeServerConfig.GC_PERIOD_MS, "500");
-    c.set(SpongeServerConfig.SOCKET_TIMEOUT_MS, "10000");
-    c.set(SpongeServerConfig.CLIENT_READ_TIMEOUT_MS, "5000");
+    c.set(SpongeConf.LOCAL_POOL_DIR.name(), poolDir.toString());
+    c.set(SpongeConf.LOCAL_POOL_SIZE.name(), Long.toString((long) chunks * CHUNK));
+    c.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(CHUNK));
+    c.set(SpongeConf.OWNER_HOST.name(), OWNER_HOST);
+    c.set(SpongeConf.BIND_HOST.name(), "127.0.0.1");
+    c.set(SpongeConf.PORT.name(), "0");
+    c.set(SpongeConf.ADVERTISED_HOST.name(), "127.0.0.1");
+    c.set(SpongeConf.GC_PERIOD_MS.name(), "500");
+    c.set(SpongeConf.SOCKET_TIMEOUT_MS.name(), "10000");
+    c.set(SpongeConf.CLIENT_READ_TIMEOUT_MS.name(), "5000");
     return c;
   }
 

@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.ClientIdentity;
-import dev.levee.sponge.remote.net.ClientSettings;
-import dev.levee.sponge.remote.net.PublishedServerList;
-import dev.levee.sponge.remote.net.ServerListCodec;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.SpongeZnodes;
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.PublishedServerList;
+import dev.levee.sponge.discovery.ServerListCodec;
+import dev.levee.sponge.discovery.SpongeZnodes;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.TempDirs;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -41,7 +43,7 @@ class TrackerFailoverTest {
   private static final String ROOT = "/levee/sponge-test";
   private TestingCluster zk;
   private final List<Path> dirs = new ArrayList<>();
-  private final List<SpongeNode> nodes = new ArrayList<>();
+  private final List<SpongeService> nodes = new ArrayList<>();
   private CuratorFramework clientZk;
 
   @BeforeEach
@@ -52,12 +54,12 @@ class TrackerFailoverTest {
       Path dir = TempDirs.newShmDir("tracker-" + i);
       dirs.add(dir);
       Configuration c = TestNodes.conf(dir, 8 + i);
-      c.set(SpongeServerConfig.ZK_QUORUM, zk.getConnectString());
-      c.set(SpongeServerConfig.ZK_ROOT, ROOT);
-      c.set(SpongeServerConfig.ZK_SESSION_TIMEOUT_MS, "4000");
-      c.set(SpongeServerConfig.TRACKER_POLL_MS, "200");
-      c.set(SpongeServerConfig.RACK, "rack" + (i % 2));
-      nodes.add(SpongeNode.start(SpongeServerConfig.from(c)));
+      c.set(SpongeConf.ZK_QUORUM.name(), zk.getConnectString());
+      c.set(SpongeConf.ZK_ROOT.name(), ROOT);
+      c.set(SpongeConf.ZK_SESSION_TIMEOUT_MS.name(), "4000");
+      c.set(SpongeConf.TRACKER_POLL_MS.name(), "200");
+      c.set(SpongeConf.RACK.name(), "rack" + (i % 2));
+      nodes.add(SpongeService.start(SpongeServerConfig.from(c)));
     }
     clientZk =
         CuratorFrameworkFactory.newClient(zk.getConnectString(), 4000, 4000, new RetryOneTime(200));
@@ -67,7 +69,7 @@ class TrackerFailoverTest {
   @AfterEach
   void tearDown() throws Exception {
     clientZk.close();
-    nodes.forEach(SpongeNode::close);
+    nodes.forEach(SpongeService::close);
     zk.close();
     dirs.forEach(TempDirs::deleteRecursively);
   }
@@ -76,17 +78,17 @@ class TrackerFailoverTest {
   void anotherServerTakesOverTheTrackerAndClientsStillGetServerLists() throws Exception {
     PublishedServerList published = new PublishedServerList(clientZk, new SpongeZnodes(ROOT));
     Set<SpongeServerAddress> all =
-        nodes.stream().map(SpongeNode::address).collect(Collectors.toSet());
+        nodes.stream().map(SpongeService::address).collect(Collectors.toSet());
     ServerListCodec.Published first = await(published, p -> addresses(p).equals(all));
     assertEquals(10, first.servers().get(0).freeChunks(), "most free first: " + first.servers());
 
-    List<SpongeNode> leaders = nodes.stream().filter(SpongeNode::isTracker).toList();
+    List<SpongeService> leaders = nodes.stream().filter(SpongeService::isTracker).toList();
     assertEquals(1, leaders.size(), "exactly one tracker");
-    SpongeNode oldLeader = leaders.get(0);
+    SpongeService oldLeader = leaders.get(0);
     assertEquals(oldLeader.nodeName(), first.tracker());
 
     // Fill one server: the tracker drops it from the list at its next poll.
-    SpongeNode filled = nodes.stream().filter(n -> n != oldLeader).findFirst().orElseThrow();
+    SpongeService filled = nodes.stream().filter(n -> n != oldLeader).findFirst().orElseThrow();
     try (SpongeClient filler = client("application_9_0001")) {
       while (filler.store(filled.address(), ByteBuffer.allocate(10)).isPresent()) {
         // take every chunk
@@ -112,20 +114,21 @@ class TrackerFailoverTest {
         await(
             published,
             p -> {
-              List<SpongeNode> trackers = nodes.stream().filter(SpongeNode::isTracker).toList();
+              List<SpongeService> trackers =
+                  nodes.stream().filter(SpongeService::isTracker).toList();
               return trackers.size() == 1
                   && trackers.get(0).nodeName().equals(p.tracker())
                   && p.publishedAtMillis() > after.publishedAtMillis();
             });
     assertTrue(
-        nodes.stream().filter(SpongeNode::isTracker).count() <= 1,
+        nodes.stream().filter(SpongeService::isTracker).count() <= 1,
         "never two trackers once settled");
     assertNotEquals(oldLeader.nodeName(), settled.tracker());
 
     try (SpongeClient client = client("application_9_0002")) {
       List<SpongeServerAddress> servers = client.serversWithFreeChunks();
       assertEquals(1, servers.size(), "only the server with room is listed: " + servers);
-      SpongeNode withRoom = nodes.stream().filter(n -> n != filled).findFirst().orElseThrow();
+      SpongeService withRoom = nodes.stream().filter(n -> n != filled).findFirst().orElseThrow();
       assertEquals(withRoom.address(), servers.get(0));
       RemoteChunk c =
           client.store(servers.get(0), ByteBuffer.wrap(new byte[] {1, 2, 3})).orElseThrow();

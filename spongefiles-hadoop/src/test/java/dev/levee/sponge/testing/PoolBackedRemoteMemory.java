@@ -1,10 +1,10 @@
 package dev.levee.sponge.testing;
 
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.RemoteMemory;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.RemoteMemory;
-import dev.levee.sponge.remote.SpongeServerAddress;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

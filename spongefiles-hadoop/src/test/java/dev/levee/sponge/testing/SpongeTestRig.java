@@ -1,8 +1,8 @@
 package dev.levee.sponge.testing;
 
-import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.sponge.SpongeFile;
 import dev.levee.sponge.SpongeFileSystem;
+import dev.levee.sponge.config.SpongeConf;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,12 +32,12 @@ public final class SpongeTestRig implements AutoCloseable {
     poolDir = shm.resolve("local-pool");
     diskDir = work.resolve("disk");
     dfsDir = work.resolve("dfs");
-    conf.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(chunkSize));
-    conf.set(SpongeConfigKeys.LOCAL_POOL_DIR, poolDir.toString());
-    conf.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString((long) chunkSize * poolChunks));
-    conf.set(SpongeConfigKeys.DISK_DIRS, diskDir.toString());
-    conf.set(SpongeConfigKeys.DFS_DIR, dfsDir.toUri().toString());
-    conf.set(SpongeConfigKeys.OWNER_HOST, "test-host");
+    conf.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(chunkSize));
+    conf.set(SpongeConf.LOCAL_POOL_DIR.name(), poolDir.toString());
+    conf.set(SpongeConf.LOCAL_POOL_SIZE.name(), Long.toString((long) chunkSize * poolChunks));
+    conf.set(SpongeConf.DISK_DIRS.name(), diskDir.toString());
+    conf.set(SpongeConf.DFS_DIR.name(), dfsDir.toUri().toString());
+    conf.set(SpongeConf.OWNER_HOST.name(), "test-host");
     conf.set("fs.defaultFS", "file:///");
   }
 

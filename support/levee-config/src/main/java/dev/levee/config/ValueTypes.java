@@ -58,12 +58,12 @@ public final class ValueTypes {
    * size that overflows a long fails like any other bad value, naming the key.
    */
   public static ValueType<Long> bytes(long min, long max) {
+    String range =
+        max == Long.MAX_VALUE
+            ? "of at least " + formatBytes(min)
+            : "between " + formatBytes(min) + " and " + formatBytes(max);
     return simple(
-        "a byte size between "
-            + formatBytes(min)
-            + " and "
-            + formatBytes(max)
-            + " (a number with an optional k, m, g or t suffix)",
+        "a byte size " + range + " (a number with an optional k, m, g or t suffix)",
         t -> {
           long v = parseBytes(t);
           if (v < min || v > max) {

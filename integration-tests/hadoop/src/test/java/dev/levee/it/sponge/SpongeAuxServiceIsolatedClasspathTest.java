@@ -6,16 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.it.hadoop.MiniMapReduceCluster;
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.ClientIdentity;
-import dev.levee.sponge.remote.net.ClientSettings;
-import dev.levee.sponge.remote.net.ServerListEntry;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.server.SpongeAuxService;
 import dev.levee.sponge.server.SpongeNodeDescriptor;
-import dev.levee.sponge.server.SpongeServerConfig;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -76,10 +75,10 @@ class SpongeAuxServiceIsolatedClasspathTest {
             .set(
                 String.format(YarnConfiguration.NM_AUX_SERVICES_CLASSPATH, SERVICE),
                 pluginJar.toString())
-            .set(SpongeConfigKeys.LOCAL_POOL_DIR, poolRoot.toString())
-            .set(SpongeConfigKeys.LOCAL_POOL_SIZE, POOL_CHUNKS + "m")
-            .set(SpongeConfigKeys.CHUNK_SIZE, "1m")
-            .set(SpongeServerConfig.PORT, "0")
+            .set(SpongeConf.LOCAL_POOL_DIR.name(), poolRoot.toString())
+            .set(SpongeConf.LOCAL_POOL_SIZE.name(), POOL_CHUNKS + "m")
+            .set(SpongeConf.CHUNK_SIZE.name(), "1m")
+            .set(SpongeConf.PORT.name(), "0")
             .start();
   }
 

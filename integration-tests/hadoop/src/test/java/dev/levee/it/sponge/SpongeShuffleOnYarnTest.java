@@ -8,14 +8,15 @@ import dev.levee.it.hadoop.ClusterFiles;
 import dev.levee.it.hadoop.MiniClusterSettings;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
-import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.SpongeCounters;
+import dev.levee.sponge.Tier;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.hadoop.SpongeShuffle;
-import dev.levee.sponge.hadoop.SpongeShuffleKeys;
 import dev.levee.sponge.server.SpongeAuxService;
-import dev.levee.sponge.server.SpongeNode;
 import dev.levee.sponge.server.SpongeNodeDescriptor;
-import dev.levee.sponge.server.SpongeServerConfig;
 import dev.levee.sponge.server.SpongeServerMetricsMBean;
+import dev.levee.sponge.server.SpongeService;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,7 +76,7 @@ class SpongeShuffleOnYarnTest {
   private static final long RECORDS_PER_MAP = 40_000;
 
   private static final String REDUCE_OPTS = "-Xmx64m " + MiniClusterSettings.TASK_JVM_FLAGS;
-  private static final String GROUP = SpongeShuffleKeys.COUNTER_GROUP;
+  private static final String GROUP = SpongeCounters.GROUP;
 
   private static Path poolRoot;
   private static TestingServer zooKeeper;
@@ -97,13 +98,13 @@ class SpongeShuffleOnYarnTest {
             .nodeManagers(NODE_MANAGERS)
             .dataNodes(1)
             .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
-            .set(SpongeConfigKeys.LOCAL_POOL_DIR, poolRoot.toString())
-            .set(SpongeConfigKeys.LOCAL_POOL_SIZE, (POOL_CHUNKS * CHUNK / (1 << 20)) + "m")
-            .set(SpongeConfigKeys.CHUNK_SIZE, "1m")
-            .set(SpongeServerConfig.PORT, "0")
-            .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
-            .set(SpongeServerConfig.TRACKER_POLL_MS, "200")
-            .set(SpongeServerConfig.GC_PERIOD_MS, "1000")
+            .set(SpongeConf.LOCAL_POOL_DIR.name(), poolRoot.toString())
+            .set(SpongeConf.LOCAL_POOL_SIZE.name(), (POOL_CHUNKS * CHUNK / (1 << 20)) + "m")
+            .set(SpongeConf.CHUNK_SIZE.name(), "1m")
+            .set(SpongeConf.PORT.name(), "0")
+            .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString())
+            .set(SpongeConf.TRACKER_POLL_MS.name(), "200")
+            .set(SpongeConf.GC_PERIOD_MS.name(), "1000")
             .start();
     fs = cluster.fileSystem();
     SkewedShuffleJob.writeInput(fs, INPUT, MAPS);
@@ -142,7 +143,7 @@ class SpongeShuffleOnYarnTest {
     Set<Integer> ports = new HashSet<>();
     Set<Path> pools = new HashSet<>();
     for (int nm = 0; nm < NODE_MANAGERS; nm++) {
-      SpongeNode node = sponge(nm).node();
+      SpongeService node = sponge(nm).node();
       assertNotNull(node, "sponge of NodeManager " + nm);
       ports.add(node.address().port());
       pools.add(node.config().poolDir());
@@ -172,17 +173,27 @@ class SpongeShuffleOnYarnTest {
     assertEquals(
         stock, ClusterFiles.readOutput(fs, outputOf(job)), "SpongeFiles output equals stock");
     Counters c = job.getCounters();
-    assertEquals(0, sponge(c, SpongeShuffle.FALLBACKS_COUNTER), "no fallback to stock spilling");
+    assertEquals(
+        0,
+        sponge(c, SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
+        "no fallback to stock spilling");
     assertEquals(
         POOL_CHUNKS,
-        sponge(c, "local_memory.chunks_written"),
+        sponge(c, SpongeCounters.PerTier.CHUNKS_WRITTEN.of(Tier.LOCAL_MEMORY)),
         "the local pool filled up, and no more");
-    assertEquals((long) POOL_CHUNKS * CHUNK, sponge(c, "local_memory.bytes_written"));
-    long remoteBytes = sponge(c, "remote_memory.bytes_written");
+    assertEquals(
+        (long) POOL_CHUNKS * CHUNK,
+        sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)));
+    long remoteBytes = sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.REMOTE_MEMORY));
     assertEquals(
         2L * POOL_CHUNKS * CHUNK, remoteBytes, "both other sponges filled up with remote chunks");
-    assertTrue(sponge(c, "local_disk.bytes_written") > 0, "the rest went to local disk");
-    assertEquals(0, sponge(c, "dfs.bytes_written"), "local disk had room: nothing on the DFS");
+    assertTrue(
+        sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_DISK)) > 0,
+        "the rest went to local disk");
+    assertEquals(
+        0,
+        sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.DFS)),
+        "local disk had room: nothing on the DFS");
 
     // Where the remote chunks landed: the servers' own byte counts, and what their pools held
     // during the job.
@@ -239,9 +250,11 @@ class SpongeShuffleOnYarnTest {
     assertEquals(stock, ClusterFiles.readOutput(fs, outputOf(job)), "output equals stock");
     Counters c = job.getCounters();
     assertEquals(
-        0, sponge(c, SpongeShuffle.FALLBACKS_COUNTER), "the plugin found its node's sponge");
+        0,
+        sponge(c, SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
+        "the plugin found its node's sponge");
     assertTrue(
-        sponge(c, "local_memory.bytes_written") > 0,
+        sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)) > 0,
         "the plugin loaded from -libjars spilled into the sponge");
     assertEquals(
         1,
@@ -294,7 +307,7 @@ class SpongeShuffleOnYarnTest {
         awaitPoolEmpty(nm, sponge(nm).node().metrics());
       }
     }
-    try (SpongeNode restarted = SpongeNode.start(killedConfig)) {
+    try (SpongeService restarted = SpongeService.start(killedConfig)) {
       assertEquals(
           restarted.metrics().getChunksTotal(),
           restarted.metrics().getChunksFree(),

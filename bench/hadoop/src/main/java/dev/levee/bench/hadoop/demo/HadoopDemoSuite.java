@@ -12,8 +12,8 @@ import dev.levee.bench.hadoop.median.SpongeCluster;
 import dev.levee.bench.hadoop.piranha.PiranhaDemoRow;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.hadoop.SpongeShuffleKeys;
+import dev.levee.sponge.SpongeCounters;
+import dev.levee.sponge.config.SpongeConf;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +89,7 @@ public final class HadoopDemoSuite implements Suite {
                 + base);
     try (SpongeCluster cluster =
         SpongeCluster.start(
-            base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB, SpongeConfigKeys.CHUNK_SIZE_DEFAULT)) {
+            base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB, SpongeConf.CHUNK_SIZE.defaultText())) {
       Configuration conf = cluster.clientConf();
       Path input = new Path("/demo/numbers");
       NumbersInput.generate(conf, input, numbers, maps, context);
@@ -143,7 +143,7 @@ public final class HadoopDemoSuite implements Suite {
             input,
             new Path("/demo/median-" + variant),
             numbers,
-            isStock ? null : SpongeShuffleKeys.COUNTER_GROUP);
+            isStock ? null : SpongeCounters.GROUP);
     context
         .err()
         .printf(

@@ -1,7 +1,7 @@
 package dev.levee.bench.hadoop.median;
 
 import dev.levee.it.hadoop.MiniClusterSettings;
-import dev.levee.sponge.hadoop.SpongeShuffleKeys;
+import dev.levee.sponge.hadoop.SpongeShuffle;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -33,7 +33,7 @@ public final class MedianVariants {
   /** {@code stock} with the SpongeFiles shuffle consumer; every other setting stays the same. */
   public static Configuration spongeFiles(Configuration stock) {
     Configuration sponge = new Configuration(stock);
-    sponge.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffleKeys.PLUGIN_CLASS);
+    sponge.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SpongeShuffle.PLUGIN_CLASS);
     return sponge;
   }
 }

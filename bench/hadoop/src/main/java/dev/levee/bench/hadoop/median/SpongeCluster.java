@@ -2,9 +2,8 @@ package dev.levee.bench.hadoop.median;
 
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
-import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.server.SpongeAuxService;
-import dev.levee.sponge.server.SpongeServerConfig;
 import java.nio.file.Path;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
@@ -64,11 +63,11 @@ public final class SpongeCluster implements AutoCloseable {
               .nodeManagerMemoryMb(nodeManagerMemoryMb)
               .baseDir(base)
               .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
-              .set(SpongeConfigKeys.LOCAL_POOL_DIR, pools.toString())
-              .set(SpongeConfigKeys.LOCAL_POOL_SIZE, poolMb + "m")
-              .set(SpongeConfigKeys.CHUNK_SIZE, chunkSize)
-              .set(SpongeServerConfig.PORT, "0")
-              .set(SpongeServerConfig.ZK_QUORUM, zooKeeper.getConnectString())
+              .set(SpongeConf.LOCAL_POOL_DIR.name(), pools.toString())
+              .set(SpongeConf.LOCAL_POOL_SIZE.name(), poolMb + "m")
+              .set(SpongeConf.CHUNK_SIZE.name(), chunkSize)
+              .set(SpongeConf.PORT.name(), "0")
+              .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString())
               .start()
               .closeOnShutdown();
       return new SpongeCluster(zooKeeper, cluster, pools, deletePools);

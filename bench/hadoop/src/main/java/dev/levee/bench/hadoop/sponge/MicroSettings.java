@@ -3,8 +3,7 @@ package dev.levee.bench.hadoop.sponge;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
-import dev.levee.sponge.SpongeConfig;
-import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.config.SpongeConf;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -86,11 +85,11 @@ record MicroSettings(
             IN_FLIGHT,
             "N",
             "chunks the remote-spongefile medium keeps in flight per file ("
-                + SpongeConfigKeys.WRITE_MAX_IN_FLIGHT
+                + SpongeConf.WRITE_MAX_IN_FLIGHT.name()
                 + ", 1.."
-                + SpongeConfig.MAX_IN_FLIGHT
+                + SpongeConf.MAX_IN_FLIGHT_CHUNKS
                 + ")",
-            Integer.toString(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT_DEFAULT)),
+            Integer.toString(SpongeConf.WRITE_MAX_IN_FLIGHT.defaultValue())),
         OptionSpec.optional(REPETITIONS, "N", "runs of every medium", "1"),
         OptionSpec.optional(
             LIMITS,
@@ -149,7 +148,7 @@ record MicroSettings(
         bgFile,
         pressure,
         media,
-        o.intIn(IN_FLIGHT, 1, SpongeConfig.MAX_IN_FLIGHT),
+        o.intIn(IN_FLIGHT, 1, SpongeConf.MAX_IN_FLIGHT_CHUNKS),
         o.intIn(REPETITIONS, 1, 100),
         o.string(LIMITS),
         quick);

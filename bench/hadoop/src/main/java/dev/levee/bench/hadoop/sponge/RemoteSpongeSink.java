@@ -1,8 +1,8 @@
 package dev.levee.bench.hadoop.sponge;
 
-import dev.levee.sponge.remote.RemoteChunk;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.SpongeClient;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

@@ -5,18 +5,18 @@ import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.bench.results.RepoLayout;
-import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.sponge.SpongeFileSystem;
 import dev.levee.sponge.Tier;
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.StaticServerList;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.ClientIdentity;
-import dev.levee.sponge.remote.net.ClientSettings;
-import dev.levee.sponge.remote.net.NodeNames;
-import dev.levee.sponge.remote.net.ServerListEntry;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.StaticServerList;
+import dev.levee.sponge.protocol.NodeNames;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -231,13 +231,13 @@ public final class SpongeMicroSuite implements Suite {
 
     private SpongeFileSystem localOnlyFileSystem() throws IOException {
       Configuration conf = new Configuration(false);
-      conf.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(s.chunkSize()));
-      conf.set(SpongeConfigKeys.LOCAL_POOL_DIR, localPoolDir.toString());
-      conf.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString(poolBytes));
-      conf.set(SpongeConfigKeys.OWNER_HOST, LOOPBACK);
-      conf.setBoolean(SpongeConfigKeys.REMOTE_ENABLED, false);
-      conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
-      conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
+      conf.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(s.chunkSize()));
+      conf.set(SpongeConf.LOCAL_POOL_DIR.name(), localPoolDir.toString());
+      conf.set(SpongeConf.LOCAL_POOL_SIZE.name(), Long.toString(poolBytes));
+      conf.set(SpongeConf.OWNER_HOST.name(), LOOPBACK);
+      conf.setBoolean(SpongeConf.REMOTE_ENABLED.name(), false);
+      conf.setBoolean(SpongeConf.DISK_ENABLED.name(), false);
+      conf.setBoolean(SpongeConf.DFS_ENABLED.name(), false);
       return SpongeFileSystem.open(conf, null);
     }
 
@@ -249,13 +249,13 @@ public final class SpongeMicroSuite implements Suite {
     private SpongeFileSystem remoteOnlyFileSystem() throws IOException {
       SpongeServerAddress b = remoteServer().address();
       Configuration conf = new Configuration(false);
-      conf.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(s.chunkSize()));
-      conf.set(SpongeConfigKeys.OWNER_HOST, LOOPBACK);
-      conf.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
-      conf.setBoolean(SpongeConfigKeys.REMOTE_ENABLED, true);
-      conf.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
-      conf.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
-      conf.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, s.inFlight());
+      conf.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(s.chunkSize()));
+      conf.set(SpongeConf.OWNER_HOST.name(), LOOPBACK);
+      conf.setBoolean(SpongeConf.LOCAL_ENABLED.name(), false);
+      conf.setBoolean(SpongeConf.REMOTE_ENABLED.name(), true);
+      conf.setBoolean(SpongeConf.DISK_ENABLED.name(), false);
+      conf.setBoolean(SpongeConf.DFS_ENABLED.name(), false);
+      conf.setInt(SpongeConf.WRITE_MAX_IN_FLIGHT.name(), s.inFlight());
       int chunks = (int) (poolBytes / s.chunkSize());
       SpongeClient taskClient =
           new SpongeClient(

@@ -1,9 +1,8 @@
 package dev.levee.bench.hadoop.sponge;
 
-import dev.levee.sponge.SpongeConfigKeys;
-import dev.levee.sponge.remote.SpongeServerAddress;
-import dev.levee.sponge.remote.net.NodeNames;
-import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.protocol.NodeNames;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.server.SpongeServerDaemon;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -57,15 +56,15 @@ final class SpongeServerProcess implements AutoCloseable {
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(SpongeServerDaemon.class.getName());
-    cmd.add("-D" + SpongeConfigKeys.LOCAL_POOL_DIR + "=" + poolDir);
-    cmd.add("-D" + SpongeConfigKeys.LOCAL_POOL_SIZE + "=" + poolBytes);
-    cmd.add("-D" + SpongeConfigKeys.CHUNK_SIZE + "=" + chunkSize);
-    cmd.add("-D" + SpongeConfigKeys.OWNER_HOST + "=" + SpongeMicroSuite.LOOPBACK);
-    cmd.add("-D" + SpongeServerConfig.BIND_HOST + "=" + SpongeMicroSuite.LOOPBACK);
-    cmd.add("-D" + SpongeServerConfig.ADVERTISED_HOST + "=" + SpongeMicroSuite.LOOPBACK);
-    cmd.add("-D" + SpongeServerConfig.PORT + "=0");
+    cmd.add("-D" + SpongeConf.LOCAL_POOL_DIR.name() + "=" + poolDir);
+    cmd.add("-D" + SpongeConf.LOCAL_POOL_SIZE.name() + "=" + poolBytes);
+    cmd.add("-D" + SpongeConf.CHUNK_SIZE.name() + "=" + chunkSize);
+    cmd.add("-D" + SpongeConf.OWNER_HOST.name() + "=" + SpongeMicroSuite.LOOPBACK);
+    cmd.add("-D" + SpongeConf.BIND_HOST.name() + "=" + SpongeMicroSuite.LOOPBACK);
+    cmd.add("-D" + SpongeConf.ADVERTISED_HOST.name() + "=" + SpongeMicroSuite.LOOPBACK);
+    cmd.add("-D" + SpongeConf.PORT.name() + "=0");
     // The whole pool is the benchmark's: no quota below a batch.
-    cmd.add("-D" + SpongeServerConfig.QUOTA_CHUNKS_PER_APP + "=" + chunks);
+    cmd.add("-D" + SpongeConf.QUOTA_CHUNKS_PER_APP.name() + "=" + chunks);
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
     Process p = pb.start();
@@ -73,7 +72,7 @@ final class SpongeServerProcess implements AutoCloseable {
       String ready = awaitReady(p, startTimeoutSeconds);
       String node = ready.substring(READY.length()).split(" ")[0];
       return new SpongeServerProcess(
-          name, p, NodeNames.serverOf(node, SpongeServerConfig.PORT_DEFAULT));
+          name, p, NodeNames.serverOf(node, SpongeConf.PORT.defaultValue()));
     } catch (IOException | RuntimeException e) {
       stop(p);
       throw new IOException(

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.ParsedOptions;
-import dev.levee.sponge.SpongeConfigKeys;
+import dev.levee.sponge.config.SpongeConf;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +36,7 @@ class MicroSettingsTest {
             Medium.DISK_BACKGROUND_IO),
         s.media());
     assertEquals(
-        SpongeConfigKeys.WRITE_MAX_IN_FLIGHT_DEFAULT, s.inFlight(), "a SpongeFile's own default");
+        SpongeConf.WRITE_MAX_IN_FLIGHT.defaultValue(), s.inFlight(), "a SpongeFile's own default");
   }
 
   @Test

@@ -6,18 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.progress.ProgressReporter;
-import dev.levee.sponge.SpongeConfigKeys;
 import dev.levee.sponge.SpongeFileSystem;
 import dev.levee.sponge.Tier;
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.StaticServerList;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.remote.net.ClientIdentity;
-import dev.levee.sponge.remote.net.ClientSettings;
-import dev.levee.sponge.remote.net.ServerListEntry;
-import dev.levee.sponge.remote.net.SpongeClient;
-import dev.levee.sponge.remote.net.StaticServerList;
-import dev.levee.sponge.server.SpongeNode;
-import dev.levee.sponge.server.SpongeServerConfig;
+import dev.levee.sponge.server.SpongeService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -114,21 +114,21 @@ class SpillRunTest {
   void remoteSpongeFileChunksLandOnTheServerAndAreFreedPerBatch() throws Exception {
     Path poolDir = Path.of("/dev/shm", "levee-bench-remote-test-" + ProcessHandle.current().pid());
     Configuration server = new Configuration(false);
-    server.set(SpongeConfigKeys.LOCAL_POOL_DIR, poolDir.toString());
-    server.set(SpongeConfigKeys.LOCAL_POOL_SIZE, Long.toString(4L * CHUNK));
-    server.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
-    server.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
-    server.set(SpongeServerConfig.BIND_HOST, "127.0.0.1");
-    server.set(SpongeServerConfig.ADVERTISED_HOST, "127.0.0.1");
-    server.set(SpongeServerConfig.PORT, "0");
-    try (SpongeNode node = SpongeNode.start(SpongeServerConfig.from(server))) {
+    server.set(SpongeConf.LOCAL_POOL_DIR.name(), poolDir.toString());
+    server.set(SpongeConf.LOCAL_POOL_SIZE.name(), Long.toString(4L * CHUNK));
+    server.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(CHUNK));
+    server.set(SpongeConf.OWNER_HOST.name(), "127.0.0.1");
+    server.set(SpongeConf.BIND_HOST.name(), "127.0.0.1");
+    server.set(SpongeConf.ADVERTISED_HOST.name(), "127.0.0.1");
+    server.set(SpongeConf.PORT.name(), "0");
+    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(server))) {
       Configuration task = new Configuration(false);
-      task.set(SpongeConfigKeys.CHUNK_SIZE, Integer.toString(CHUNK));
-      task.set(SpongeConfigKeys.OWNER_HOST, "127.0.0.1");
-      task.setBoolean(SpongeConfigKeys.LOCAL_ENABLED, false);
-      task.setBoolean(SpongeConfigKeys.DISK_ENABLED, false);
-      task.setBoolean(SpongeConfigKeys.DFS_ENABLED, false);
-      task.setInt(SpongeConfigKeys.WRITE_MAX_IN_FLIGHT, 3);
+      task.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(CHUNK));
+      task.set(SpongeConf.OWNER_HOST.name(), "127.0.0.1");
+      task.setBoolean(SpongeConf.LOCAL_ENABLED.name(), false);
+      task.setBoolean(SpongeConf.DISK_ENABLED.name(), false);
+      task.setBoolean(SpongeConf.DFS_ENABLED.name(), false);
+      task.setInt(SpongeConf.WRITE_MAX_IN_FLIGHT.name(), 3);
       SpongeClient client =
           new SpongeClient(
               ClientIdentity.ofCurrentProcess("application_0_0001", "127.0.0.1:1", null),

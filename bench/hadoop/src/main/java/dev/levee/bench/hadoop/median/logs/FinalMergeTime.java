@@ -1,6 +1,6 @@
 package dev.levee.bench.hadoop.median.logs;
 
-import dev.levee.sponge.hadoop.SpongeShuffleKeys;
+import dev.levee.sponge.hadoop.SpongeShuffle;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -53,7 +53,7 @@ public final class FinalMergeTime {
       String msg = m.group("msg");
       boolean isStart =
           (m.group("logger").equals(STOCK_MERGE_MANAGER) && msg.startsWith(STOCK_START))
-              || msg.contains(SpongeShuffleKeys.FINAL_MERGE_LOG_MARKER);
+              || msg.contains(SpongeShuffle.FINAL_MERGE_LOG_MARKER);
       boolean isDone = msg.startsWith(doneText);
       if (!isStart && !isDone) {
         continue;

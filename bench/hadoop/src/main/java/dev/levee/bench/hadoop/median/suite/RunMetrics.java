@@ -1,8 +1,8 @@
 package dev.levee.bench.hadoop.median.suite;
 
 import dev.levee.bench.hadoop.median.logs.MergePasses;
+import dev.levee.sponge.SpongeCounters;
 import dev.levee.sponge.Tier;
-import dev.levee.sponge.hadoop.SpongeShuffleKeys;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +20,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  */
 final class RunMetrics {
   /** SpongeFiles' counter for merge passes over spilled runs. */
-  static final String SPONGE_MERGE_ROUNDS = "merge.rounds";
+  static final String SPONGE_MERGE_ROUNDS = SpongeCounters.Counter.MERGE_ROUNDS.counterName();
 
   private RunMetrics() {}
 
@@ -51,7 +51,7 @@ final class RunMetrics {
     // variant.
     tierBytes.merge(Tier.LOCAL_DISK, fileWritten, Long::sum);
     if (variant == Variant.SPONGEFILES) {
-      CounterGroup group = reduce.getGroup(SpongeShuffleKeys.COUNTER_GROUP);
+      CounterGroup group = reduce.getGroup(SpongeCounters.GROUP);
       for (Tier t : Tier.values()) {
         tierBytes.merge(t, value(group, tierKey(t) + ".bytes_written"), Long::sum);
       }

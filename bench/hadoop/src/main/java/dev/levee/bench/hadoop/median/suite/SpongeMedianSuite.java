@@ -12,7 +12,7 @@ import dev.levee.bench.hadoop.median.logs.ContainerLogs;
 import dev.levee.bench.hadoop.median.logs.FinalMergeTime;
 import dev.levee.bench.hadoop.median.logs.MergePasses;
 import dev.levee.bench.results.RepoLayout;
-import dev.levee.sponge.hadoop.SpongeShuffleKeys;
+import dev.levee.sponge.SpongeCounters;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -199,7 +199,7 @@ public final class SpongeMedianSuite implements Suite {
                 NUMBERS,
                 new Path("/sponge-median/median-" + v.label),
                 s.numbers(),
-                v == Variant.SPONGEFILES ? SpongeShuffleKeys.COUNTER_GROUP : null,
+                v == Variant.SPONGEFILES ? SpongeCounters.GROUP : null,
                 job -> {
                   load.check();
                   if (co != null && !co.started() && job.mapProgress() >= 1f) {

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.hadoop.median.logs.MergePasses;
-import dev.levee.sponge.hadoop.SpongeShuffleKeys;
+import dev.levee.sponge.SpongeCounters;
+import dev.levee.sponge.Tier;
 import java.util.Map;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
@@ -39,10 +40,10 @@ class RunMetricsTest {
   @Test
   void spongeFilesBytesComeFromItsTiersAndAbsentRoundsMeanNone() {
     Counters c = new Counters();
-    String g = SpongeShuffleKeys.COUNTER_GROUP;
-    c.findCounter(g, "local_memory.bytes_written").increment(100);
-    c.findCounter(g, "remote_memory.bytes_written").increment(150);
-    c.findCounter(g, "local_disk.bytes_written").increment(7);
+    String g = SpongeCounters.GROUP;
+    c.findCounter(g, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)).increment(100);
+    c.findCounter(g, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.REMOTE_MEMORY)).increment(150);
+    c.findCounter(g, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_DISK)).increment(7);
     Map<String, Double> m = RunMetrics.reduceSide(Variant.SPONGEFILES, c, null);
     assertEquals(100.0, m.get("spill_local_memory_bytes"));
     assertEquals(150.0, m.get("spill_remote_memory_bytes"));
@@ -65,7 +66,9 @@ class RunMetricsTest {
     baseline.findCounter(TaskCounter.SPILLED_RECORDS).increment(1);
     assertFalse(RunMetrics.nothingSpilled(RunMetrics.reduceSide(Variant.STOCK, baseline, null)));
     Counters sponge = new Counters();
-    sponge.findCounter(SpongeShuffleKeys.COUNTER_GROUP, "local_disk.bytes_written").increment(1);
+    sponge
+        .findCounter(SpongeCounters.GROUP, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_DISK))
+        .increment(1);
     assertFalse(
         RunMetrics.nothingSpilled(RunMetrics.reduceSide(Variant.SPONGEFILES, sponge, null)));
   }

@@ -1,0 +1,71 @@
+package dev.levee.sponge;
+
+import java.util.Locale;
+
+/**
+ * The names of the counters SpongeFiles publish, in the task counter group {@value #GROUP}: the one
+ * definition the plugins, the tests and the benchmarks share, so a renamed counter cannot silently
+ * read as 0 somewhere else.
+ */
+public final class SpongeCounters {
+  private SpongeCounters() {}
+
+  /** The task counter group, as Hadoop shows it next to its own. */
+  public static final String GROUP = "Levee SpongeFiles";
+
+  /**
+   * Counted for each {@link Tier}, named {@code <tier>.<counter>}, e.g. {@code
+   * local_memory.bytes_written}.
+   */
+  public enum PerTier {
+    BYTES_WRITTEN,
+    CHUNKS_WRITTEN,
+    BYTES_READ,
+    CHUNKS_READ,
+    CHUNKS_FREED,
+    /** Chunks this tier was asked to place, whether it took them or not. */
+    PLACEMENT_ATTEMPTS,
+    PLACEMENT_NANOS_TOTAL,
+    PLACEMENT_NANOS_MAX,
+    /** Chunks this tier refused (no room), so a farther tier took them. */
+    FALLBACKS,
+    ERRORS;
+
+    /** The counter's name for {@code tier}. */
+    public String of(Tier tier) {
+      return tier.name().toLowerCase(Locale.ROOT) + "." + name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Counters of a whole task. */
+  public enum Counter {
+    FILES_CREATED("files_created"),
+    FILES_DELETED("files_deleted"),
+    /** Remote servers that said "full" although the tracker's list said they had room. */
+    REMOTE_STALE_SERVERS("remote.stale_servers"),
+    REMOTE_SERVER_ERRORS("remote.server_errors"),
+    /** 1 when the task gave up remote memory because the tracker could not be reached. */
+    REMOTE_TRACKER_UNREACHABLE("remote.tracker_unreachable"),
+    /** 1 when the task ran the stock spill path instead (no usable sponge on its node). */
+    SHUFFLE_FALLBACKS("shuffle.fallbacks"),
+    /** Map outputs too big for the shuffle buffer, fetched straight into a SpongeFile. */
+    SHUFFLE_MAP_OUTPUTS_TO_SPONGE("shuffle.map_outputs_to_sponge"),
+    /** Merges of in-memory map outputs into a SpongeFile run, to free the shuffle buffer. */
+    SHUFFLE_MEMORY_SPILLS("shuffle.memory_spills"),
+    /** Merge passes over spilled data: 1 when the final merge read every run at once. */
+    MERGE_ROUNDS("merge.rounds"),
+    MERGE_FINAL_RUNS("merge.final_runs"),
+    /** Merges of runs before the final one, because their read buffers would not fit. */
+    MERGE_INTERMEDIATE_ROUNDS("merge.intermediate_rounds");
+
+    private final String counterName;
+
+    Counter(String counterName) {
+      this.counterName = counterName;
+    }
+
+    public String counterName() {
+      return counterName;
+    }
+  }
+}

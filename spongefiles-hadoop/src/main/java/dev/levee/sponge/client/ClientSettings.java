@@ -1,0 +1,40 @@
+package dev.levee.sponge.client;
+
+/**
+ * Socket behaviour of a sponge client.
+ *
+ * @param connectTimeoutMillis how long to wait for a TCP connection to a server
+ * @param readTimeoutMillis how long one reply may take before the server is treated as lost
+ * @param maxChunkBytes the largest chunk a reply may carry (the cluster's chunk size); bigger
+ *     replies are rejected
+ * @param idleConnectionsPerServer connections kept open per server between calls
+ */
+public record ClientSettings(
+    int connectTimeoutMillis,
+    int readTimeoutMillis,
+    int maxChunkBytes,
+    int idleConnectionsPerServer) {
+  /**
+   * Idle connections older than this are closed rather than reused, well before a server's idle
+   * timeout.
+   */
+  public static final long MAX_IDLE_NANOS = 10_000_000_000L;
+
+  public ClientSettings {
+    if (connectTimeoutMillis <= 0 || readTimeoutMillis <= 0) {
+      throw new IllegalArgumentException(
+          "client timeouts must be positive, got connect="
+              + connectTimeoutMillis
+              + " ms, read="
+              + readTimeoutMillis
+              + " ms");
+    }
+    if (maxChunkBytes <= 0) {
+      throw new IllegalArgumentException("max chunk bytes must be positive, got " + maxChunkBytes);
+    }
+    if (idleConnectionsPerServer < 0) {
+      throw new IllegalArgumentException(
+          "idle connections per server must be >= 0, got " + idleConnectionsPerServer);
+    }
+  }
+}

@@ -1,0 +1,444 @@
+package dev.levee.sponge.config;
+
+import static dev.levee.config.ValueTypes.bool;
+import static dev.levee.config.ValueTypes.bytes;
+import static dev.levee.config.ValueTypes.decimal;
+import static dev.levee.config.ValueTypes.intBytes;
+import static dev.levee.config.ValueTypes.ints;
+import static dev.levee.config.ValueTypes.longs;
+
+import dev.levee.config.ConfigKey;
+import dev.levee.config.ConfigRegistry;
+import dev.levee.config.ConfigSource;
+import dev.levee.config.ValueType;
+import dev.levee.config.ValueTypes;
+import dev.levee.sponge.local.ChunkOwner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every {@code levee.sponge.*} setting: the pool and chunk geometry every process on a node shares,
+ * the tiers a task spills to, the node's sponge server, the tracker in ZooKeeper, and the
+ * reduce-side plugin. Values are read only through these keys ({@link SpongeConfig} for a task's
+ * files, {@link SpongeServerConfig} for a server); the module README's table is generated from
+ * here.
+ *
+ * <p>On YARN the NodeManagers' {@code yarn-site.xml} holds the node keys; each task reads them from
+ * the descriptor its node's aux service publishes, so jobs set only the plugin class and, if they
+ * like, the per-task keys.
+ */
+public final class SpongeConf {
+  private SpongeConf() {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeConf.class);
+  private static final String V010 = "0.1.0";
+  private static final String V020 = "0.2.0";
+  private static final ConfigRegistry.Builder B =
+      ConfigRegistry.builder("spongefiles", "levee.sponge.");
+
+  /** The largest chunk: a chunk is one mapped region and one array. */
+  public static final int MAX_CHUNK_SIZE = 1 << 30;
+
+  /** Most chunk writes a file may have in flight. */
+  public static final int MAX_IN_FLIGHT_CHUNKS = 64;
+
+  /** The smallest chunk: one page. */
+  public static final int MIN_CHUNK_SIZE = 4096;
+
+  // --- The node's pool and chunks: every process on a node must agree on these.
+
+  public static final ConfigKey<Integer> CHUNK_SIZE =
+      B.key("levee.sponge.chunk.size", intBytes(MIN_CHUNK_SIZE, MAX_CHUNK_SIZE))
+          .defaultValue("1m")
+          .doc(
+              "Bytes per chunk, in memory and on the wire, and the size of a file's write buffer."
+                  + " The paper's 1 MB balances fragmentation against a round trip per chunk."
+                  + " Every process on a node must use the same value.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Boolean> LOCAL_ENABLED =
+      B.key("levee.sponge.local.enabled", bool())
+          .defaultValue("true")
+          .doc("Spill to this node's shared-memory sponge pool first.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<String> LOCAL_POOL_DIR =
+      B.key("levee.sponge.local.pool.dir", absolutePath())
+          .defaultValue("/dev/shm/levee-sponge")
+          .doc(
+              "Directory (on tmpfs) of the node's sponge pool. The aux service places its pool in"
+                  + " <dir>/nm-<id>; tasks learn the exact place from their node.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Long> LOCAL_POOL_SIZE =
+      B.key("levee.sponge.local.pool.size", bytes(MIN_CHUNK_SIZE, Long.MAX_VALUE))
+          .defaultValue("1g")
+          .doc(
+              "Memory of the node's sponge pool, rounded down to whole chunks. Give it the node's"
+                  + " memory that task heaps leave unused.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<String> OWNER_HOST =
+      B.key("levee.sponge.owner.host", hostName())
+          .defaultValue("")
+          .defaultDescription("the canonical local host name")
+          .doc(
+              "Host name written into chunk owner entries; must match what the node's sponge"
+                  + " server uses.")
+          .since(V010)
+          .build();
+
+  // --- Where a task's files go.
+
+  public static final ConfigKey<Boolean> REMOTE_ENABLED =
+      B.key("levee.sponge.remote.enabled", bool())
+          .defaultValue("true")
+          .doc("Spill to other nodes' sponges when the local one is full (needs the tracker).")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Boolean> DISK_ENABLED =
+      B.key("levee.sponge.disk.enabled", bool())
+          .defaultValue("true")
+          .doc("Spill to local disk when no memory is free.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<String> DISK_DIRS =
+      B.key("levee.sponge.disk.dirs", absolutePathList())
+          .defaultValue("")
+          .defaultDescription(
+              "the task's local directories (${java.io.tmpdir}/levee-sponge outside a task)")
+          .doc(
+              "Comma-separated local directories for disk chunks, used round-robin; a task's own"
+                  + " local directories by default, which the framework cleans up after the job.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Boolean> DFS_ENABLED =
+      B.key("levee.sponge.dfs.enabled", bool())
+          .defaultValue("true")
+          .doc("Spill to a Hadoop FileSystem as the last resort, when local disks are full.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<String> DFS_DIR =
+      B.key(
+              "levee.sponge.dfs.dir",
+              ValueTypes.simple(
+                  "a path on fs.defaultFS or a full URI (not empty while levee.sponge.dfs.enabled"
+                      + " is true)",
+                  t -> t))
+          .defaultValue("/tmp/levee-sponge")
+          .doc("Directory for last-resort chunks: a path on fs.defaultFS or a full URI.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> WRITE_MAX_IN_FLIGHT =
+      B.key("levee.sponge.write.max-in-flight-chunks", ints(1, MAX_IN_FLIGHT_CHUNKS))
+          .defaultValue("2")
+          .doc(
+              "Non-local chunk writes a file may have queued or running before the writer blocks;"
+                  + " each holds one chunk buffer.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Boolean> READ_PREFETCH =
+      B.key("levee.sponge.read.prefetch", bool())
+          .defaultValue("true")
+          .doc("Fetch a file's next non-local chunk while the current one is read.")
+          .since(V010)
+          .build();
+
+  // --- The node's sponge server (aux service or daemon).
+
+  public static final ConfigKey<String> BIND_HOST =
+      B.key("levee.sponge.server.bind-host", noWhitespace("a host name or IP address", false))
+          .defaultValue("0.0.0.0")
+          .doc("Address the sponge server listens on.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> PORT =
+      B.key("levee.sponge.server.port", ints(0, 65535))
+          .defaultValue("7788")
+          .doc(
+              "TCP port of the sponge server; 0 picks a free one (tests). Use the same port on"
+                  + " every node.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<String> ADVERTISED_HOST =
+      B.key("levee.sponge.server.advertised-host", hostName())
+          .defaultValue("")
+          .defaultDescription("levee.sponge.owner.host")
+          .doc("The name other nodes reach this server by.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<String> RACK =
+      B.key("levee.sponge.server.rack", rack())
+          .defaultValue("")
+          .defaultDescription("none (topology unknown)")
+          .doc("Rack of this node, so remote spills prefer servers on the same rack.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> MAX_CONNECTIONS =
+      B.key("levee.sponge.server.max-connections", ints(1, 10_000))
+          .defaultValue("64")
+          .doc("Connections the server serves at once; more wait to be accepted.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> SOCKET_TIMEOUT_MS =
+      B.key("levee.sponge.server.socket-timeout-ms", ints(100, Integer.MAX_VALUE))
+          .defaultValue("60000")
+          .doc("A connection idle, or stalled mid-frame, this long is closed.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Long> GC_PERIOD_MS =
+      B.key("levee.sponge.server.gc-period-ms", longs(10, 86_400_000L))
+          .defaultValue("5000")
+          .doc("How often the server looks for chunks of owners that died.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Long> GC_PEER_GRACE_MS =
+      B.key("levee.sponge.server.gc-peer-unreachable-grace-ms", longs(0, Long.MAX_VALUE))
+          .defaultValue("60000")
+          .doc(
+              "How long a remote owner's server may stay unreachable before that owner's chunks"
+                  + " here are reclaimed.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> QUOTA_CHUNKS_PER_APP =
+      B.key("levee.sponge.server.quota.chunks-per-application", ints(0, Integer.MAX_VALUE))
+          .defaultValue("1024")
+          .doc(
+              "Most chunks one application may hold on one server for remote clients; 0 refuses"
+                  + " all remote allocation.")
+          .since(V010)
+          .build();
+
+  // --- The tracker (ZooKeeper).
+
+  public static final ConfigKey<String> ZK_QUORUM =
+      B.key(
+              "levee.sponge.zookeeper.quorum",
+              noWhitespace("a ZooKeeper connect string (host:port,host:port[/chroot])", true))
+          .defaultValue("")
+          .defaultDescription("none: no remote memory")
+          .doc(
+              "ZooKeeper connect string. Servers register there and elect the memory tracker;"
+                  + " tasks read the tracker's list of servers with free memory. Empty runs each"
+                  + " node alone.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<String> ZK_ROOT =
+      B.key("levee.sponge.zookeeper.root", zooKeeperPath())
+          .defaultValue("/levee/sponge")
+          .doc("ZooKeeper path under which SpongeFiles keep their nodes.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> ZK_SESSION_TIMEOUT_MS =
+      B.key("levee.sponge.zookeeper.session-timeout-ms", ints(1000, Integer.MAX_VALUE))
+          .defaultValue("30000")
+          .doc("ZooKeeper session timeout of servers and tasks.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> ZK_CONNECT_TIMEOUT_MS =
+      B.key("levee.sponge.zookeeper.connect-timeout-ms", ints(100, 600_000))
+          .defaultValue("2000")
+          .doc(
+              "How long a task waits for ZooKeeper before it gives up remote memory for its whole"
+                  + " life (local memory and disk still serve): one bounded wait per task, never one"
+                  + " per file.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Long> TRACKER_POLL_MS =
+      B.key("levee.sponge.tracker.poll-period-ms", longs(10, 3_600_000L))
+          .defaultValue("1000")
+          .doc("How often the elected tracker asks every server for its free memory.")
+          .since(V010)
+          .build();
+
+  // --- Clients of sponge servers (tasks, the tracker, peers).
+
+  public static final ConfigKey<Integer> CLIENT_CONNECT_TIMEOUT_MS =
+      B.key("levee.sponge.client.connect-timeout-ms", ints(1, Integer.MAX_VALUE))
+          .defaultValue("5000")
+          .doc("Connect timeout to a sponge server.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Integer> CLIENT_READ_TIMEOUT_MS =
+      B.key("levee.sponge.client.read-timeout-ms", ints(1, Integer.MAX_VALUE))
+          .defaultValue("30000")
+          .doc("How long a client waits for a sponge server's reply.")
+          .since(V010)
+          .build();
+
+  // --- The reduce-side plugin.
+
+  /** What a reduce does when its node has no usable sponge. */
+  public enum Fallback {
+    /** Spill to local disk as stock Hadoop does, say so once in the log, count it. */
+    STOCK,
+    /** Fail the attempt, naming why. */
+    FAIL
+  }
+
+  public static final ConfigKey<Fallback> SHUFFLE_FALLBACK =
+      B.key("levee.sponge.shuffle.fallback", ValueTypes.enumOf(Fallback.class))
+          .defaultValue("stock")
+          .doc(
+              "What a reduce does when its node has no usable sponge: stock spills to local disk as"
+                  + " stock Hadoop does, logs it once and counts shuffle.fallbacks; fail fails the"
+                  + " attempt with the reason, for clusters that must not run without SpongeFiles"
+                  + " unnoticed.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Boolean> SHUFFLE_REQUIRE_SERVER =
+      B.key("levee.sponge.shuffle.require-server", bool())
+          .defaultValue("true")
+          .doc(
+              "Use SpongeFiles only when the node's sponge server answers. The server reclaims the"
+                  + " chunks of tasks that die; turn this off only for tools and tests that own the"
+                  + " pool.")
+          .since(V010)
+          .build();
+
+  public static final ConfigKey<Double> SHUFFLE_MERGE_DIRECT_MEMORY_FRACTION =
+      B.key("levee.sponge.shuffle.merge.direct-memory.fraction", decimal(0, false, 1, true))
+          .defaultValue("0.5")
+          .doc(
+              "Share of the reduce JVM's direct memory (-XX:MaxDirectMemorySize, by default -Xmx)"
+                  + " the final merge may fill with chunk buffers of runs outside the local sponge;"
+                  + " more runs than fit are first merged in intermediate rounds.")
+          .since(V010)
+          .build();
+
+  /** The registry. Keys under levee.sponge.node. are written by the aux service, not by users. */
+  public static final ConfigRegistry REGISTRY = B.family("levee\\.sponge\\.node\\..*").build();
+
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+  /** {@code conf} as the registry reads it. */
+  public static ConfigSource source(Configuration conf) {
+    return ConfigSource.of(
+        conf::get,
+        () -> {
+          List<String> names = new ArrayList<>();
+          for (Map.Entry<String, String> e : conf) {
+            names.add(e.getKey());
+          }
+          return names;
+        });
+  }
+
+  /**
+   * Checks every {@code levee.sponge.*} value in {@code conf} (a bad one throws, naming key, value
+   * and what is allowed) and warns, once per key and JVM, about keys no one reads: a typo would
+   * otherwise silently leave the default in force.
+   */
+  public static void validate(Configuration conf) {
+    for (ConfigRegistry.UnknownKey unknown : REGISTRY.validate(source(conf))) {
+      if (WARNED.add(unknown.name())) {
+        LOG.warn(unknown.message());
+      }
+    }
+  }
+
+  private static ValueType<String> absolutePath() {
+    return ValueTypes.simple(
+        "an absolute local path",
+        t -> {
+          if (!java.nio.file.Path.of(t).isAbsolute()) {
+            throw new IllegalArgumentException("relative");
+          }
+          return t;
+        });
+  }
+
+  private static ValueType<String> absolutePathList() {
+    return ValueTypes.simple(
+        "comma-separated absolute local directories (file:// allowed)",
+        t -> {
+          for (String part : t.split(",")) {
+            String p = part.trim();
+            p = p.startsWith("file://") ? p.substring("file://".length()) : p;
+            if (!p.isEmpty() && !java.nio.file.Path.of(p).isAbsolute()) {
+              throw new IllegalArgumentException("relative: " + part);
+            }
+          }
+          return t;
+        });
+  }
+
+  private static ValueType<String> hostName() {
+    return ValueTypes.simple(
+        "a host name of at most "
+            + ChunkOwner.MAX_HOST_BYTES
+            + " UTF-8 bytes, or empty for the default",
+        t -> {
+          if (t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > ChunkOwner.MAX_HOST_BYTES
+              || t.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            throw new IllegalArgumentException("not a host name");
+          }
+          return t;
+        });
+  }
+
+  private static ValueType<String> noWhitespace(String what, boolean emptyAllowed) {
+    return ValueTypes.simple(
+        what + (emptyAllowed ? ", or empty" : ""),
+        t -> {
+          if ((t.isEmpty() && !emptyAllowed)
+              || t.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            throw new IllegalArgumentException("not " + what);
+          }
+          return t;
+        });
+  }
+
+  private static ValueType<String> rack() {
+    return ValueTypes.simple(
+        "a rack name without whitespace, not '-', or empty",
+        t -> {
+          if (t.equals("-")
+              || t.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            throw new IllegalArgumentException("not a rack name");
+          }
+          return t;
+        });
+  }
+
+  private static ValueType<String> zooKeeperPath() {
+    return ValueTypes.simple(
+        "an absolute ZooKeeper path not ending in '/'",
+        t -> {
+          if (!t.startsWith("/") || (t.length() > 1 && t.endsWith("/"))) {
+            throw new IllegalArgumentException("not a ZooKeeper path");
+          }
+          return t;
+        });
+  }
+}

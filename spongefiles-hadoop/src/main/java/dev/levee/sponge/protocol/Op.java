@@ -1,0 +1,43 @@
+package dev.levee.sponge.protocol;
+
+import java.util.Optional;
+
+/**
+ * Request operations of the sponge protocol; the code is the op byte on the wire and never changes
+ * meaning.
+ */
+public enum Op {
+  /**
+   * Allocate a chunk and fill it in the same round trip: a remote chunk is always written whole,
+   * once.
+   */
+  ALLOCATE_WRITE(1),
+  READ(2),
+  FREE(3),
+  /** Free/total chunks, polled by the memory tracker. */
+  FREE_SPACE(4),
+  /**
+   * Whether a pid is alive on the answering server's host: remote-owner garbage collection asks
+   * this.
+   */
+  IS_ALIVE(5);
+
+  private final byte code;
+
+  Op(int code) {
+    this.code = (byte) code;
+  }
+
+  public byte code() {
+    return code;
+  }
+
+  public static Optional<Op> fromCode(byte code) {
+    for (Op op : values()) {
+      if (op.code == code) {
+        return Optional.of(op);
+      }
+    }
+    return Optional.empty();
+  }
+}

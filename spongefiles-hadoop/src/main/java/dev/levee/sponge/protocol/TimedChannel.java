@@ -1,0 +1,160 @@
+package dev.levee.sponge.protocol;
+
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+
+/**
+ * Blocking reads and writes with a timeout on a socket channel. Chunks move between the socket and
+ * {@link ByteBuffer}s (a mapped pool chunk, a direct staging buffer) with no copy through a {@code
+ * byte[]}, which only a channel can do; but a blocking channel ignores {@code SO_TIMEOUT}, so the
+ * channel is put in non-blocking mode and waits go through a selector with a deadline. Reads and
+ * writes have a selector each, so one thread may read replies while another writes requests on the
+ * same connection.
+ */
+public final class TimedChannel implements Closeable {
+  private final SocketChannel channel;
+  private final int timeoutMillis;
+  private final Selector readSelector;
+  private final Selector writeSelector;
+
+  /**
+   * @param timeoutMillis how long one read or write may wait for the peer before {@link
+   *     SocketTimeoutException}
+   */
+  public TimedChannel(SocketChannel channel, int timeoutMillis) throws IOException {
+    if (timeoutMillis <= 0) {
+      throw new IllegalArgumentException("timeout must be positive, got " + timeoutMillis + " ms");
+    }
+    this.channel = channel;
+    this.timeoutMillis = timeoutMillis;
+    channel.configureBlocking(false);
+    Selector r = Selector.open();
+    Selector w;
+    try {
+      w = Selector.open();
+      channel.register(r, SelectionKey.OP_READ);
+      channel.register(w, SelectionKey.OP_WRITE);
+    } catch (IOException | RuntimeException e) {
+      r.close();
+      throw e;
+    }
+    this.readSelector = r;
+    this.writeSelector = w;
+  }
+
+  public SocketChannel channel() {
+    return channel;
+  }
+
+  /**
+   * Fills {@code dst} completely.
+   *
+   * @return false when the stream ended cleanly before the first byte and {@code eofAllowed}
+   * @throws EOFException when the stream ends inside {@code dst} (or before it, if not {@code
+   *     eofAllowed})
+   * @throws SocketTimeoutException when the peer sent nothing for the timeout
+   */
+  public boolean readFully(ByteBuffer dst, boolean eofAllowed) throws IOException {
+    boolean first = true;
+    while (dst.hasRemaining()) {
+      int n = channel.read(dst);
+      if (n < 0) {
+        if (first && eofAllowed) {
+          return false;
+        }
+        throw new EOFException("stream ended with " + dst.remaining() + " bytes still expected");
+      }
+      if (n == 0) {
+        await(readSelector, "read");
+      } else {
+        first = false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Reads and drops {@code bytes} bytes through {@code scratch} (whose contents are overwritten).
+   */
+  public void skip(long bytes, ByteBuffer scratch) throws IOException {
+    while (bytes > 0) {
+      scratch.clear().limit((int) Math.min(scratch.capacity(), bytes));
+      readFully(scratch, false);
+      bytes -= scratch.position();
+    }
+  }
+
+  /**
+   * Writes every remaining byte of {@code srcs} with gathering writes (one system call for a header
+   * and a body).
+   */
+  public void writeFully(ByteBuffer... srcs) throws IOException {
+    long left = 0;
+    for (ByteBuffer b : srcs) {
+      left += b.remaining();
+    }
+    while (left > 0) {
+      long n = channel.write(srcs);
+      if (n == 0) {
+        await(writeSelector, "write");
+      }
+      left -= n;
+    }
+  }
+
+  private void await(Selector selector, String what) throws IOException {
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (true) {
+      long left = (deadline - System.nanoTime()) / 1_000_000L;
+      if (left <= 0) {
+        throw new SocketTimeoutException(
+            "no progress on " + what + " for " + timeoutMillis + " ms");
+      }
+      int ready;
+      try {
+        ready = selector.select(left);
+        selector.selectedKeys().clear();
+      } catch (ClosedSelectorException e) {
+        // close() from another thread (a client shutting down, a server stopping) ends the wait at
+        // once
+        throw new AsynchronousCloseException();
+      }
+      if (ready > 0) {
+        return;
+      }
+      if (!channel.isOpen()) {
+        throw new AsynchronousCloseException();
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        throw new InterruptedIOException("interrupted while waiting to " + what);
+      }
+    }
+  }
+
+  /**
+   * Closes the channel and both selectors, which also wakes a thread waiting in a read or write.
+   */
+  @Override
+  public void close() {
+    closeQuietly(channel);
+    closeQuietly(readSelector);
+    closeQuietly(writeSelector);
+  }
+
+  private static void closeQuietly(Closeable c) {
+    try {
+      c.close();
+    } catch (IOException ignored) {
+      // abandoning it either way
+    }
+  }
+}

@@ -1,0 +1,243 @@
+package dev.levee.sponge.server;
+
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.SpongeZnodes;
+import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.discovery.ZooKeeperClients;
+import dev.levee.sponge.local.ChunkOwner;
+import dev.levee.sponge.local.SharedMemoryPool;
+import dev.levee.sponge.protocol.NodeNames;
+import dev.levee.sponge.protocol.SpongeServerAddress;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything one node runs for SpongeFiles: the pool, the TCP server, the garbage collector, and,
+ * with ZooKeeper configured, its registration and its candidacy for memory tracker. The YARN aux
+ * service and the standalone daemon are thin wrappers around this.
+ */
+public final class SpongeService implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeService.class);
+
+  /** Application id the server's own probes present (they allocate nothing). */
+  private static final String SERVER_APPLICATION = "sponge-server";
+
+  private final SpongeServerConfig config;
+  private final SharedMemoryPool pool;
+  private final SpongeServerMetrics metrics;
+  private final ChunkService service;
+  private final SpongeServerAddress address;
+  private final OrphanCollector collector;
+  private final MemoryTracker tracker;
+  private final Deque<Closeable> toClose;
+
+  private SpongeService(
+      SpongeServerConfig config,
+      SharedMemoryPool pool,
+      SpongeServerMetrics metrics,
+      ChunkService service,
+      SpongeServerAddress address,
+      OrphanCollector collector,
+      MemoryTracker tracker,
+      Deque<Closeable> toClose) {
+    this.config = config;
+    this.pool = pool;
+    this.metrics = metrics;
+    this.service = service;
+    this.address = address;
+    this.collector = collector;
+    this.tracker = tracker;
+    this.toClose = toClose;
+  }
+
+  /**
+   * Opens (or attaches to) the node's pool and starts serving; on failure everything started is
+   * stopped again.
+   */
+  public static SpongeService start(SpongeServerConfig cfg) throws IOException {
+    Deque<Closeable> started = new ArrayDeque<>();
+    try {
+      SharedMemoryPool pool =
+          SharedMemoryPool.open(cfg.poolDir(), cfg.poolCapacityBytes(), cfg.chunkSize());
+      started.push(pool);
+      ChunkGrants grants = new ChunkGrants();
+      SpongeServerMetrics metrics = new SpongeServerMetrics(pool, grants::size);
+      ChunkService service =
+          new ChunkService(pool, grants, cfg.quotaChunksPerApplication(), metrics);
+      SpongeServer server =
+          new SpongeServer(
+              cfg.bindHost(),
+              cfg.port(),
+              cfg.maxConnections(),
+              cfg.socketTimeoutMillis(),
+              service,
+              metrics);
+      started.push(server);
+      int port = server.port();
+      SpongeServerAddress self = new SpongeServerAddress(cfg.advertisedHost(), port, cfg.rack());
+      OwnerLiveness liveness = ownerLiveness(cfg, self, started);
+      reclaimPreviousRun(cfg, pool, liveness);
+      OrphanCollector collector = new OrphanCollector(pool, grants, liveness, metrics);
+      started.push(collector);
+      MemoryTracker tracker = cfg.zooKeeperEnabled() ? joinCluster(cfg, self, started) : null;
+
+      server.start();
+      collector.start(cfg.gcPeriodMillis());
+      metrics.register(port);
+      started.push(metrics::unregister);
+      LOG.info(
+          "sponge server {} serving {} chunks of {} bytes from {} (GC every {} ms, quota {} chunks/app{})",
+          self,
+          pool.chunkCount(),
+          pool.chunkSize(),
+          cfg.poolDir(),
+          cfg.gcPeriodMillis(),
+          cfg.quotaChunksPerApplication(),
+          cfg.zooKeeperEnabled()
+              ? ", ZooKeeper " + cfg.zkQuorum() + cfg.zkRoot()
+              : ", no ZooKeeper");
+      return new SpongeService(cfg, pool, metrics, service, self, collector, tracker, started);
+    } catch (IOException | RuntimeException e) {
+      closeAll(started);
+      throw e;
+    }
+  }
+
+  /**
+   * Who is alive: local owners by their process, remote owners by asking their node's server, which
+   * the collector's own client reaches.
+   */
+  private static OwnerLiveness ownerLiveness(
+      SpongeServerConfig cfg, SpongeServerAddress self, Deque<Closeable> started) {
+    String nodeName = NodeNames.of(self);
+    SpongeClient peers =
+        serverClient(
+            cfg, nodeName, cfg.clientConnectTimeoutMillis(), cfg.clientReadTimeoutMillis(), 2);
+    started.push(peers);
+    return new OwnerLiveness(
+        new HashSet<>(
+            List.of(cfg.ownerHost(), cfg.advertisedHost(), nodeName, ChunkOwner.localHostName())),
+        cfg.port() == 0 ? self.port() : cfg.port(),
+        peers,
+        cfg.gcPeerUnreachableGraceMillis(),
+        System::currentTimeMillis);
+  }
+
+  /**
+   * Capabilities of remote chunks die with the server that issued them: free what a previous run of
+   * this node's server handed out.
+   */
+  private static void reclaimPreviousRun(
+      SpongeServerConfig cfg, SharedMemoryPool pool, OwnerLiveness liveness) throws IOException {
+    int stale = pool.reclaim(o -> o.host().indexOf(':') > 0 && !liveness.isLocal(o));
+    if (stale > 0) {
+      LOG.info(
+          "freed {} remote chunks left by a previous sponge server run in {}",
+          stale,
+          cfg.poolDir());
+    }
+  }
+
+  /** Registers this server in ZooKeeper and stands for memory tracker. */
+  private static MemoryTracker joinCluster(
+      SpongeServerConfig cfg, SpongeServerAddress self, Deque<Closeable> started)
+      throws IOException {
+    CuratorFramework zk = ZooKeeperClients.forServer(cfg);
+    zk.start();
+    started.push(zk);
+    SpongeZnodes znodes = new SpongeZnodes(cfg.zkRoot());
+    ServerRegistration registration = new ServerRegistration(zk, znodes, self);
+    registration.start();
+    started.push(registration);
+    // The tracker polls every server each period: a silent one must not hold up the round.
+    int probeTimeout =
+        (int) Math.max(200, Math.min(cfg.clientReadTimeoutMillis(), 2 * cfg.trackerPollMillis()));
+    SpongeClient trackerProbe =
+        serverClient(
+            cfg,
+            NodeNames.of(self),
+            Math.min(cfg.clientConnectTimeoutMillis(), probeTimeout),
+            probeTimeout,
+            1);
+    started.push(trackerProbe);
+    MemoryTracker tracker =
+        new MemoryTracker(zk, znodes, NodeNames.of(self), trackerProbe, cfg.trackerPollMillis());
+    started.push(tracker);
+    tracker.start();
+    return tracker;
+  }
+
+  /** A client the server itself uses to reach other servers; it allocates nothing. */
+  private static SpongeClient serverClient(
+      SpongeServerConfig cfg, String nodeName, int connectMillis, int readMillis, int inFlight) {
+    return new SpongeClient(
+        ClientIdentity.ofCurrentProcess(SERVER_APPLICATION, nodeName, cfg.rack()),
+        new StaticServerList(List.of()),
+        new ClientSettings(connectMillis, readMillis, cfg.chunkSize(), inFlight));
+  }
+
+  public SpongeServerAddress address() {
+    return address;
+  }
+
+  /** {@code host:port}: the owner node name remote clients of this node put in their chunks. */
+  public String nodeName() {
+    return NodeNames.of(address);
+  }
+
+  public SpongeServerMetricsMBean metrics() {
+    return metrics;
+  }
+
+  public SpongeServerConfig config() {
+    return config;
+  }
+
+  /** Whether this node currently runs the cluster's memory tracker. */
+  public boolean isTracker() {
+    return tracker != null && tracker.isLeader();
+  }
+
+  /** Frees the chunks an application holds on this server; returns how many. */
+  public int releaseApplication(String applicationId) {
+    int n = service.releaseApplication(applicationId);
+    if (n > 0) {
+      LOG.info("freed {} chunks of finished application {}", n, applicationId);
+    }
+    return n;
+  }
+
+  /**
+   * Runs one garbage collection round now (also runs on its own every GC period); returns chunks
+   * freed.
+   */
+  public int collectGarbage() {
+    return collector.collect();
+  }
+
+  @Override
+  public void close() {
+    closeAll(toClose);
+  }
+
+  private static void closeAll(Deque<Closeable> started) {
+    while (!started.isEmpty()) {
+      Closeable c = started.pop();
+      try {
+        c.close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("error stopping sponge server part {}: {}", c, e.toString());
+      }
+    }
+  }
+}
