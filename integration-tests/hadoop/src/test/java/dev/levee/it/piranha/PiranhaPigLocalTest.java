@@ -74,7 +74,8 @@ class PiranhaPigLocalTest {
     String script = PiranhaPigOnYarnTest.TOP_WORDS;
     List<String> expected = run(new PigServer(ExecType.LOCAL), script, "stock-topk");
     assertEquals(15, expected.size());
-    List<String> got = run(new PigServer(new PiranhaExecType(), piranha("topk")), script, "piranha-topk");
+    List<String> got =
+        run(new PigServer(new PiranhaExecType(), piranha("topk")), script, "piranha-topk");
     assertEquals(expected, got);
     List<String> files = partNames("piranha-topk");
     assertEquals(1, files.size(), files.toString());
@@ -94,7 +95,11 @@ class PiranhaPigLocalTest {
             "STORE d INTO '$out';");
     List<String> expected = sorted(run(new PigServer(ExecType.LOCAL), script, "stock-distinct"));
     List<String> got =
-        sorted(run(new PigServer(new PiranhaExecType(), piranha("distinct")), script, "piranha-distinct"));
+        sorted(
+            run(
+                new PigServer(new PiranhaExecType(), piranha("distinct")),
+                script,
+                "piranha-distinct"));
     assertEquals(expected, got);
     assertEquals(
         List.of("part-r-00000"), partNames("piranha-distinct"), "written by a stock Pig reducer");
