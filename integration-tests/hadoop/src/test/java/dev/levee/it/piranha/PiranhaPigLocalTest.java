@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pig Latin through Piranha on Hadoop's local job runner (every task a thread of this JVM): the
- * supported top-k script runs as a Piranha DAG, an unsupported one (DISTINCT) on stock Pig, and
- * both outputs equal stock Pig's on the same script.
+ * top-k and DISTINCT scripts run as Piranha DAGs, an unsupported one (JOIN) on stock Pig, and every
+ * output equals stock Pig's on the same script.
  */
 class PiranhaPigLocalTest {
   @TempDir static Path dir;
@@ -84,8 +84,9 @@ class PiranhaPigLocalTest {
         "written by the terminal task of a map-only Piranha job, not a stock reducer: " + files);
   }
 
+  /** Pig compiles DISTINCT to a shuffle with a distinct packager: a plan Piranha runs. */
   @Test
-  void anUnsupportedScriptRunsOnStockPig() throws Exception {
+  void distinctRunsOnPiranhaWithStockPigsOutput() throws Exception {
     String script =
         String.join(
             "\n",
@@ -101,8 +102,25 @@ class PiranhaPigLocalTest {
                 script,
                 "piranha-distinct"));
     assertEquals(expected, got);
+    assertTrue(partNames("piranha-distinct").get(0).startsWith("part-m-"), "ran on Piranha");
+  }
+
+  @Test
+  void anUnsupportedScriptRunsOnStockPig() throws Exception {
+    String script =
+        String.join(
+            "\n",
+            "a = LOAD '$in' AS (line:chararray);",
+            "b = LOAD '$in' AS (line:chararray);",
+            "j = JOIN a BY line, b BY line;",
+            "STORE j INTO '$out';");
+    List<String> expected = sorted(run(new PigServer(ExecType.LOCAL), script, "stock-join"));
+    List<String> got =
+        sorted(run(new PigServer(new PiranhaExecType(), piranha("join")), script, "piranha-join"));
+    assertTrue(expected.size() > 1000, "the join's output: " + expected.size() + " lines");
+    assertEquals(expected, got);
     assertEquals(
-        List.of("part-r-00000"), partNames("piranha-distinct"), "written by a stock Pig reducer");
+        List.of("part-r-00000"), partNames("piranha-join"), "written by a stock Pig reducer");
   }
 
   private static List<String> sorted(List<String> l) {
