@@ -20,6 +20,18 @@ public final class ZooKeeperServers {
     return new TestingServer(spec(baseDir, 1), true);
   }
 
+  /**
+   * A started standalone server whose tick is {@code tickTimeMs}; sessions may be as short as two
+   * ticks (ZooKeeper's default tick of 3 s makes 6 s the shortest), which keeps session-loss tests
+   * short.
+   */
+  public static TestingServer standalone(Path baseDir, int tickTimeMs) throws Exception {
+    Files.createDirectories(baseDir);
+    Path dataDir = Files.createTempDirectory(baseDir.toAbsolutePath(), "zk-1-");
+    return new TestingServer(
+        new InstanceSpec(dataDir.toFile(), -1, -1, -1, true, 1, tickTimeMs, -1), true);
+  }
+
   /** A started ensemble of {@code size} servers (3 tolerates one failure, 5 two). */
   public static ZooKeeperEnsemble ensemble(int size, Path baseDir) throws Exception {
     if (size < 1) {

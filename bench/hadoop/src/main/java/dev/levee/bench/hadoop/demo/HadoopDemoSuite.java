@@ -9,6 +9,7 @@ import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
+import dev.levee.bench.hadoop.piranha.PiranhaDemoRow;
 import dev.levee.bench.hadoop.themis.ThemisDemoRow;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
@@ -27,7 +28,8 @@ import org.apache.hadoop.fs.Path;
  * data. SpongeFiles: the paper's Median job, whose single reducer shuffles about twice its heap,
  * with the sponge aux service on every NodeManager and a ZooKeeper server for the memory tracker.
  * Themis: the paper's Sort, stock vs Themis, both outputs validated and both I/O audits shown
- * ({@link ThemisDemoRow}). Piranha has no row until it is built.
+ * ({@link ThemisDemoRow}). Piranha: a Pig top-k query, stock Pig vs {@code -x piranha} ({@link
+ * PiranhaDemoRow}).
  */
 public final class HadoopDemoSuite implements Suite {
   private static final String SPONGE = "spongefiles-hadoop";
@@ -126,6 +128,7 @@ public final class HadoopDemoSuite implements Suite {
         }
       }
       ThemisDemoRow.run(conf, context, runId, o.longAtLeast("themis-records", 1000));
+      PiranhaDemoRow.run(context, cluster.cluster(), 200_000, runId, base.resolve("piranha-zk"));
     }
   }
 

@@ -1,0 +1,153 @@
+package dev.levee.piranha.examples;
+
+import dev.levee.piranha.dag.MrChain;
+import dev.levee.piranha.dag.PiranhaDag;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringTokenizer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.map.InverseMapper;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
+
+/**
+ * The paper's running example (its Figs 4 and 6): the k most frequent words, as two chained
+ * MapReduce jobs with stock Hadoop classes (count words; invert and keep the top k with one
+ * reducer), and the same query as a Piranha DAG. The two are the same classes, so the chain is the
+ * oracle for the DAG.
+ */
+public final class TopWords {
+  /** How many words the query keeps. */
+  public static final String K = "levee.example.topk.k";
+
+  private TopWords() {}
+
+  /** Splits lines on whitespace: (word, 1). */
+  public static final class WordMapper extends Mapper<Object, Text, Text, LongWritable> {
+    private final Text word = new Text();
+    private final LongWritable one = new LongWritable(1);
+
+    @Override
+    protected void map(Object key, Text line, Context context)
+        throws IOException, InterruptedException {
+      StringTokenizer t = new StringTokenizer(line.toString());
+      while (t.hasMoreTokens()) {
+        word.set(t.nextToken());
+        context.write(word, one);
+      }
+    }
+  }
+
+  /**
+   * Keys arrive by decreasing count; within a count the words are sorted, and the first k (count,
+   * word) pairs are written, so ties break by word and the output is deterministic.
+   */
+  public static final class TopReducer extends Reducer<LongWritable, Text, LongWritable, Text> {
+    private int left;
+
+    @Override
+    protected void setup(Context context) {
+      left = context.getConfiguration().getInt(K, 10);
+    }
+
+    @Override
+    protected void reduce(LongWritable count, Iterable<Text> words, Context context)
+        throws IOException, InterruptedException {
+      if (left <= 0) {
+        return;
+      }
+      List<String> sorted = new ArrayList<>();
+      for (Text w : words) {
+        sorted.add(w.toString());
+      }
+      sorted.sort(null);
+      for (String w : sorted) {
+        if (left-- <= 0) {
+          return;
+        }
+        context.write(count, new Text(w));
+      }
+    }
+  }
+
+  /** The query as two stock jobs; the first writes SequenceFiles to {@code tmp}. */
+  public static List<Job> chain(
+      Configuration conf, Path input, Path tmp, Path output, int reducers, int k)
+      throws IOException {
+    Job count = Job.getInstance(conf, "top-words: count");
+    count.setJarByClass(TopWords.class);
+    count.setInputFormatClass(TextInputFormat.class);
+    FileInputFormat.setInputPaths(count, input);
+    count.setMapperClass(WordMapper.class);
+    count.setCombinerClass(LongSumReducer.class);
+    count.setReducerClass(LongSumReducer.class);
+    count.setNumReduceTasks(reducers);
+    count.setOutputKeyClass(Text.class);
+    count.setOutputValueClass(LongWritable.class);
+    count.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(count, tmp);
+
+    Job top = Job.getInstance(conf, "top-words: top " + k);
+    top.setJarByClass(TopWords.class);
+    top.getConfiguration().setInt(K, k);
+    top.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.setInputPaths(top, tmp);
+    top.setMapperClass(InverseMapper.class);
+    top.setMapOutputKeyClass(LongWritable.class);
+    top.setMapOutputValueClass(Text.class);
+    top.setSortComparatorClass(LongWritable.DecreasingComparator.class);
+    top.setReducerClass(TopReducer.class);
+    top.setNumReduceTasks(1);
+    top.setOutputKeyClass(LongWritable.class);
+    top.setOutputValueClass(Text.class);
+    top.setOutputFormatClass(TextOutputFormat.class);
+    FileOutputFormat.setOutputPath(top, output);
+    return List.of(count, top);
+  }
+
+  /** The same two jobs as one Piranha DAG (nothing is written to {@code tmp}). */
+  public static PiranhaDag dagFromChain(
+      Configuration conf, Path input, Path tmp, Path output, int reducers, int k)
+      throws IOException {
+    return MrChain.of("top-words", conf, chain(conf, input, tmp, output, reducers, k));
+  }
+
+  /** The same query written with the DAG builder: count, then top k, no redundant stage. */
+  public static PiranhaDag dag(Path input, Path output, int reducers, int k) {
+    return PiranhaDag.builder("top-words")
+        .initial("scan")
+        .inputFormat(TextInputFormat.class)
+        .inputPaths(input)
+        .mapper(WordMapper.class)
+        .mapOutput(Text.class, LongWritable.class)
+        .shuffle("count", reducers)
+        .from("scan")
+        .reducer(LongSumReducer.class)
+        .combiner(LongSumReducer.class)
+        .output(Text.class, LongWritable.class)
+        .forward("invert")
+        .from("count")
+        .mapper(InverseMapper.class)
+        .mapOutput(LongWritable.class, Text.class)
+        .shuffle("top", 1)
+        .from("invert")
+        .reducer(TopReducer.class)
+        .sortComparator(LongWritable.DecreasingComparator.class)
+        .output(LongWritable.class, Text.class)
+        .set(K, Integer.toString(k))
+        .outputFormat(TextOutputFormat.class, output)
+        .build();
+  }
+}
