@@ -32,8 +32,8 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * The bench command line: {@code generate}, {@code report}, {@code publish}, and every registered
- * {@link Suite} by name. Engine-side runners (bench/hadoop, bench/spark) call {@link #run(String[])}
- * from their main class with their registry.
+ * {@link Suite} by name. Engine-side runners (bench/hadoop, bench/spark) call {@link
+ * #run(String[])} from their main class with their registry.
  *
  * <p>Runs never write into the committed results: a suite without {@code --results} writes to a new
  * git-ignored run directory {@code .levee/runs/<suite>-<UTC time>/}, and {@code publish <run-id>}
@@ -52,7 +52,9 @@ public final class BenchCli {
       OptionSpec.optional(
           "results",
           "DIR",
-          "results directory (default: a new run directory <repo>/" + RepoLayout.RUNS + "/<suite>-<time>)",
+          "results directory (default: a new run directory <repo>/"
+              + RepoLayout.RUNS
+              + "/<suite>-<time>)",
           "");
   private static final OptionSpec REPORT_RESULTS =
       OptionSpec.optional(
@@ -78,7 +80,10 @@ public final class BenchCli {
       OptionSpec.flag("latest", "publish the most recent run");
   private static final OptionSpec PUBLISH_TARGET =
       OptionSpec.optional(
-          "results", "DIR", "committed results (default <repo>/" + RepoLayout.DEFAULT_RESULTS + ")", "");
+          "results",
+          "DIR",
+          "committed results (default <repo>/" + RepoLayout.DEFAULT_RESULTS + ")",
+          "");
   public static final String DEMO_FILE = "DEMO.md";
   private static final OptionSpec HELP = OptionSpec.flag("help", "show this help");
 
@@ -376,7 +381,12 @@ public final class BenchCli {
         .forEach(
             (suite, n) ->
                 err.println(
-                    "publish: " + suite + ": " + n + " new line(s) appended to " + target.resolve(suite + ".jsonl")));
+                    "publish: "
+                        + suite
+                        + ": "
+                        + n
+                        + " new line(s) appended to "
+                        + target.resolve(suite + ".jsonl")));
     p.copied().forEach(f -> err.println("publish: " + f + " copied to " + target.resolve(f)));
     reports.write(new ResultsStore(target).readAll(), target);
     err.println(

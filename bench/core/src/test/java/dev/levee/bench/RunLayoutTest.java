@@ -108,8 +108,7 @@ class RunLayoutTest {
   void theDemoReportWritesOnlyUnderItsRunDirectory() throws Exception {
     String runId = "demo-20260101T000000Z";
     Path runDir = RepoLayout.runDir(root, runId);
-    assertEquals(
-        0, run("demo-hadoop", "--run-id", runId, "--results", runDir.toString()), err());
+    assertEquals(0, run("demo-hadoop", "--run-id", runId, "--results", runDir.toString()), err());
     assertEquals(0, run("report", "--demo", runId), err());
 
     List<Path> written = filesUnder(root);
@@ -138,12 +137,14 @@ class RunLayoutTest {
     assertEquals(3, lines.size(), "the old line kept, the run's two appended: " + lines);
     assertEquals(older, lines.get(0));
     assertEquals(
-        Files.readString(runDir.resolve("DEMO.md")), Files.readString(committed.resolve("DEMO.md")));
+        Files.readString(runDir.resolve("DEMO.md")),
+        Files.readString(committed.resolve("DEMO.md")));
     assertTrue(Files.isRegularFile(committed.resolve("REPORT.md")));
     assertTrue(Files.isRegularFile(committed.resolve("figures/demo-stock-vs-plugin.png")));
 
     assertEquals(0, run("publish", runId), err());
-    assertEquals(3, Files.readAllLines(committed.resolve("demo-hadoop.jsonl")).size(), "idempotent");
+    assertEquals(
+        3, Files.readAllLines(committed.resolve("demo-hadoop.jsonl")).size(), "idempotent");
 
     err.reset();
     assertEquals(2, run("publish", "demo-19990101T000000Z"));

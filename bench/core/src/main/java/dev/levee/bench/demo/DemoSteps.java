@@ -35,7 +35,11 @@ public final class DemoSteps {
         new Step(HADOOP_CLUSTER, sponge + "start ZooKeeper, HDFS and YARN (3 NodeManagers)", 30));
     steps.add(new Step(HADOOP_INPUT, sponge + "generate the Median job's input", 20));
     for (int rep = 0; rep < hadoopRepetitions; rep++) {
-      Step stock = new Step(job("hadoop", Measurement.STOCK, rep), sponge + "Median job, stock" + of(rep, hadoopRepetitions), 90);
+      Step stock =
+          new Step(
+              job("hadoop", Measurement.STOCK, rep),
+              sponge + "Median job, stock" + of(rep, hadoopRepetitions),
+              90);
       Step plugin =
           new Step(
               job("hadoop", DemoTable.PLUGIN, rep),

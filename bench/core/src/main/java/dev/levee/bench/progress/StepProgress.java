@@ -178,8 +178,8 @@ public final class StepProgress implements AutoCloseable {
   }
 
   /**
-   * The estimated seconds left: the unfinished part of the current step plus every later step,
-   * each estimate scaled by how the finished steps compared with theirs.
+   * The estimated seconds left: the unfinished part of the current step plus every later step, each
+   * estimate scaled by how the finished steps compared with theirs.
    */
   synchronized double remainingSeconds() {
     double scale = scale();
@@ -191,7 +191,8 @@ public final class StepProgress implements AutoCloseable {
             actuals.containsKey(s.id())
                 ? 0
                 : (clockMillis.getAsLong() - currentStartMillis) / 1000.0;
-        left += actuals.containsKey(s.id()) ? 0 : Math.max(0, estimates.get(s.id()) * scale - running);
+        left +=
+            actuals.containsKey(s.id()) ? 0 : Math.max(0, estimates.get(s.id()) * scale - running);
         after = true;
       } else if (after && !actuals.containsKey(s.id())) {
         left += estimates.get(s.id()) * scale;

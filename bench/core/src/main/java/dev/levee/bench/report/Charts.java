@@ -132,7 +132,8 @@ public final class Charts {
     BufferedImage out = new BufferedImage(w, h + top + bottom, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = out.createGraphics();
     try {
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, out.getWidth(), out.getHeight());

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * Turns result lines into {@code REPORT.md} and the registered {@link Figure}s under {@code
- * figures/}, in one directory: the figures first (each with its caption), then per suite the
- * tables of every metric with links to the suite's figures.
+ * figures/}, in one directory: the figures first (each with its caption), then per suite the tables
+ * of every metric with links to the suite's figures.
  */
 public final class ReportWriter {
   public static final String REPORT_FILE = "REPORT.md";

@@ -61,12 +61,16 @@ public final class RepoLayout {
   public static Path runDir(Path root, String runId) {
     if (!RUN_ID.matcher(runId).matches() || runId.contains("..")) {
       throw new IllegalArgumentException(
-          "run id '" + runId + "' must be letters, digits, '.', '_' and '-' (e.g. demo-20260101T120000Z)");
+          "run id '"
+              + runId
+              + "' must be letters, digits, '.', '_' and '-' (e.g. demo-20260101T120000Z)");
     }
     return runsDir(root).resolve(runId);
   }
 
-  /** A new run id: {@code <prefix>-<UTC yyyyMMdd'T'HHmmss'Z'>}, e.g. {@code demo-20261122T030017Z}. */
+  /**
+   * A new run id: {@code <prefix>-<UTC yyyyMMdd'T'HHmmss'Z'>}, e.g. {@code demo-20261122T030017Z}.
+   */
   public static String newRunId(String prefix, Instant now) {
     return prefix + "-" + STAMP.format(now);
   }

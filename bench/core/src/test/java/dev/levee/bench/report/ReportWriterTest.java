@@ -126,7 +126,8 @@ class ReportWriterTest {
         assertThrows(
             IllegalStateException.class,
             () -> FigureRegistry.empty().with(new JoinFigure()).with(sameFile));
-    assertTrue(twice.getMessage().contains("two figures write join-seconds.png"), twice.getMessage());
+    assertTrue(
+        twice.getMessage().contains("two figures write join-seconds.png"), twice.getMessage());
   }
 
   @Test

@@ -98,7 +98,9 @@ public final class SpongeMedianFigure implements Figure {
             Locale.ROOT,
             "Median of %s numbers: one reducer, %s MB of input, %s MB heap; %s NodeManagers",
             humanCount(first.params().get("numbers")),
-            inputBytes instanceof Number n ? String.format(Locale.ROOT, "%.0f", n.doubleValue() / 1e6) : "?",
+            inputBytes instanceof Number n
+                ? String.format(Locale.ROOT, "%.0f", n.doubleValue() / 1e6)
+                : "?",
             heapMb,
             first.params().get("node_managers"));
     CategoryChart chart =
@@ -196,6 +198,8 @@ public final class SpongeMedianFigure implements Figure {
       return "?";
     }
     double v = num.doubleValue();
-    return v >= 1e6 ? String.format(Locale.ROOT, "%.0fM", v / 1e6) : String.format(Locale.ROOT, "%,.0f", v);
+    return v >= 1e6
+        ? String.format(Locale.ROOT, "%.0fM", v / 1e6)
+        : String.format(Locale.ROOT, "%,.0f", v);
   }
 }

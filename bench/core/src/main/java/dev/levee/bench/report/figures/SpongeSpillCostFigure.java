@@ -37,8 +37,7 @@ public final class SpongeSpillCostFigure implements Figure {
           new Medium("remote-spongefile", "remote SpongeFile (loopb.)", Double.NaN, "loopback TCP"),
           new Medium("disk", "disk", 25, "disk write+fsync"),
           new Medium("disk-bg-io", "disk + background IO", 174, "disk write+fsync"),
-          new Medium(
-              "disk-bg-io-mem", "disk + bg IO + mem. pressure", 499, "disk write+fsync"));
+          new Medium("disk-bg-io-mem", "disk + bg IO + mem. pressure", 499, "disk write+fsync"));
 
   @Override
   public String file() {
@@ -94,7 +93,9 @@ public final class SpongeSpillCostFigure implements Figure {
         Charts.bars(
             "SpongeFiles Table 1: cost of spilling one 1 MB chunk, per medium",
             "spill medium"
-                + (missing.isEmpty() ? "" : "   (not measured: " + String.join(", ", missing) + ")"),
+                + (missing.isEmpty()
+                    ? ""
+                    : "   (not measured: " + String.join(", ", missing) + ")"),
             "milliseconds per 1 MB chunk (log scale)");
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setYAxisMin(0.1);
@@ -103,8 +104,7 @@ public final class SpongeSpillCostFigure implements Figure {
     chart.getStyler().setDecimalPattern("#,##0.0##");
     CategorySeries a = chart.addSeries("SpongeFiles, this machine (mean write)", labels, measured);
     a.setFillColor(Charts.PLUGIN);
-    CategorySeries b =
-        chart.addSeries("machine limit for 1 MB (physical-limits)", labels, limit);
+    CategorySeries b = chart.addSeries("machine limit for 1 MB (physical-limits)", labels, limit);
     b.setFillColor(Charts.BOUND);
     CategorySeries c = chart.addSeries("paper's Table 1 (1 GbE, 7200 rpm disk)", labels, paper);
     c.setFillColor(Charts.PAPER);

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class FiguresTest {
 
-  private static Measurement median(String variant, String condition, double seconds, double failed) {
+  private static Measurement median(
+      String variant, String condition, double seconds, double failed) {
     return new Measurement(
         "sponge-median",
         variant,
@@ -50,8 +51,7 @@ class FiguresTest {
   /** Every figure draws from the committed results, and what it draws is not a blank canvas. */
   @Test
   void everyFigureDrawsTheCommittedResultsVisibly() throws Exception {
-    Results results =
-        new Results(new ResultsStore(RepoLayout.defaultResultsDir()).readAll());
+    Results results = new Results(new ResultsStore(RepoLayout.defaultResultsDir()).readAll());
     for (Figure f : FigureRegistry.discover(getClass().getClassLoader()).all()) {
       if (!f.canDraw(results)) {
         continue;
@@ -65,7 +65,8 @@ class FiguresTest {
 
   @Test
   void failedRunsAreLeftOutOfTheBarsAndNamedUnderTheCondition() {
-    List<Measurement> stock = List.of(median("stock", "none", 100, 0), median("stock", "none", 0, 1));
+    List<Measurement> stock =
+        List.of(median("stock", "none", 100, 0), median("stock", "none", 0, 1));
     List<Measurement> sponge = List.of(median("spongefiles", "none", 50, 0));
     assertEquals(" (n=2; stock 1/2 FAILED)", SpongeMedianFigure.failures(stock, sponge));
     assertEquals(" (n=1)", SpongeMedianFigure.failures(List.of(stock.get(0)), sponge));

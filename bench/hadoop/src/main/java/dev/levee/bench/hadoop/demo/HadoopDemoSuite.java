@@ -109,11 +109,13 @@ public final class HadoopDemoSuite implements Suite {
       // Alternate which variant goes first, so neither always runs on a colder or warmer machine.
       for (int rep = 0; rep < repetitions; rep++) {
         boolean stockFirst = rep % 2 == 0;
-        progress.begin(DemoSteps.job("hadoop", stockFirst ? Measurement.STOCK : DemoTable.PLUGIN, rep));
+        progress.begin(
+            DemoSteps.job("hadoop", stockFirst ? Measurement.STOCK : DemoTable.PLUGIN, rep));
         MedianRun first =
             runVariant(
                 stockFirst ? stock : sponge, stockFirst, input, numbers, params, rep, context);
-        progress.begin(DemoSteps.job("hadoop", stockFirst ? DemoTable.PLUGIN : Measurement.STOCK, rep));
+        progress.begin(
+            DemoSteps.job("hadoop", stockFirst ? DemoTable.PLUGIN : Measurement.STOCK, rep));
         MedianRun second =
             runVariant(
                 stockFirst ? sponge : stock, !stockFirst, input, numbers, params, rep, context);
