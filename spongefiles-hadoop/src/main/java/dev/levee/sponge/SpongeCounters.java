@@ -44,6 +44,13 @@ public final class SpongeCounters {
     /** Remote servers that said "full" although the tracker's list said they had room. */
     REMOTE_STALE_SERVERS("remote.stale_servers"),
     REMOTE_SERVER_ERRORS("remote.server_errors"),
+    /** Remote chunk reads served by another copy because the first copy's server failed. */
+    REMOTE_REPLICA_FAILOVERS("remote.replica_failovers"),
+    /**
+     * Chunks that went to a farther tier because no second server could hold a copy (with {@code
+     * levee.sponge.remote.replicas} above 1).
+     */
+    REMOTE_REPLICA_SHORTFALLS("remote.replica_shortfalls"),
     /** 1 when the task gave up remote memory because the tracker could not be reached. */
     REMOTE_TRACKER_UNREACHABLE("remote.tracker_unreachable"),
     /** 1 when the task ran the stock spill path instead (no usable sponge on its node). */

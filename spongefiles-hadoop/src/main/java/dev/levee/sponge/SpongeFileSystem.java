@@ -136,7 +136,9 @@ public final class SpongeFileSystem implements Closeable {
     if (remote != null) {
       List<SpongeServerAddress> servers = remoteServers(name);
       if (!servers.isEmpty()) {
-        tiers.put(Tier.REMOTE_MEMORY, new RemoteMemoryTier(remote, servers, metrics));
+        tiers.put(
+            Tier.REMOTE_MEMORY,
+            new RemoteMemoryTier(remote, servers, metrics, config.remoteReplicas()));
       }
     }
     String fileName = "levee-sponge-" + owner.pid() + "-" + instance + "-" + id;

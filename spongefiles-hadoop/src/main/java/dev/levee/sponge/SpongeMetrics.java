@@ -24,6 +24,8 @@ public final class SpongeMetrics {
   private final LongAdder filesDeleted = new LongAdder();
   private final LongAdder staleRemoteServers = new LongAdder();
   private final LongAdder remoteServerErrors = new LongAdder();
+  private final LongAdder replicaFailovers = new LongAdder();
+  private final LongAdder replicaShortfalls = new LongAdder();
 
   public SpongeMetrics() {
     for (Tier t : Tier.values()) {
@@ -87,6 +89,24 @@ public final class SpongeMetrics {
    */
   public void remoteServerError() {
     remoteServerErrors.increment();
+  }
+
+  /** A remote read was served by another copy after the first copy's server failed. */
+  public void replicaFailover() {
+    replicaFailovers.increment();
+  }
+
+  /** A chunk moved on to a farther tier because no second server could hold its copy. */
+  public void replicaShortfall() {
+    replicaShortfalls.increment();
+  }
+
+  public long replicaFailovers() {
+    return replicaFailovers.sum();
+  }
+
+  public long replicaShortfalls() {
+    return replicaShortfalls.sum();
   }
 
   public void fileCreated() {
@@ -187,6 +207,8 @@ public final class SpongeMetrics {
     m.put(Counter.FILES_DELETED.counterName(), filesDeleted());
     m.put(Counter.REMOTE_STALE_SERVERS.counterName(), staleRemoteServers());
     m.put(Counter.REMOTE_SERVER_ERRORS.counterName(), remoteServerErrors());
+    m.put(Counter.REMOTE_REPLICA_FAILOVERS.counterName(), replicaFailovers());
+    m.put(Counter.REMOTE_REPLICA_SHORTFALLS.counterName(), replicaShortfalls());
     return m;
   }
 

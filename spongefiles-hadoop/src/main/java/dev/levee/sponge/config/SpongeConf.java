@@ -107,6 +107,19 @@ public final class SpongeConf {
           .since(V010)
           .build();
 
+  public static final ConfigKey<Integer> REMOTE_REPLICAS =
+      B.key("levee.sponge.remote.replicas", ints(1, 3))
+          .defaultValue("1")
+          .doc(
+              "Copies of each remote chunk, each on a different server. 1 is the paper's model: a"
+                  + " node that dies while holding a reducer's chunks fails that reducer's attempt,"
+                  + " and Hadoop re-runs it. 2 keeps a second copy on another server, so a read"
+                  + " falls over to it and the attempt survives one lost node, at twice the"
+                  + " network and remote memory per chunk; a chunk that finds no second server"
+                  + " goes to the next tier (local disk) instead of being kept unprotected.")
+          .since("0.2.0")
+          .build();
+
   public static final ConfigKey<Boolean> DISK_ENABLED =
       B.key("levee.sponge.disk.enabled", bool())
           .defaultValue("true")

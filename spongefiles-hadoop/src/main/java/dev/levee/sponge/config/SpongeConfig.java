@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
  * naming the key, the value and what is allowed) and immutable.
  *
  * @param poolDir the node's pool directory
+ * @param remoteReplicas copies of each remote chunk, each on a different server
  * @param diskDirs never empty
  * @param dfsDir as configured: a path on the default file system or a full URI
  */
@@ -23,6 +24,7 @@ public record SpongeConfig(
     Path poolDir,
     long poolSize,
     boolean remoteEnabled,
+    int remoteReplicas,
     boolean diskEnabled,
     List<Path> diskDirs,
     boolean dfsEnabled,
@@ -64,6 +66,7 @@ public record SpongeConfig(
         Path.of(SpongeConf.LOCAL_POOL_DIR.from(s)),
         pool,
         SpongeConf.REMOTE_ENABLED.from(s),
+        SpongeConf.REMOTE_REPLICAS.from(s),
         SpongeConf.DISK_ENABLED.from(s),
         diskDirs(SpongeConf.DISK_DIRS.from(s)),
         dfs,
@@ -94,7 +97,7 @@ public record SpongeConfig(
         + ", local="
         + (localEnabled ? poolDir + " " + poolSize + " B" : "off")
         + ", remote="
-        + remoteEnabled
+        + (remoteEnabled ? remoteReplicas + (remoteReplicas == 1 ? " copy" : " copies") : "off")
         + ", disk="
         + (diskEnabled ? diskDirs : "off")
         + ", dfs="

@@ -8,6 +8,7 @@ import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,12 @@ import org.slf4j.LoggerFactory;
  * creation (nearest first); servers this file already stored on are tried first so that a file
  * spans as few nodes as possible (each extra node is one more way for the task to fail). A server
  * that says it is full is stale for this file and is not asked again; so is one that failed.
+ *
+ * <p>With {@code replicas} above 1 (beyond the paper, which keeps one copy and lets a lost node
+ * fail the reducer) each chunk is stored on that many different servers before it counts as placed,
+ * and a read falls over to the next copy when a server fails. A chunk whose later copies find no
+ * server frees the copies it has and goes to the next tier: a chunk kept with fewer copies than
+ * asked for would look protected and not be.
  */
 public final class RemoteMemoryTier implements ChunkTier {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteMemoryTier.class);
@@ -31,15 +39,35 @@ public final class RemoteMemoryTier implements ChunkTier {
   private final RemoteMemory remote;
   private final List<SpongeServerAddress> candidates;
   private final SpongeMetrics metrics;
+  private final int replicas;
   private final Set<SpongeServerAddress> used = new LinkedHashSet<>();
   private final Set<SpongeServerAddress> exhausted = new HashSet<>();
   private final List<RemoteChunk> held = new ArrayList<>();
 
+  /**
+   * Servers a read from this file failed on. Later reads try their copies there last, and the end
+   * of the file does not wait on them to free chunks: their own garbage collector frees a dead
+   * owner's chunks, and a lost node's memory is gone anyway.
+   */
+  private final Set<SpongeServerAddress> failedReads = ConcurrentHashMap.newKeySet();
+
   public RemoteMemoryTier(
       RemoteMemory remote, List<SpongeServerAddress> servers, SpongeMetrics metrics) {
+    this(remote, servers, metrics, 1);
+  }
+
+  /**
+   * @param replicas copies of each chunk, each on a different server (1 = the paper's model)
+   */
+  public RemoteMemoryTier(
+      RemoteMemory remote, List<SpongeServerAddress> servers, SpongeMetrics metrics, int replicas) {
+    if (replicas < 1) {
+      throw new IllegalArgumentException("replicas must be at least 1, was " + replicas);
+    }
     this.remote = remote;
     this.candidates = List.copyOf(servers);
     this.metrics = metrics;
+    this.replicas = replicas;
   }
 
   @Override
@@ -49,9 +77,21 @@ public final class RemoteMemoryTier implements ChunkTier {
 
   /** Servers in the order the next chunk will try them. */
   List<SpongeServerAddress> order() {
-    List<SpongeServerAddress> order = new ArrayList<>(used);
+    return order(Set.of());
+  }
+
+  /**
+   * Servers in the order the next copy will try them, leaving out those holding its other copies.
+   */
+  private List<SpongeServerAddress> order(Set<SpongeServerAddress> exclude) {
+    List<SpongeServerAddress> order = new ArrayList<>();
+    for (SpongeServerAddress s : used) {
+      if (!exclude.contains(s)) {
+        order.add(s);
+      }
+    }
     for (SpongeServerAddress s : candidates) {
-      if (!used.contains(s) && !exhausted.contains(s)) {
+      if (!used.contains(s) && !exhausted.contains(s) && !exclude.contains(s)) {
         order.add(s);
       }
     }
@@ -63,22 +103,54 @@ public final class RemoteMemoryTier implements ChunkTier {
     return List.copyOf(used);
   }
 
+  private static Set<SpongeServerAddress> serversOf(List<RemoteChunk> copies) {
+    Set<SpongeServerAddress> servers = new HashSet<>();
+    for (RemoteChunk c : copies) {
+      servers.add(c.server());
+    }
+    return servers;
+  }
+
   /**
-   * Tries the servers in {@link #order()}; empty when none had room. Throws only when every server
-   * tried failed with an error (none merely full), so that the cause reaches the caller if no later
-   * tier can take the chunk either.
+   * Tries the servers in {@link #order()}, once per copy; empty when none had room for every copy.
+   * Throws only when every server tried for the first copy failed with an error (none merely full),
+   * so that the cause reaches the caller if no later tier can take the chunk either.
    */
   @Override
   public synchronized Optional<StoredChunk> store(ByteBuffer data) throws IOException {
+    List<RemoteChunk> copies = new ArrayList<>();
+    while (copies.size() < replicas) {
+      Optional<RemoteChunk> copy;
+      try {
+        copy = storeOne(data, serversOf(copies));
+      } catch (IOException e) {
+        if (copies.isEmpty()) {
+          throw e;
+        }
+        copy = Optional.empty(); // each failed server was logged as it failed
+      }
+      if (copy.isEmpty()) {
+        if (!copies.isEmpty()) {
+          shortfall(copies);
+        }
+        return Optional.empty();
+      }
+      copies.add(copy.get());
+    }
+    return Optional.of(new StoredChunk.Remote(copies));
+  }
+
+  private Optional<RemoteChunk> storeOne(ByteBuffer data, Set<SpongeServerAddress> exclude)
+      throws IOException {
     IOException failures = null;
     boolean anyFull = false;
-    for (SpongeServerAddress server : order()) {
+    for (SpongeServerAddress server : order(exclude)) {
       try {
         Optional<RemoteChunk> chunk = remote.store(server, data.duplicate());
         if (chunk.isPresent()) {
           used.add(server);
           held.add(chunk.get());
-          return Optional.of(new StoredChunk.Remote(chunk.get()));
+          return chunk;
         }
         metrics.staleRemoteServer();
         anyFull = true;
@@ -103,28 +175,83 @@ public final class RemoteMemoryTier implements ChunkTier {
     return Optional.empty();
   }
 
+  /** Frees the copies a chunk got before its next copy found no server; the chunk moves on. */
+  private void shortfall(List<RemoteChunk> copies) {
+    metrics.replicaShortfall();
+    synchronized (this) {
+      held.removeAll(copies);
+    }
+    for (RemoteChunk c : copies) {
+      try {
+        remote.free(c);
+      } catch (IOException e) {
+        // Still held by the server: keep it on the list releaseAll frees at the end.
+        synchronized (this) {
+          held.add(c);
+        }
+        LOG.warn("could not free {} on {} after a replica shortfall", c, c.server(), e);
+      }
+    }
+  }
+
   /**
    * The pipelined {@link #store}: the chunk is sent to the first server in {@link #order()} and
    * this returns; a refusal or failure moves on to the next server (on {@code retries}) exactly as
    * {@link #store} does, so several chunks of the file can be on the wire to the same server at
-   * once.
+   * once. Further copies are sent once the previous one is placed.
    */
   @Override
   public CompletableFuture<Optional<StoredChunk>> storeAsync(ByteBuffer data, Executor retries) {
-    return attempt(data, retries, new Attempts());
+    return copies(data, retries, List.of());
   }
 
-  /** What the servers tried so far for one chunk said. */
+  private CompletableFuture<Optional<StoredChunk>> copies(
+      ByteBuffer data, Executor retries, List<RemoteChunk> have) {
+    CompletableFuture<Optional<RemoteChunk>> next =
+        attempt(data, retries, new Attempts(serversOf(have)));
+    if (have.isEmpty()) {
+      return next.thenCompose(c -> c.isPresent() ? more(data, retries, List.of(c.get())) : none());
+    }
+    return next.handle((c, error) -> error == null ? c : Optional.<RemoteChunk>empty())
+        .thenCompose(
+            c -> {
+              if (c.isEmpty()) {
+                shortfall(have);
+                return none();
+              }
+              List<RemoteChunk> more = new ArrayList<>(have);
+              more.add(c.get());
+              return more(data, retries, more);
+            });
+  }
+
+  private CompletableFuture<Optional<StoredChunk>> more(
+      ByteBuffer data, Executor retries, List<RemoteChunk> have) {
+    return have.size() >= replicas
+        ? CompletableFuture.completedFuture(Optional.of(new StoredChunk.Remote(have)))
+        : copies(data, retries, have);
+  }
+
+  private static CompletableFuture<Optional<StoredChunk>> none() {
+    return CompletableFuture.completedFuture(Optional.empty());
+  }
+
+  /** What the servers tried so far for one copy said. */
   private static final class Attempts {
+    final Set<SpongeServerAddress> exclude;
     IOException failures;
     boolean anyFull;
+
+    Attempts(Set<SpongeServerAddress> exclude) {
+      this.exclude = exclude;
+    }
   }
 
-  private CompletableFuture<Optional<StoredChunk>> attempt(
+  private CompletableFuture<Optional<RemoteChunk>> attempt(
       ByteBuffer data, Executor retries, Attempts so) {
     SpongeServerAddress server;
     synchronized (this) {
-      List<SpongeServerAddress> order = order();
+      List<SpongeServerAddress> order = order(so.exclude);
       server = order.isEmpty() ? null : order.get(0);
     }
     if (server == null) {
@@ -145,7 +272,7 @@ public final class RemoteMemoryTier implements ChunkTier {
                 if (error == null && chunk.isPresent()) {
                   used.add(server);
                   held.add(chunk.get());
-                  return Optional.of((StoredChunk) new StoredChunk.Remote(chunk.get()));
+                  return chunk;
                 }
                 if (error == null) {
                   metrics.staleRemoteServer();
@@ -184,9 +311,46 @@ public final class RemoteMemoryTier implements ChunkTier {
                         .thenCompose(f -> f));
   }
 
+  /**
+   * Reads the first copy whose server answers. With one copy a failure is the caller's, as in the
+   * paper; with more, each failed copy is logged and the next one read.
+   */
   @Override
   public void read(StoredChunk chunk, ByteBuffer dst) throws IOException {
-    remote.read(((StoredChunk.Remote) chunk).handle(), dst);
+    List<RemoteChunk> copies = new ArrayList<>(((StoredChunk.Remote) chunk).copies());
+    if (copies.size() > 1 && !failedReads.isEmpty()) {
+      copies.sort(Comparator.comparing(c -> failedReads.contains(c.server())));
+    }
+    int position = dst.position();
+    int limit = dst.limit();
+    IOException failed = null;
+    for (int i = 0; i < copies.size(); i++) {
+      RemoteChunk copy = copies.get(i);
+      try {
+        dst.limit(limit).position(position);
+        remote.read(copy, dst);
+        if (failed != null) {
+          metrics.replicaFailover();
+        }
+        return;
+      } catch (IOException e) {
+        failedReads.add(copy.server());
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
+        if (i + 1 < copies.size()) {
+          LOG.warn(
+              "reading {} from {} failed ({}); reading its copy on {}",
+              copy,
+              copy.server(),
+              e.getMessage(),
+              copies.get(i + 1).server());
+        }
+      }
+    }
+    throw failed;
   }
 
   @Override
@@ -199,6 +363,9 @@ public final class RemoteMemoryTier implements ChunkTier {
     int freed = 0;
     IOException first = null;
     for (RemoteChunk c : chunks) {
+      if (replicas > 1 && failedReads.contains(c.server())) {
+        continue; // see failedReads
+      }
       try {
         remote.free(c);
         freed++;

@@ -3,6 +3,7 @@ package dev.levee.sponge.tier;
 import dev.levee.sponge.Tier;
 import dev.levee.sponge.client.RemoteChunk;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Where one chunk of a SpongeFile was put: the file's private "inode" entry for it. */
 public sealed interface StoredChunk {
@@ -24,8 +25,27 @@ public sealed interface StoredChunk {
     }
   }
 
-  /** A chunk in another node's sponge. */
-  record Remote(RemoteChunk handle) implements StoredChunk {
+  /**
+   * A chunk in other nodes' sponges: one copy per server, the same bytes in each, read from the
+   * first copy whose server answers.
+   */
+  record Remote(List<RemoteChunk> copies) implements StoredChunk {
+    public Remote {
+      copies = List.copyOf(copies);
+      if (copies.isEmpty()) {
+        throw new IllegalArgumentException("a remote chunk needs at least one copy");
+      }
+    }
+
+    public Remote(RemoteChunk only) {
+      this(List.of(only));
+    }
+
+    /** The copy read first. */
+    public RemoteChunk handle() {
+      return copies.get(0);
+    }
+
     @Override
     public Tier tier() {
       return Tier.REMOTE_MEMORY;
@@ -33,12 +53,17 @@ public sealed interface StoredChunk {
 
     @Override
     public int length() {
-      return handle.length();
+      return handle().length();
     }
 
     @Override
     public String toString() {
-      return "remote chunk " + handle + " on " + handle.server() + " (" + length() + " B)";
+      StringBuilder b = new StringBuilder("remote chunk ");
+      for (int i = 0; i < copies.size(); i++) {
+        b.append(i == 0 ? "" : ", copy ").append(copies.get(i)).append(" on ");
+        b.append(copies.get(i).server());
+      }
+      return b.append(" (").append(length()).append(" B)").toString();
     }
   }
 

@@ -23,6 +23,15 @@ enum Medium {
    */
   REMOTE_SPONGEFILE(
       "remote-spongefile", "remote SpongeFile (pipelined, loopback)", Double.NaN, Yardstick.TCP),
+  /**
+   * The same with {@code levee.sponge.remote.replicas=2}: each chunk goes to two servers before it
+   * counts as placed. The price of surviving a lost node, paid on every chunk.
+   */
+  REMOTE_SPONGEFILE_TWO_COPIES(
+      "remote-spongefile-2copies",
+      "remote SpongeFile, 2 copies (pipelined, loopback)",
+      Double.NaN,
+      Yardstick.TCP),
   DISK("disk", "disk", 25, Yardstick.DISK),
   DISK_BACKGROUND_IO("disk-bg-io", "disk + background IO", 174, Yardstick.DISK),
   DISK_BACKGROUND_IO_MEMORY(

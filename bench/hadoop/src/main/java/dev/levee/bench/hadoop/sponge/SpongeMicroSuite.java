@@ -188,6 +188,7 @@ public final class SpongeMicroSuite implements Suite {
     private SharedMemoryPool localPool;
     private SpongeServerProcess localServer;
     private SpongeServerProcess remoteServer;
+    private SpongeServerProcess secondRemoteServer;
     private SpongeClient client;
 
     Nodes(MicroSettings s, Path shmBase, Path diskBase, Cleanup cleanup, PrintStream err) {
@@ -211,7 +212,9 @@ public final class SpongeMicroSuite implements Suite {
         case REMOTE_SERVER ->
             new RemoteSpongeSink(client(), remoteServer().address(), s.batch(), s.chunkSize());
         case REMOTE_SPONGEFILE ->
-            new SpongeFileSink(remoteOnlyFileSystem(), Tier.REMOTE_MEMORY, s.batch());
+            new SpongeFileSink(remoteOnlyFileSystem(1), Tier.REMOTE_MEMORY, s.batch());
+        case REMOTE_SPONGEFILE_TWO_COPIES ->
+            new SpongeFileSink(remoteOnlyFileSystem(2), Tier.REMOTE_MEMORY, s.batch());
         case DISK, DISK_BACKGROUND_IO, DISK_BACKGROUND_IO_MEMORY ->
             new RandomOffsetDiskSink(
                 diskBase.resolve(medium.variant + "-" + rep + ".dat"),
@@ -244,9 +247,9 @@ public final class SpongeMicroSuite implements Suite {
     /**
      * A task on node A whose only tier is remote memory, with node B as the one server on its list
      * (A, its own node, is dropped from the list by the client as in production). Its own client:
-     * the file system closes it.
+     * the file system closes it. With two copies, node C holds the second.
      */
-    private SpongeFileSystem remoteOnlyFileSystem() throws IOException {
+    private SpongeFileSystem remoteOnlyFileSystem(int copies) throws IOException {
       SpongeServerAddress b = remoteServer().address();
       Configuration conf = new Configuration(false);
       conf.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(s.chunkSize()));
@@ -256,12 +259,18 @@ public final class SpongeMicroSuite implements Suite {
       conf.setBoolean(SpongeConf.DISK_ENABLED.name(), false);
       conf.setBoolean(SpongeConf.DFS_ENABLED.name(), false);
       conf.setInt(SpongeConf.WRITE_MAX_IN_FLIGHT.name(), s.inFlight());
+      conf.setInt(SpongeConf.REMOTE_REPLICAS.name(), copies);
       int chunks = (int) (poolBytes / s.chunkSize());
+      List<ServerListEntry> servers = new java.util.ArrayList<>();
+      servers.add(new ServerListEntry(b, chunks, chunks));
+      if (copies > 1) {
+        servers.add(new ServerListEntry(secondRemoteServer().address(), chunks, chunks));
+      }
       SpongeClient taskClient =
           new SpongeClient(
               ClientIdentity.ofCurrentProcess(
                   APPLICATION, NodeNames.of(localServer().address()), null),
-              new StaticServerList(List.of(new ServerListEntry(b, chunks, chunks))),
+              new StaticServerList(servers),
               new ClientSettings(5_000, 60_000, s.chunkSize(), 2));
       try {
         return SpongeFileSystem.open(conf, taskClient);
@@ -283,6 +292,13 @@ public final class SpongeMicroSuite implements Suite {
         remoteServer = startServer("node-b", shmBase.resolve("node-b"));
       }
       return remoteServer;
+    }
+
+    private SpongeServerProcess secondRemoteServer() throws IOException {
+      if (secondRemoteServer == null) {
+        secondRemoteServer = startServer("node-c", shmBase.resolve("node-c"));
+      }
+      return secondRemoteServer;
     }
 
     private SpongeServerProcess startServer(String name, Path poolDir) throws IOException {

@@ -32,6 +32,7 @@ class MicroSettingsTest {
             Medium.LOCAL_SERVER,
             Medium.REMOTE_SERVER,
             Medium.REMOTE_SPONGEFILE,
+            Medium.REMOTE_SPONGEFILE_TWO_COPIES,
             Medium.DISK,
             Medium.DISK_BACKGROUND_IO),
         s.media());
@@ -61,7 +62,7 @@ class MicroSettingsTest {
     assertEquals(
         List.of(Medium.DISK_BACKGROUND_IO_MEMORY),
         parse("--variants", "disk-bg-io-mem", "--memory-pressure", "1g").media());
-    assertEquals(8, parse("--memory-pressure", "1g").media().size());
+    assertEquals(Medium.values().length, parse("--memory-pressure", "1g").media().size());
   }
 
   @Test

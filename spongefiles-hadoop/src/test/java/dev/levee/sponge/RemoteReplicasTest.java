@@ -1,0 +1,126 @@
+package dev.levee.sponge;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.testing.PoolBackedRemoteMemory;
+import dev.levee.sponge.testing.SpongeTestRig;
+import dev.levee.sponge.tier.StoredChunk;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code levee.sponge.remote.replicas}: a remote chunk kept on two servers survives the loss of
+ * one; with the paper's single copy the same loss fails the read, naming the server.
+ */
+class RemoteReplicasTest {
+  private static final int CHUNK = 64 * 1024;
+
+  private static SpongeTestRig rig(int replicas) throws IOException {
+    SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
+    rig.conf.set(SpongeConf.LOCAL_ENABLED.name(), "false");
+    rig.conf.set(SpongeConf.REMOTE_REPLICAS.name(), Integer.toString(replicas));
+    return rig;
+  }
+
+  @Test
+  void twoCopiesOnDifferentServersSurviveALostServer() throws Exception {
+    try (SpongeTestRig rig = rig(2);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 8, CHUNK);
+      SpongeServerAddress b = remote.addServer("b", rig.shm.resolve("b"), 8, CHUNK);
+      SpongeServerAddress c = remote.addServer("c", rig.shm.resolve("c"), 8, CHUNK);
+      try (SpongeFileSystem fs = rig.open(remote)) {
+        byte[] data = SpongeTestRig.randomBytes(6 * CHUNK + 17, 3);
+        SpongeFile f = fs.create("replicated");
+        SpongeTestRig.write(f, data);
+
+        Set<SpongeServerAddress> onA = new HashSet<>();
+        for (StoredChunk ch : f.chunks()) {
+          List<RemoteChunk> copies = ((StoredChunk.Remote) ch).copies();
+          assertEquals(2, copies.size(), ch.toString());
+          assertTrue(!copies.get(0).server().equals(copies.get(1).server()), ch.toString());
+          // The bytes really are in both servers' pools.
+          for (RemoteChunk copy : copies) {
+            ByteBuffer held = ByteBuffer.allocate(copy.length());
+            remote.read(copy, held);
+            assertEquals(ByteBuffer.wrap(data, indexOf(f, ch) * CHUNK, copy.length()), held.flip());
+            if (copy.server().equals(a)) {
+              onA.add(a);
+            }
+          }
+        }
+        assertEquals(Set.of(a), onA, "the file used server a, so losing it matters");
+        long used = 3 * 8 - free(remote, a, b, c);
+        assertEquals(2L * f.chunks().size(), used, "two pool chunks per file chunk");
+
+        remote.lose(a);
+        assertArrayEquals(data, SpongeTestRig.readAll(f));
+        assertTrue(fs.metrics().replicaFailovers() >= 1, fs.metrics().toString());
+        assertEquals(0, fs.metrics().replicaShortfalls());
+        f.delete(); // must not fail on the lost server's copies
+        assertEquals(16, free(remote, b, c), "every copy on the surviving servers was freed");
+      }
+    }
+  }
+
+  @Test
+  void oneCopyIsThePapersModelAndTheLossFailsTheReadNamingTheServer() throws Exception {
+    try (SpongeTestRig rig = rig(1);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 8, CHUNK);
+      remote.addServer("b", rig.shm.resolve("b"), 8, CHUNK);
+      try (SpongeFileSystem fs = rig.open(remote)) {
+        SpongeFile f = fs.create("single");
+        SpongeTestRig.write(f, SpongeTestRig.randomBytes(4 * CHUNK, 4));
+        assertTrue(
+            f.chunks().stream().allMatch(ch -> ((StoredChunk.Remote) ch).copies().size() == 1));
+        remote.lose(a);
+        IOException e = assertThrows(IOException.class, () -> SpongeTestRig.readAll(f));
+        assertTrue(e.getMessage().contains(a.toString()), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void aChunkWithNoServerForItsSecondCopyGoesToDiskAndLeaksNothing() throws Exception {
+    try (SpongeTestRig rig = rig(2);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 8, CHUNK);
+      SpongeServerAddress b = remote.addServer("b", rig.shm.resolve("b"), 2, CHUNK);
+      try (SpongeFileSystem fs = rig.open(remote)) {
+        byte[] data = SpongeTestRig.randomBytes(5 * CHUNK, 5);
+        SpongeFile f = fs.create("short");
+        SpongeTestRig.write(f, data);
+        long remoteChunks =
+            f.chunks().stream().filter(ch -> ch.tier() == Tier.REMOTE_MEMORY).count();
+        long diskChunks = f.chunks().stream().filter(ch -> ch.tier() == Tier.LOCAL_DISK).count();
+        assertEquals(2, remoteChunks, "b has room for two second copies: " + f.chunks());
+        assertEquals(3, diskChunks, f.chunks().toString());
+        assertEquals(3, fs.metrics().replicaShortfalls());
+        assertEquals(8 - 2, free(remote, a), "the lone first copies were given back");
+        assertArrayEquals(data, SpongeTestRig.readAll(f));
+        f.delete();
+        assertEquals(10, free(remote, a, b));
+      }
+    }
+  }
+
+  private static int indexOf(SpongeFile f, StoredChunk ch) {
+    return f.chunks().indexOf(ch);
+  }
+
+  private static long free(PoolBackedRemoteMemory remote, SpongeServerAddress... servers) {
+    return Arrays.stream(servers).mapToLong(s -> remote.pool(s).freeChunks()).sum();
+  }
+}
