@@ -90,7 +90,9 @@ class BenchCliTest {
     err.reset();
     assertEquals(2, run(r, "nosuch"));
     assertTrue(
-        err().contains("unknown command 'nosuch'; commands: generate, report, physical-limits"),
+        err()
+            .contains(
+                "unknown command 'nosuch'; commands: generate, report, publish, physical-limits"),
         err());
     err.reset();
     assertEquals(0, run(r, "physical-limits", "--help"));

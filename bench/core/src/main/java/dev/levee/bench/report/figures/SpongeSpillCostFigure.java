@@ -36,7 +36,10 @@ public final class SpongeSpillCostFigure implements Figure {
           new Medium("remote-server", "remote server (loopback)", 9, "loopback TCP"),
           new Medium("remote-spongefile", "remote SpongeFile (loopb.)", Double.NaN, "loopback TCP"),
           new Medium(
-              "remote-spongefile-2copies", "remote SpongeFile, 2 copies", Double.NaN, "loopback TCP"),
+              "remote-spongefile-2copies",
+              "remote SpongeFile, 2 copies",
+              Double.NaN,
+              "loopback TCP"),
           new Medium("disk", "disk", 25, "disk write+fsync"),
           new Medium("disk-bg-io", "disk + background IO", 174, "disk write+fsync"),
           new Medium("disk-bg-io-mem", "disk + bg IO + mem. pressure", 499, "disk write+fsync"));
