@@ -10,16 +10,19 @@ import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.gen.RecordGenerator;
 import dev.levee.bench.progress.ProgressReporter;
+import dev.levee.bench.report.FigureRegistry;
 import dev.levee.bench.report.ReportWriter;
 import dev.levee.bench.results.GitRevision;
 import dev.levee.bench.results.MachineInfo;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.bench.results.ResultsStore;
+import dev.levee.bench.results.RunPublisher;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,9 +31,14 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The bench command line: {@code generate}, {@code report}, and every registered {@link Suite} by
- * name. Engine-side runners (bench/hadoop, bench/spark) call {@link #run(String[])} from their main
- * class with their registry.
+ * The bench command line: {@code generate}, {@code report}, {@code publish}, and every registered
+ * {@link Suite} by name. Engine-side runners (bench/hadoop, bench/spark) call {@link
+ * #run(String[])} from their main class with their registry.
+ *
+ * <p>Runs never write into the committed results: a suite without {@code --results} writes to a new
+ * git-ignored run directory {@code .levee/runs/<suite>-<UTC time>/}, and {@code publish <run-id>}
+ * appends that run's lines to {@code bench/results/<suite>.jsonl} (the history) and regenerates the
+ * committed report and figures.
  *
  * <p>Exit status: 0 done, 2 bad arguments (the message names the argument and what is allowed), 1
  * the run failed.
@@ -44,9 +52,39 @@ public final class BenchCli {
       OptionSpec.optional(
           "results",
           "DIR",
-          "results directory (default <repo>/" + RepoLayout.DEFAULT_RESULTS + ")",
+          "results directory (default: a new run directory <repo>/"
+              + RepoLayout.RUNS
+              + "/<suite>-<time>)",
           "");
-  private static final String DEMO_FILE = "DEMO.md";
+  private static final OptionSpec REPORT_RESULTS =
+      OptionSpec.optional(
+          "results",
+          "DIR",
+          "results to report on (default <repo>/"
+              + RepoLayout.DEFAULT_RESULTS
+              + ", or the run's directory with --run/--demo)",
+          "");
+  private static final OptionSpec REPORT_OUT =
+      OptionSpec.optional(
+          "out", "DIR", "where REPORT.md and figures/ go (default: the results directory)", "");
+  private static final OptionSpec REPORT_RUN =
+      OptionSpec.optional(
+          "run", "RUN_ID", "report on one run: <repo>/" + RepoLayout.RUNS + "/RUN_ID", "");
+  private static final OptionSpec REPORT_DEMO =
+      OptionSpec.optional(
+          "demo",
+          "RUN_ID",
+          "also print that ./levee demo run's table and write it to DEMO.md (implies --run)",
+          "");
+  private static final OptionSpec PUBLISH_LATEST =
+      OptionSpec.flag("latest", "publish the most recent run");
+  private static final OptionSpec PUBLISH_TARGET =
+      OptionSpec.optional(
+          "results",
+          "DIR",
+          "committed results (default <repo>/" + RepoLayout.DEFAULT_RESULTS + ")",
+          "");
+  public static final String DEMO_FILE = "DEMO.md";
   private static final OptionSpec HELP = OptionSpec.flag("help", "show this help");
 
   private final String programName;
@@ -54,6 +92,8 @@ public final class BenchCli {
   private final Datasets datasets;
   private final PrintStream out;
   private final PrintStream err;
+  private final Path repoRoot;
+  private final ReportWriter reports;
 
   public BenchCli(
       String programName,
@@ -61,11 +101,32 @@ public final class BenchCli {
       Datasets datasets,
       PrintStream out,
       PrintStream err) {
+    this(
+        programName,
+        suites,
+        datasets,
+        out,
+        err,
+        RepoLayout.repoRoot(Path.of("")),
+        FigureRegistry.discover(BenchCli.class.getClassLoader()));
+  }
+
+  /** With an explicit repository root (where bench/results and .levee/runs are) and figures. */
+  public BenchCli(
+      String programName,
+      SuiteRegistry suites,
+      Datasets datasets,
+      PrintStream out,
+      PrintStream err,
+      Path repoRoot,
+      FigureRegistry figures) {
     this.programName = programName;
     this.suites = suites;
     this.datasets = datasets;
     this.out = out;
     this.err = err;
+    this.repoRoot = repoRoot.toAbsolutePath().normalize();
+    this.reports = new ReportWriter(figures);
   }
 
   public int run(String[] argv) {
@@ -92,6 +153,9 @@ public final class BenchCli {
         }
         case "report" -> {
           return report(rest);
+        }
+        case "publish" -> {
+          return publish(rest);
         }
         default -> {
           if (command.startsWith("-")) {
@@ -140,7 +204,12 @@ public final class BenchCli {
     }
     o = ParsedOptions.parse(specs, args);
     noPositional(suite.name(), o);
-    ResultsStore store = new ResultsStore(resultsDir(o));
+    boolean newRun = o.string("results").isEmpty();
+    Path dir =
+        newRun
+            ? RepoLayout.runDir(repoRoot, RepoLayout.newRunId(suite.name(), Instant.now()))
+            : Path.of(o.string("results")).toAbsolutePath();
+    ResultsStore store = new ResultsStore(dir);
     SuiteContext ctx =
         new SuiteContext(
             suite.name(),
@@ -153,6 +222,12 @@ public final class BenchCli {
             err);
     suite.run(ctx);
     err.println(suite.name() + ": results appended to " + store.fileFor(suite.name()));
+    if (newRun) {
+      err.println(
+          suite.name()
+              + ": to add them to the committed results: ./levee publish "
+              + dir.getFileName());
+    }
     return OK;
   }
 
@@ -203,53 +278,144 @@ public final class BenchCli {
     return OK;
   }
 
+  private static List<OptionSpec> reportOptions() {
+    return List.of(REPORT_RESULTS, REPORT_OUT, REPORT_RUN, REPORT_DEMO, HELP);
+  }
+
   private int report(List<String> args) throws Exception {
-    List<OptionSpec> specs =
-        List.of(
-            RESULTS,
-            OptionSpec.optional(
-                "out",
-                "DIR",
-                "where REPORT.md and the PNG charts go (default: the results directory)",
-                ""),
-            OptionSpec.optional(
-                "demo",
-                "RUN_ID",
-                "print only the demo table of that ./levee demo run (also DEMO.md)",
-                ""),
-            HELP);
-    ParsedOptions o = ParsedOptions.parse(specs, args);
+    ParsedOptions o = ParsedOptions.parse(reportOptions(), args);
     if (o.flag("help")) {
       out.print(commandHelp("report"));
       return OK;
     }
     noPositional("report", o);
-    ResultsStore store = new ResultsStore(resultsDir(o));
-    Path outDir = o.string("out").isEmpty() ? store.dir() : Path.of(o.string("out"));
-    if (!o.string("demo").isEmpty()) {
-      return demoTable(o.string("demo"), store, outDir);
+    String demo = o.string("demo");
+    String run = o.string("run").isEmpty() ? demo : o.string("run");
+    Path resultsDir;
+    if (!o.string("results").isEmpty()) {
+      resultsDir = Path.of(o.string("results")).toAbsolutePath();
+    } else if (!run.isEmpty()) {
+      resultsDir = runDir(run);
+    } else {
+      resultsDir = RepoLayout.resultsDir(repoRoot);
     }
-    String md = ReportWriter.write(store.readAll(), outDir);
+    ResultsStore store = new ResultsStore(resultsDir);
+    Path outDir = o.string("out").isEmpty() ? store.dir() : Path.of(o.string("out"));
+    List<Measurement> all = store.readAll();
+    String md = reports.write(all, outDir);
+    if (!demo.isEmpty()) {
+      return demoTable(demo, all, outDir);
+    }
     out.print(md);
-    err.println("report: wrote " + outDir.resolve(ReportWriter.REPORT_FILE) + " and charts");
+    err.println(
+        "report: wrote "
+            + outDir.resolve(ReportWriter.REPORT_FILE)
+            + " and "
+            + outDir.resolve(FigureRegistry.FIGURES_DIR)
+            + "/");
     return OK;
   }
 
-  private int demoTable(String runId, ResultsStore store, Path outDir) throws IOException {
-    List<Measurement> all = store.readAll();
-    // Charts for the demo suites come with the full report; the table is what the person running
-    // the demo reads.
-    ReportWriter.write(all, outDir);
+  private int demoTable(String runId, List<Measurement> all, Path outDir) throws IOException {
     String table = DemoTable.render(runId, all);
-    Files.writeString(outDir.resolve(DEMO_FILE), "# ./levee demo, run " + runId + "\n\n" + table);
+    Files.writeString(
+        outDir.resolve(DEMO_FILE),
+        "# ./levee demo, run "
+            + runId
+            + "\n\n"
+            + table
+            + "\n![stock vs plugin per module]("
+            + FigureRegistry.FIGURES_DIR
+            + "/demo-stock-vs-plugin.png)\n\nAll metrics: ["
+            + ReportWriter.REPORT_FILE
+            + "]("
+            + ReportWriter.REPORT_FILE
+            + ").\n");
     out.println();
     out.print(table);
     err.println(
         "report: wrote "
             + outDir.resolve(DEMO_FILE)
-            + "; full report and charts in "
-            + outDir.resolve(ReportWriter.REPORT_FILE));
+            + ", "
+            + outDir.resolve(ReportWriter.REPORT_FILE)
+            + " and "
+            + outDir.resolve(FigureRegistry.FIGURES_DIR)
+            + "/");
     return OK;
+  }
+
+  private static List<OptionSpec> publishOptions() {
+    return List.of(PUBLISH_LATEST, PUBLISH_TARGET, HELP);
+  }
+
+  private int publish(List<String> args) throws Exception {
+    ParsedOptions o = ParsedOptions.parse(publishOptions(), args);
+    if (o.flag("help")) {
+      out.print(commandHelp("publish"));
+      return OK;
+    }
+    String runId;
+    if (o.flag("latest")) {
+      noPositional("publish --latest", o);
+      runId =
+          RepoLayout.latestRun(repoRoot)
+              .orElseThrow(
+                  () ->
+                      new BadArgumentException(
+                          "publish --latest: there are no runs under "
+                              + RepoLayout.runsDir(repoRoot)));
+    } else if (o.positional().size() == 1) {
+      runId = o.positional().get(0);
+    } else {
+      throw new BadArgumentException(
+          "publish needs one run id or --latest; runs are the directories of "
+              + RepoLayout.runsDir(repoRoot));
+    }
+    Path run = runDir(runId);
+    Path target =
+        o.string("results").isEmpty()
+            ? RepoLayout.resultsDir(repoRoot)
+            : Path.of(o.string("results")).toAbsolutePath();
+    RunPublisher.Published p = RunPublisher.publish(run, target);
+    p.appendedLines()
+        .forEach(
+            (suite, n) ->
+                err.println(
+                    "publish: "
+                        + suite
+                        + ": "
+                        + n
+                        + " new line(s) appended to "
+                        + target.resolve(suite + ".jsonl")));
+    p.copied().forEach(f -> err.println("publish: " + f + " copied to " + target.resolve(f)));
+    reports.write(new ResultsStore(target).readAll(), target);
+    err.println(
+        "publish: "
+            + runId
+            + ": "
+            + p.total()
+            + " line(s) published; regenerated "
+            + target.resolve(ReportWriter.REPORT_FILE)
+            + " and "
+            + target.resolve(FigureRegistry.FIGURES_DIR)
+            + "/ (review with git diff, then commit)");
+    return OK;
+  }
+
+  /** An existing run's directory, or an error that names the runs there are. */
+  private Path runDir(String runId) throws IOException {
+    Path dir;
+    try {
+      dir = RepoLayout.runDir(repoRoot, runId);
+    } catch (IllegalArgumentException e) {
+      throw new BadArgumentException(e.getMessage());
+    }
+    if (!Files.isDirectory(dir)) {
+      String latest = RepoLayout.latestRun(repoRoot).map(id -> " (latest: " + id + ")").orElse("");
+      throw new BadArgumentException(
+          "no run '" + runId + "' under " + RepoLayout.runsDir(repoRoot) + latest);
+    }
+    return dir;
   }
 
   private static List<OptionSpec> generateOptions() {
@@ -265,11 +431,6 @@ public final class BenchCli {
             "parallel writers",
             Integer.toString(Runtime.getRuntime().availableProcessors())),
         OptionSpec.flag("overwrite", "replace --out if it exists"));
-  }
-
-  private Path resultsDir(ParsedOptions o) {
-    String dir = o.string("results");
-    return dir.isEmpty() ? RepoLayout.defaultResultsDir() : Path.of(dir).toAbsolutePath();
   }
 
   /**
@@ -312,7 +473,7 @@ public final class BenchCli {
   }
 
   private String commandNames() {
-    List<String> names = new ArrayList<>(List.of("generate", "report"));
+    List<String> names = new ArrayList<>(List.of("generate", "report", "publish"));
     names.addAll(suites.names());
     return String.join(", ", names);
   }
@@ -331,7 +492,12 @@ public final class BenchCli {
             "generate <dataset>", "write a synthetic dataset to any Hadoop file system"));
     b.append(
         String.format(
-            "  %-22s %s%n", "report", "Markdown tables and PNG charts from the results files"));
+            "  %-22s %s%n", "report", "REPORT.md and the figures from the results files"));
+    b.append(
+        String.format(
+            "  %-22s %s%n",
+            "publish <run-id>",
+            "append a run's results to the committed ones and regenerate their report"));
     for (Suite s : suites.all()) {
       b.append(String.format("  %-22s %s%n", s.name(), s.summary()));
     }
@@ -358,16 +524,17 @@ public final class BenchCli {
         generateOptions().forEach(s -> b.append(s.helpLine()).append('\n'));
       }
       case "report" -> {
-        b.append("usage: ").append(programName).append(" report [--results DIR] [--out DIR]\n\n");
-        b.append(RESULTS.helpLine()).append('\n');
+        b.append("usage: ")
+            .append(programName)
+            .append(" report [--run RUN_ID | --demo RUN_ID | --results DIR] [--out DIR]\n\n");
+        reportOptions().forEach(x -> b.append(x.helpLine()).append('\n'));
+      }
+      case "publish" -> {
+        b.append("usage: ").append(programName).append(" publish <run-id> | --latest\n");
         b.append(
-                OptionSpec.optional(
-                        "out",
-                        "DIR",
-                        "where REPORT.md and the charts go (default: results dir)",
-                        "")
-                    .helpLine())
-            .append('\n');
+            "appends the run's <suite>.jsonl lines that are not there yet to the committed results,"
+                + "\ncopies its DEMO.md if any, and regenerates REPORT.md and figures/ there.\n\n");
+        publishOptions().forEach(x -> b.append(x.helpLine()).append('\n'));
       }
       default -> {
         Suite s = suites.get(command);

@@ -26,7 +26,7 @@ public final class MarkdownReport {
   }
 
   public static String suiteSection(
-      String suite, List<Measurement> measurements, List<String> chartFiles) {
+      String suite, List<Measurement> measurements, List<String> figureLinks) {
     List<ResultGroup> groups = ResultGroup.group(measurements);
     Set<String> metrics = new TreeSet<>();
     groups.forEach(g -> metrics.addAll(g.values().keySet()));
@@ -71,11 +71,15 @@ public final class MarkdownReport {
     }
     b.append('\n');
     appendRatios(b, groups, metrics);
-    for (String chart : chartFiles) {
-      b.append("![").append(chart).append("](").append(chart).append(")\n");
-    }
-    if (!chartFiles.isEmpty()) {
-      b.append('\n');
+    if (!figureLinks.isEmpty()) {
+      b.append("Figures: ");
+      b.append(
+          String.join(
+              ", ",
+              figureLinks.stream()
+                  .map(l -> "[" + l.substring(l.lastIndexOf('/') + 1) + "](" + l + ")")
+                  .toList()));
+      b.append("\n\n");
     }
     return b.toString();
   }

@@ -1,7 +1,9 @@
 package dev.levee.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.results.Measurement;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportWriterTest {
   @TempDir Path tmp;
 
-  private static Measurement m(String suite, String variant, int records, double seconds) {
+  static Measurement m(String suite, String variant, int records, double seconds) {
     return new Measurement(
         suite,
         variant,
@@ -31,8 +33,39 @@ class ReportWriterTest {
         "BenchMain " + suite);
   }
 
+  /** A figure of the "join" suite: one bar per variant, median seconds. */
+  static class JoinFigure implements Figure {
+    @Override
+    public String file() {
+      return "join-seconds.png";
+    }
+
+    @Override
+    public String caption() {
+      return "Join time per variant.";
+    }
+
+    @Override
+    public List<String> suites() {
+      return List.of("join");
+    }
+
+    @Override
+    public BufferedImage draw(Results results) {
+      var chart = Charts.bars("join", "variant", "seconds");
+      List<String> x = new ArrayList<>();
+      List<Double> y = new ArrayList<>();
+      for (ResultGroup g : results.groups("join")) {
+        x.add(g.variant() + " " + g.paramsLabel());
+        y.add(g.summary("seconds").median());
+      }
+      chart.addSeries("median", x, y);
+      return Charts.image(chart);
+    }
+  }
+
   @Test
-  void mediansRatiosAndChartsForAComparisonSuite() throws Exception {
+  void mediansRatiosAndTheRegisteredFiguresLinked() throws Exception {
     List<Measurement> all = new ArrayList<>();
     // stock: 10, 12, 30 -> median 12; plugin: 6, 5, 7 -> median 6; ratio 0.5. Other workload: 20 vs
     // 5 -> 0.25.
@@ -44,7 +77,8 @@ class ReportWriterTest {
     }
     all.add(m("join", "stock", 2000, 20));
     all.add(m("join", "leaky", 2000, 5));
-    String md = ReportWriter.write(all, tmp);
+    ReportWriter writer = new ReportWriter(FigureRegistry.empty().with(new JoinFigure()));
+    String md = writer.write(all, tmp);
 
     assertTrue(md.contains("| stock | records=1000 | 3 | 12.00 (10.00..30.00) |"), md);
     assertTrue(md.contains("| leaky | records=1000 | 3 | 6.00 (5.00..7.00) |"), md);
@@ -54,21 +88,46 @@ class ReportWriterTest {
     assertTrue(md.contains("revision 0123456789ab"), md);
     assertEquals(md, Files.readString(tmp.resolve(ReportWriter.REPORT_FILE)));
 
-    Path png = tmp.resolve(ChartWriter.fileName("join", "seconds"));
-    assertTrue(md.contains("](" + png.getFileName() + ")"));
-    BufferedImage image = ImageIO.read(png.toFile());
+    assertTrue(md.contains("![join-seconds.png](figures/join-seconds.png)"), md);
+    assertTrue(md.contains("Join time per variant."), md);
+    assertTrue(md.contains("Figures: [join-seconds.png](figures/join-seconds.png)"), md);
+    BufferedImage image = ImageIO.read(tmp.resolve("figures/join-seconds.png").toFile());
     assertNotNull(image, "a readable PNG");
-    assertEquals(1000, image.getWidth());
-    assertEquals(600, image.getHeight());
+    assertEquals(Charts.WIDTH, image.getWidth());
+    try (var files = Files.list(tmp)) {
+      assertTrue(files.noneMatch(f -> f.toString().endsWith(".png")), "no chart per metric");
+    }
   }
 
   @Test
-  void suitesWithoutStockGetNoRatioTableAndStillACharts() throws Exception {
+  void aFigureWithoutItsDataIsSkippedNotDrawnEmpty() throws Exception {
     List<Measurement> all =
         List.of(m("physical-limits", "memcpy-heap", 1, 3), m("physical-limits", "tcp", 2, 4));
-    String md = ReportWriter.write(all, tmp);
-    assertTrue(!md.contains("Ratios"), md);
-    assertNotNull(ImageIO.read(tmp.resolve("physical-limits-seconds.png").toFile()));
+    String md = new ReportWriter(FigureRegistry.empty().with(new JoinFigure())).write(all, tmp);
+    assertFalse(md.contains("Ratios"), md);
+    assertFalse(md.contains("join-seconds.png"), md);
+    assertFalse(Files.exists(tmp.resolve("figures/join-seconds.png")));
+  }
+
+  @Test
+  void figureNamesAreCheckedAndUnique() {
+    Figure badName =
+        new JoinFigure() {
+          @Override
+          public String file() {
+            return "Join Seconds.png";
+          }
+        };
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> FigureRegistry.empty().with(badName));
+    assertTrue(e.getMessage().contains("<suite>-<what>.png"), e.getMessage());
+    Figure sameFile = new JoinFigure() {};
+    IllegalStateException twice =
+        assertThrows(
+            IllegalStateException.class,
+            () -> FigureRegistry.empty().with(new JoinFigure()).with(sameFile));
+    assertTrue(
+        twice.getMessage().contains("two figures write join-seconds.png"), twice.getMessage());
   }
 
   @Test

@@ -5,8 +5,9 @@ import java.util
 import scala.jdk.CollectionConverters._
 import dev.levee.bench.{Suite, SuiteContext}
 import dev.levee.bench.cli.OptionSpec
-import dev.levee.bench.demo.DemoTable
+import dev.levee.bench.demo.{DemoSteps, DemoTable}
 import dev.levee.bench.gen.{DatasetWriter, Datasets}
+import dev.levee.bench.progress.StepProgress
 import dev.levee.bench.results.{Measurement, RepoLayout}
 import dev.levee.it.spark.{SparkCluster, SparkTopology}
 import org.apache.hadoop.conf.Configuration
@@ -41,6 +42,21 @@ final class SparkDemoSuite extends Suite {
 
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/demo-spark")
     Files.createDirectories(base)
+    val progress = StepProgress.start("demo", DemoSteps.plan(1, repetitions), context.store().dir())
+    try runAll(context, progress, base, runId, records, reduceTasks, repetitions)
+    finally progress.close()
+  }
+
+  private def runAll(
+      context: SuiteContext,
+      progress: StepProgress,
+      base: Path,
+      runId: String,
+      records: Long,
+      reduceTasks: Int,
+      repetitions: Int
+  ): Unit = {
+    progress.begin(DemoSteps.SPARK_INPUT)
     val input = generate(base.resolve("groupby-input"), records, context)
     val inputBytes = Files
       .list(input)
@@ -66,6 +82,7 @@ final class SparkDemoSuite extends Suite {
     )
     var stockDigest: Option[OutputDigest] = None
     for ((variant, settings) <- variants; rep <- 0 until repetitions) {
+      progress.begin(DemoSteps.job("spark", variant, rep))
       context
         .err()
         .println(s"demo-spark: $variant run ${rep + 1}/$repetitions: starting ${topology.master}")

@@ -4,6 +4,7 @@ import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.demo.DemoSteps;
 import dev.levee.bench.demo.DemoTable;
 import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
@@ -11,6 +12,7 @@ import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
 import dev.levee.bench.hadoop.piranha.PiranhaDemoRow;
 import dev.levee.bench.hadoop.themis.ThemisDemoRow;
+import dev.levee.bench.progress.StepProgress;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.SpongeCounters;
@@ -91,11 +93,12 @@ public final class HadoopDemoSuite implements Suite {
                 + poolMb
                 + " MB sponge) under "
                 + base);
-    try (SpongeCluster cluster =
-        SpongeCluster.start(
-            base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB, SpongeConf.CHUNK_SIZE.defaultText())) {
+    try (StepProgress progress =
+            StepProgress.start("demo", DemoSteps.plan(repetitions, 1), context.store().dir());
+        SpongeCluster cluster = startCluster(progress, base, poolMb)) {
       Configuration conf = cluster.clientConf();
       Path input = new Path("/demo/numbers");
+      progress.begin(DemoSteps.HADOOP_INPUT);
       NumbersInput.generate(conf, input, numbers, maps, context);
 
       Configuration stock = MedianVariants.stock(conf, reduceHeapMb);
@@ -112,9 +115,13 @@ public final class HadoopDemoSuite implements Suite {
       // Alternate which variant goes first, so neither always runs on a colder or warmer machine.
       for (int rep = 0; rep < repetitions; rep++) {
         boolean stockFirst = rep % 2 == 0;
+        progress.begin(
+            DemoSteps.job("hadoop", stockFirst ? Measurement.STOCK : DemoTable.PLUGIN, rep));
         MedianRun first =
             runVariant(
                 stockFirst ? stock : sponge, stockFirst, input, numbers, params, rep, context);
+        progress.begin(
+            DemoSteps.job("hadoop", stockFirst ? DemoTable.PLUGIN : Measurement.STOCK, rep));
         MedianRun second =
             runVariant(
                 stockFirst ? sponge : stock, !stockFirst, input, numbers, params, rep, context);
@@ -127,9 +134,18 @@ public final class HadoopDemoSuite implements Suite {
                   + " on the same input");
         }
       }
+      progress.begin(DemoSteps.THEMIS);
       ThemisDemoRow.run(conf, context, runId, o.longAtLeast("themis-records", 1000));
+      progress.begin(DemoSteps.PIRANHA);
       PiranhaDemoRow.run(context, cluster.cluster(), 200_000, runId, base.resolve("piranha-zk"));
     }
+  }
+
+  private static SpongeCluster startCluster(
+      StepProgress progress, java.nio.file.Path base, int poolMb) throws Exception {
+    progress.begin(DemoSteps.HADOOP_CLUSTER);
+    return SpongeCluster.start(
+        base, "demo", 3, poolMb, NODE_MANAGER_MEMORY_MB, SpongeConf.CHUNK_SIZE.defaultText());
   }
 
   private static MedianRun runVariant(

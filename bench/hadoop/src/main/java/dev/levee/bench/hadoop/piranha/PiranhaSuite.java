@@ -6,7 +6,6 @@ import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.gen.RecordGenerator;
-import dev.levee.bench.report.ChartWriter;
 import dev.levee.bench.report.ResultGroup;
 import dev.levee.bench.report.Summary;
 import dev.levee.bench.results.Measurement;
@@ -234,7 +233,7 @@ public final class PiranhaSuite implements Suite {
     }
     java.nio.file.Path dir = java.nio.file.Path.of(context.options().string("figures"));
     Files.createDirectories(dir);
-    context.err().println("figure: " + ChartWriter.write("piranha", "seconds", groups, dir));
+    context.err().println("figure: " + SecondsChart.write(groups, dir));
     context.err().println("figure: " + BreakdownChart.write("top-k words", groups, dir));
     context.out().println();
     context.out().println("| arm | phase | median s |");

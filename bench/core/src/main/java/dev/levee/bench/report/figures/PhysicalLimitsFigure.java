@@ -1,0 +1,108 @@
+package dev.levee.bench.report.figures;
+
+import dev.levee.bench.report.Charts;
+import dev.levee.bench.report.Figure;
+import dev.levee.bench.report.Results;
+import dev.levee.bench.report.Summary;
+import dev.levee.bench.results.Measurement;
+import java.awt.image.BufferedImage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategorySeries;
+
+/**
+ * The machine's measured limits, the yardsticks every other figure is read against: bandwidth of
+ * each probe of the latest {@code physical-limits} run, median with min..max over its repetitions.
+ */
+public final class PhysicalLimitsFigure implements Figure {
+  static final String SUITE = "physical-limits";
+
+  /** Probe variants with readable names, memory first, then network, then disk. */
+  private static final Map<String, String> PROBES = new LinkedHashMap<>();
+
+  static {
+    PROBES.put("memcpy-heap", "memcpy (heap)");
+    PROBES.put("memcpy-direct", "memcpy (direct)");
+    PROBES.put("shm-mmap-rewrite", "/dev/shm mmap, rewrite");
+    PROBES.put("shm-mmap-write-new", "/dev/shm mmap, new pages");
+    PROBES.put("tcp-loopback", "loopback TCP");
+    PROBES.put("disk-write-fsync", "disk write + fsync");
+    PROBES.put("disk-read-direct", "disk read (O_DIRECT)");
+  }
+
+  @Override
+  public String file() {
+    return "physical-limits-bandwidth.png";
+  }
+
+  @Override
+  public String caption() {
+    return "This machine's measured limits (`./levee bench physical-limits`): MB/s of each probe,"
+        + " median of the latest run's repetitions with min..max whiskers. Every spill medium and"
+        + " job in the other figures is bounded by one of these.";
+  }
+
+  @Override
+  public List<String> suites() {
+    return List.of(SUITE);
+  }
+
+  @Override
+  public boolean canDraw(Results results) {
+    return results.of(SUITE).stream().anyMatch(m -> m.metrics().containsKey("mb_per_s"));
+  }
+
+  @Override
+  public BufferedImage draw(Results results) {
+    Map<String, List<Measurement>> latest = results.latestRunByVariant(SUITE);
+    List<String> labels = new ArrayList<>();
+    List<Double> y = new ArrayList<>();
+    List<Double> err = new ArrayList<>();
+    List<String> order = new ArrayList<>(PROBES.keySet());
+    latest.keySet().stream().filter(v -> !PROBES.containsKey(v)).forEach(order::add);
+    Measurement any = null;
+    for (String variant : order) {
+      List<Measurement> lines = latest.get(variant);
+      if (lines == null) {
+        continue;
+      }
+      List<Double> v =
+          lines.stream().map(m -> m.metrics().get("mb_per_s")).filter(Objects::nonNull).toList();
+      if (v.isEmpty()) {
+        continue;
+      }
+      any = lines.get(0);
+      Summary s = Summary.of(v);
+      labels.add(PROBES.getOrDefault(variant, variant));
+      y.add(s.median());
+      err.add(Math.max(s.max() - s.median(), s.median() - s.min()));
+    }
+    Map<String, Object> machine = any == null ? Map.of() : any.machine();
+    String host =
+        String.format(
+            Locale.ROOT,
+            "probe   (%s cores, %.0f GB, %s)",
+            machine.getOrDefault("cores", "?"),
+            machine.get("memory_bytes") instanceof Number n ? n.doubleValue() / 1e9 : 0.0,
+            machine.getOrDefault("cpu_model", "?"));
+    CategoryChart chart =
+        Charts.bars(
+            "This machine's physical limits: bandwidth per probe",
+            host,
+            "MB/s (10^6 bytes/s; median, whiskers min..max)");
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setDecimalPattern("#,##0");
+    chart.getStyler().setXAxisLabelRotation(15);
+    chart.getStyler().setLegendVisible(false);
+    // Mid-bar, clear of the whiskers.
+    chart.getStyler().setLabelsPosition(0.5);
+    CategorySeries s = chart.addSeries("median MB/s", labels, y, err);
+    s.setFillColor(Charts.BOUND);
+    return Charts.image(chart);
+  }
+}

@@ -1,0 +1,130 @@
+package dev.levee.bench.report.figures;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.bench.report.Figure;
+import dev.levee.bench.report.FigureRegistry;
+import dev.levee.bench.report.Results;
+import dev.levee.bench.results.Measurement;
+import dev.levee.bench.results.RepoLayout;
+import dev.levee.bench.results.ResultsStore;
+import java.awt.image.BufferedImage;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class FiguresTest {
+
+  private static Measurement median(
+      String variant, String condition, double seconds, double failed) {
+    return new Measurement(
+        "sponge-median",
+        variant,
+        Map.of("condition", condition, "numbers", 1000, "reduce_heap_mb", 24),
+        Map.of("seconds", seconds, "failed", failed),
+        0,
+        Map.of(),
+        "r",
+        "t",
+        "c");
+  }
+
+  @Test
+  void theRegisteredFiguresAreTheCuratedOnes() {
+    List<String> files =
+        FigureRegistry.discover(getClass().getClassLoader()).all().stream()
+            .map(Figure::file)
+            .toList();
+    assertTrue(
+        files.containsAll(
+            List.of(
+                "demo-stock-vs-plugin.png",
+                "sponge-median-per-condition.png",
+                "sponge-micro-spill-cost.png",
+                "physical-limits-bandwidth.png")),
+        files.toString());
+  }
+
+  /** Every figure draws from the committed results, and what it draws is not a blank canvas. */
+  @Test
+  void everyFigureDrawsTheCommittedResultsVisibly() throws Exception {
+    Results results = new Results(new ResultsStore(RepoLayout.defaultResultsDir()).readAll());
+    for (Figure f : FigureRegistry.discover(getClass().getClassLoader()).all()) {
+      if (!f.canDraw(results)) {
+        continue;
+      }
+      BufferedImage image = f.draw(results);
+      assertTrue(image.getWidth() >= 800 && image.getHeight() >= 500, f.file());
+      assertTrue(colours(image) >= 4, f.file() + " uses at least stock, plugin, text and paper");
+      assertTrue(inkFraction(image) > 0.03, f.file() + " is more than an empty canvas");
+    }
+  }
+
+  @Test
+  void failedRunsAreLeftOutOfTheBarsAndNamedUnderTheCondition() {
+    List<Measurement> stock =
+        List.of(median("stock", "none", 100, 0), median("stock", "none", 0, 1));
+    List<Measurement> sponge = List.of(median("spongefiles", "none", 50, 0));
+    assertEquals(" (n=2; stock 1/2 FAILED)", SpongeMedianFigure.failures(stock, sponge));
+    assertEquals(" (n=1)", SpongeMedianFigure.failures(List.of(stock.get(0)), sponge));
+    Results r =
+        new Results(
+            List.of(
+                stock.get(0),
+                stock.get(1),
+                sponge.get(0),
+                median("stock", "no-spill", 40, 0),
+                median("spongefiles", "no-spill", 41, 0)));
+    SpongeMedianFigure f = new SpongeMedianFigure();
+    assertTrue(f.canDraw(r));
+    assertTrue(inkFraction(f.draw(r)) > 0.03);
+    assertTrue(
+        !f.canDraw(new Results(List.of(median("stock", "no-spill", 40, 0)))),
+        "the no-spill bound alone is not a figure");
+  }
+
+  @Test
+  void latestRunPerVariantStartsAtItsLastRepetitionZero() {
+    Measurement a0 = line("a", 0, 1);
+    Measurement a1 = line("a", 1, 2);
+    Measurement b0 = line("b", 0, 3);
+    Measurement a0again = line("a", 0, 10);
+    Map<String, List<Measurement>> latest =
+        new Results(List.of(a0, a1, b0, a0again)).latestRunByVariant("s");
+    assertEquals(List.of(a0again), latest.get("a"));
+    assertEquals(List.of(b0), latest.get("b"));
+    assertEquals(10.0, Results.median(latest.get("a"), "x"));
+    assertTrue(Double.isNaN(Results.median(latest.get("a"), "absent")));
+  }
+
+  private static Measurement line(String variant, int rep, double x) {
+    return new Measurement("s", variant, Map.of(), Map.of("x", x), rep, Map.of(), "r", "t", "c");
+  }
+
+  private static int colours(BufferedImage image) {
+    Set<Integer> seen = new HashSet<>();
+    for (int y = 0; y < image.getHeight(); y += 2) {
+      for (int x = 0; x < image.getWidth(); x += 2) {
+        seen.add(image.getRGB(x, y) & 0xf0f0f0);
+      }
+    }
+    return seen.size();
+  }
+
+  private static double inkFraction(BufferedImage image) {
+    long ink = 0;
+    long all = 0;
+    for (int y = 0; y < image.getHeight(); y += 2) {
+      for (int x = 0; x < image.getWidth(); x += 2) {
+        all++;
+        if ((image.getRGB(x, y) & 0xffffff) != 0xffffff) {
+          ink++;
+        }
+      }
+    }
+    return (double) ink / all;
+  }
+}
