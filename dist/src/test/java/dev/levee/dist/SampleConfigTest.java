@@ -21,7 +21,13 @@ import org.junit.jupiter.api.Test;
  */
 class SampleConfigTest {
   private static final List<String> FILES =
-      List.of("yarn-site.xml", "mapred-site.xml", "spark-defaults.conf", "pig.properties");
+      List.of(
+          "yarn-site.xml",
+          "mapred-site.xml",
+          "mapred-site.themis.xml",
+          "piranha-site.xml",
+          "spark-defaults.conf",
+          "pig.properties");
 
   /** Settings whose value is a class the cluster loads from a Levee jar. */
   private static final List<String> CLASS_KEYS =
@@ -112,7 +118,7 @@ class SampleConfigTest {
   void jarPathsInTheSamplesNameTheJarsTheDistributionShips() throws Exception {
     String version = System.getProperty("levee.version", "0.1.0-SNAPSHOT");
     List<String> shipped =
-        Stream.of("spongefiles-hadoop", "leaky-buffer-spark")
+        Stream.of("spongefiles-hadoop", "leaky-buffer-spark", "themis-shuffle", "piranha-dag")
             .map(a -> "/opt/levee/jars/" + a + "-" + version + ".jar")
             .toList();
     for (String f : FILES) {
