@@ -26,8 +26,7 @@ public final class Datasets {
             KeyValueDataset.uniform(),
             KeyValueDataset.pareto(),
             new TeraSortDataset(),
-            new WebDataset(),
-            new ClickLogDataset()));
+            new WebDataset()));
   }
 
   public Dataset get(String name) {

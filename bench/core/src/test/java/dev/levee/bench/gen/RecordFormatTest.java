@@ -3,7 +3,6 @@ package dev.levee.bench.gen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -106,51 +105,5 @@ class RecordFormatTest {
     int top = domains.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
     // Zipf(1) over 200 domains: the top domain holds 1/H_200 = 17% of pages.
     assertEquals(0.17, top / 5_000.0, 0.03);
-  }
-
-  @Test
-  void clicksAreTimeOrderedAndJoinWithTheWebOfTheSameSeed() throws Exception {
-    Path web = tmp.resolve("web");
-    Path clicks = tmp.resolve("clicks");
-    GeneratedData.generate("web", web, 3_000, 21, 1, 1, "--domains", "500");
-    GeneratedData.generate(
-        "clicks",
-        clicks,
-        20_000,
-        22,
-        3,
-        2,
-        "--pages",
-        "3000",
-        "--web-seed",
-        "21",
-        "--domains",
-        "500",
-        "--users",
-        "1000");
-    Set<String> pageUrls = new HashSet<>();
-    GeneratedData.lines(web).forEach(l -> pageUrls.add(l.split("\t")[0]));
-    long previous = Long.MIN_VALUE;
-    Map<String, Integer> users = new HashMap<>();
-    int referred = 0;
-    for (String line : GeneratedData.lines(clicks)) {
-      String[] f = line.split("\t", -1);
-      assertEquals(5, f.length, line);
-      long ts = Long.parseLong(f[0]);
-      assertTrue(ts >= previous, "non-decreasing timestamps");
-      previous = ts;
-      assertTrue(pageUrls.contains(f[2]), "click url is a page of the web dataset: " + f[2]);
-      if (!f[3].equals("-")) {
-        assertTrue(pageUrls.contains(f[3]), "referrer is a page: " + f[3]);
-        referred++;
-      }
-      assertTrue(Long.parseLong(f[4]) >= 500);
-      users.merge(f[1], 1, Integer::sum);
-    }
-    assertTrue(previous < 1767225600000L + 86_400_000L);
-    assertEquals(0.6, referred / 20_000.0, 0.02);
-    assertTrue(
-        users.getOrDefault("u1", 0) > 10 * users.getOrDefault("u500", 1), "heavy users exist");
-    assertTrue(Files.exists(clicks.resolve(DatasetWriter.MANIFEST)));
   }
 }
