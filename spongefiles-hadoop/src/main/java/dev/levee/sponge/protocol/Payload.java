@@ -117,6 +117,32 @@ public final class Payload {
     out.put(b);
   }
 
+  /**
+   * {@code s} cut, on a character boundary, to what fits in a string field, with "…" marking the
+   * cut. Counts UTF-8 bytes, not characters: 400 characters of non-ASCII text are up to 1,600
+   * bytes.
+   */
+  public static String fitString(String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    if (b.length <= MAX_STRING_BYTES) {
+      return s;
+    }
+    String ellipsis = "…";
+    int budget = MAX_STRING_BYTES - ellipsis.getBytes(StandardCharsets.UTF_8).length;
+    int bytes = 0;
+    int end = 0;
+    while (end < s.length()) {
+      int cp = s.codePointAt(end);
+      int n = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+      if (bytes + n > budget) {
+        break;
+      }
+      bytes += n;
+      end += Character.charCount(cp);
+    }
+    return s.substring(0, end) + ellipsis;
+  }
+
   public static int stringBytes(String s) {
     return 2 + s.getBytes(StandardCharsets.UTF_8).length;
   }

@@ -24,7 +24,8 @@ record Reply(Status status, ByteBuffer head, ByteBuffer body) {
   }
 
   static Reply error(Status status, String message) {
-    String m = message.length() > 400 ? message.substring(0, 400) + "…" : message;
+    // A reply that does not fit its string field would close the connection with no reply at all.
+    String m = Payload.fitString(message);
     ByteBuffer head = ByteBuffer.allocate(Payload.stringBytes(m));
     Payload.putString(head, m);
     return new Reply(status, head.flip(), null);
