@@ -126,11 +126,25 @@ public final class TopWords {
 
   /** The same query written with the DAG builder: count, then top k, no redundant stage. */
   public static PiranhaDag dag(Path input, Path output, int reducers, int k) {
-    return PiranhaDag.builder("top-words")
+    return dag("top-words", WordMapper.class, input, output, reducers, k);
+  }
+
+  /**
+   * The query with another scan mapper emitting (word, 1): tests substitute one they can stall or
+   * kill.
+   */
+  public static PiranhaDag dag(
+      String name,
+      Class<? extends Mapper<Object, Text, Text, LongWritable>> scan,
+      Path input,
+      Path output,
+      int reducers,
+      int k) {
+    return PiranhaDag.builder(name)
         .initial("scan")
         .inputFormat(TextInputFormat.class)
         .inputPaths(input)
-        .mapper(WordMapper.class)
+        .mapper(scan)
         .mapOutput(Text.class, LongWritable.class)
         .shuffle("count", reducers)
         .from("scan")

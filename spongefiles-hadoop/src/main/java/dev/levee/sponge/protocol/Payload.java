@@ -133,7 +133,7 @@ public final class Payload {
     int end = 0;
     while (end < s.length()) {
       int cp = s.codePointAt(end);
-      int n = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
       if (bytes + n > budget) {
         break;
       }

@@ -104,6 +104,9 @@ public final class RemoteMemoryTier implements ChunkTier {
   }
 
   private static Set<SpongeServerAddress> serversOf(List<RemoteChunk> copies) {
+    if (copies.isEmpty()) {
+      return Set.of(); // the first copy, every chunk's path
+    }
     Set<SpongeServerAddress> servers = new HashSet<>();
     for (RemoteChunk c : copies) {
       servers.add(c.server());
@@ -317,8 +320,9 @@ public final class RemoteMemoryTier implements ChunkTier {
    */
   @Override
   public void read(StoredChunk chunk, ByteBuffer dst) throws IOException {
-    List<RemoteChunk> copies = new ArrayList<>(((StoredChunk.Remote) chunk).copies());
+    List<RemoteChunk> copies = ((StoredChunk.Remote) chunk).copies();
     if (copies.size() > 1 && !failedReads.isEmpty()) {
+      copies = new ArrayList<>(copies);
       copies.sort(Comparator.comparing(c -> failedReads.contains(c.server())));
     }
     int position = dst.position();

@@ -37,10 +37,6 @@ public sealed interface StoredChunk {
       }
     }
 
-    public Remote(RemoteChunk only) {
-      this(List.of(only));
-    }
-
     /** The copy read first. */
     public RemoteChunk handle() {
       return copies.get(0);

@@ -14,7 +14,6 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.map.InverseMapper;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 
@@ -48,29 +47,7 @@ final class TopWordsDags {
    * scan (gated word mapper) -> count (sum, with combiner) -> invert (forward) -> top (one task).
    */
   static PiranhaDag dag(String name, Path in, Path out, int countTasks) {
-    return PiranhaDag.builder(name)
-        .initial("scan")
-        .inputFormat(TextInputFormat.class)
-        .inputPaths(in)
-        .mapper(GatedWordMapper.class)
-        .mapOutput(Text.class, LongWritable.class)
-        .shuffle("count", countTasks)
-        .from("scan")
-        .reducer(LongSumReducer.class)
-        .combiner(LongSumReducer.class)
-        .output(Text.class, LongWritable.class)
-        .forward("invert")
-        .from("count")
-        .mapper(InverseMapper.class)
-        .mapOutput(LongWritable.class, Text.class)
-        .shuffle("top", 1)
-        .from("invert")
-        .reducer(TopWords.TopReducer.class)
-        .sortComparator(LongWritable.DecreasingComparator.class)
-        .output(LongWritable.class, Text.class)
-        .set(TopWords.K, Integer.toString(K))
-        .outputFormat(TextOutputFormat.class, out)
-        .build();
+    return TopWords.dag(name, GatedWordMapper.class, in, out, countTasks, K);
   }
 
   /** The word-count half alone: scan -> count. */
