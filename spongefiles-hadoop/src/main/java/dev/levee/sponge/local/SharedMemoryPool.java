@@ -2,7 +2,6 @@ package dev.levee.sponge.local;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -14,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -86,7 +86,18 @@ public final class SharedMemoryPool implements Closeable {
    */
   public static SharedMemoryPool open(Path dir, long capacityBytes, int chunkSize)
       throws IOException {
+    return open(dir, capacityBytes, chunkSize, PoolDirectory.currentUser());
+  }
+
+  /**
+   * {@link #open(Path, long, int)} with the user the pool directory and its files must belong to
+   * ({@link PoolDirectory#secure}); a directory of anyone else, or one others can write, is
+   * refused.
+   */
+  public static SharedMemoryPool open(
+      Path dir, long capacityBytes, int chunkSize, UserPrincipal expectedOwner) throws IOException {
     Objects.requireNonNull(dir, "dir");
+    Objects.requireNonNull(expectedOwner, "expectedOwner");
     if (chunkSize < 4096 || chunkSize > PoolLayout.MAX_SEGMENT_BYTES) {
       throw new IllegalArgumentException(
           "sponge pool chunk size must be in 4096.."
@@ -107,14 +118,9 @@ public final class SharedMemoryPool implements Closeable {
               + " bytes");
     }
     int chunkCount = (int) count;
-    Files.createDirectories(dir);
+    PoolDirectory trusted = PoolDirectory.secure(dir, expectedOwner);
     synchronized (OPEN_MONITOR) {
-      try (FileChannel metaChannel =
-              FileChannel.open(
-                  dir.resolve(META_FILE),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.READ,
-                  StandardOpenOption.WRITE);
+      try (FileChannel metaChannel = trusted.open(META_FILE, true);
           FileLock ignored = metaChannel.lock()) {
         // The file lock only serialises creation: the OS drops it if the creator dies, so a
         // half-made pool (no
@@ -124,7 +130,7 @@ public final class SharedMemoryPool implements Closeable {
             metaChannel.size() >= PoolLayout.HEADER_BYTES && readMagic(metaChannel) != 0;
         if (!initialized) {
           checkSpace(dir, (long) chunkCount * chunkSize + metaBytes);
-          createSegments(dir, chunkCount, chunkSize);
+          createSegments(trusted, chunkCount, chunkSize);
           metaChannel.truncate(0);
           MappedByteBuffer meta = metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, metaBytes);
           meta.order(ByteOrder.nativeOrder());
@@ -136,7 +142,7 @@ public final class SharedMemoryPool implements Closeable {
           INTS.setVolatile(meta, PoolLayout.FREE_COUNT_OFFSET, chunkCount);
           LONGS.setVolatile(meta, PoolLayout.MAGIC_OFFSET, PoolLayout.MAGIC);
           return new SharedMemoryPool(
-              dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
+              dir, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
         }
         MappedByteBuffer header =
             metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_BYTES);
@@ -154,7 +160,7 @@ public final class SharedMemoryPool implements Closeable {
         MappedByteBuffer meta = metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, metaBytes);
         meta.order(ByteOrder.nativeOrder());
         return new SharedMemoryPool(
-            dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
+            dir, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
       }
     }
   }
@@ -553,30 +559,32 @@ public final class SharedMemoryPool implements Closeable {
     }
   }
 
-  private static void createSegments(Path dir, int chunkCount, int chunkSize) throws IOException {
+  private static void createSegments(PoolDirectory dir, int chunkCount, int chunkSize)
+      throws IOException {
     int perSegment = PoolLayout.chunksPerSegment(chunkSize);
     int segmentCount = (chunkCount + perSegment - 1) / perSegment;
     for (int s = 0; s < segmentCount; s++) {
-      int chunks = Math.min(perSegment, chunkCount - s * perSegment);
-      try (RandomAccessFile f = new RandomAccessFile(segmentPath(dir, s).toFile(), "rw")) {
-        // A stale segment from an older pool may hold data: start from zero length so old bytes
-        // never leak.
-        f.setLength(0);
-        f.setLength((long) chunks * chunkSize);
+      long bytes = (long) Math.min(perSegment, chunkCount - s * perSegment) * chunkSize;
+      Path path = segmentPath(dir.path(), s);
+      // Unlink, never truncate, an old segment: a process may still map it, and a truncated file
+      // that grows again is the same inode, so its old mappings would see the new pool's chunks.
+      // A new inode keeps old and new pools apart (and old bytes never leak into new chunks).
+      Files.deleteIfExists(path);
+      try (FileChannel ch = dir.open(segmentName(s), true, StandardOpenOption.CREATE_NEW)) {
+        ch.write(ByteBuffer.allocate(1), bytes - 1); // sparse on tmpfs: sets the length only
       }
     }
   }
 
-  private static MappedByteBuffer[] mapSegments(Path dir, int chunkCount, int chunkSize)
+  private static MappedByteBuffer[] mapSegments(PoolDirectory dir, int chunkCount, int chunkSize)
       throws IOException {
     int perSegment = PoolLayout.chunksPerSegment(chunkSize);
     int segmentCount = (chunkCount + perSegment - 1) / perSegment;
     MappedByteBuffer[] segments = new MappedByteBuffer[segmentCount];
     for (int s = 0; s < segmentCount; s++) {
       long bytes = (long) Math.min(perSegment, chunkCount - s * perSegment) * chunkSize;
-      Path path = segmentPath(dir, s);
-      try (FileChannel ch =
-          FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      Path path = segmentPath(dir.path(), s);
+      try (FileChannel ch = dir.open(segmentName(s), false)) {
         if (ch.size() < bytes) {
           throw new IOException(
               "sponge pool segment " + path + " has " + ch.size() + " bytes, expected " + bytes);
@@ -587,7 +595,11 @@ public final class SharedMemoryPool implements Closeable {
     return segments;
   }
 
+  private static String segmentName(int segment) {
+    return String.format("segment-%05d", segment);
+  }
+
   private static Path segmentPath(Path dir, int segment) {
-    return dir.resolve(String.format("segment-%05d", segment));
+    return dir.resolve(segmentName(segment));
   }
 }
