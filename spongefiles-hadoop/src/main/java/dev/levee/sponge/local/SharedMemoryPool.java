@@ -11,15 +11,19 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -56,6 +60,7 @@ public final class SharedMemoryPool implements Closeable {
    */
   private static final Object OPEN_MONITOR = new Object();
 
+  private final PoolDirectory trusted;
   private final Path dir;
   private final int chunkSize;
   private final int chunkCount;
@@ -63,11 +68,28 @@ public final class SharedMemoryPool implements Closeable {
   private final MappedByteBuffer meta;
   private final MappedByteBuffer[] segments;
   private final CrossProcessLock lock;
+
+  /** Identity (device, inode) of the pool.meta this object maps, to notice it being replaced. */
+  private final Object metaKey;
+
+  /** Why this pool must not hand out chunks any more, or null while it is sound. */
+  private volatile String damage;
+
   private volatile boolean closed;
 
+  /** Whether this object took this JVM's owner lease (on its first allocation for this JVM). */
+  private boolean leaseTaken;
+
   private SharedMemoryPool(
-      Path dir, int chunkSize, int chunkCount, MappedByteBuffer meta, MappedByteBuffer[] segments) {
-    this.dir = dir;
+      PoolDirectory trusted,
+      int chunkSize,
+      int chunkCount,
+      MappedByteBuffer meta,
+      MappedByteBuffer[] segments)
+      throws IOException {
+    this.trusted = trusted;
+    this.dir = trusted.path();
+    this.metaKey = metaFileKey(dir);
     this.chunkSize = chunkSize;
     this.chunkCount = chunkCount;
     this.chunksPerSegment = PoolLayout.chunksPerSegment(chunkSize);
@@ -96,6 +118,27 @@ public final class SharedMemoryPool implements Closeable {
    */
   public static SharedMemoryPool open(
       Path dir, long capacityBytes, int chunkSize, UserPrincipal expectedOwner) throws IOException {
+    return open(dir, capacityBytes, chunkSize, expectedOwner, null);
+  }
+
+  /**
+   * Opens the pool as its server, which holds {@code serverLock} on it: only the server may start a
+   * pool afresh while others may still map the old one (see {@link ServerLock}).
+   */
+  public static SharedMemoryPool openAsServer(
+      ServerLock serverLock, long capacityBytes, int chunkSize) throws IOException {
+    Objects.requireNonNull(serverLock, "serverLock");
+    return open(
+        serverLock.directory(), capacityBytes, chunkSize, PoolDirectory.currentUser(), serverLock);
+  }
+
+  private static SharedMemoryPool open(
+      Path dir,
+      long capacityBytes,
+      int chunkSize,
+      UserPrincipal expectedOwner,
+      ServerLock serverLock)
+      throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(expectedOwner, "expectedOwner");
     if (chunkSize < 4096 || chunkSize > PoolLayout.MAX_SEGMENT_BYTES) {
@@ -129,6 +172,18 @@ public final class SharedMemoryPool implements Closeable {
         boolean initialized =
             metaChannel.size() >= PoolLayout.HEADER_BYTES && readMagic(metaChannel) != 0;
         if (!initialized) {
+          if (serverLock == null && ServerLock.heldByAnyone(trusted)) {
+            // A live server maps this pool (and so may tasks): a new pool.meta would hand its
+            // chunks out a second time, to other owners. Only the server may start a pool afresh.
+            throw new IOException(
+                "sponge pool "
+                    + trusted.path()
+                    + " has no valid "
+                    + META_FILE
+                    + " but a sponge server is serving it: refusing to re-create a pool that is"
+                    + " still mapped (it was deleted under the running server?); restart this"
+                    + " node's sponge server to start a new pool");
+          }
           checkSpace(dir, (long) chunkCount * chunkSize + metaBytes);
           createSegments(trusted, chunkCount, chunkSize);
           metaChannel.truncate(0);
@@ -142,7 +197,7 @@ public final class SharedMemoryPool implements Closeable {
           INTS.setVolatile(meta, PoolLayout.FREE_COUNT_OFFSET, chunkCount);
           LONGS.setVolatile(meta, PoolLayout.MAGIC_OFFSET, PoolLayout.MAGIC);
           return new SharedMemoryPool(
-              dir, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
+              trusted, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
         }
         MappedByteBuffer header =
             metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_BYTES);
@@ -160,7 +215,7 @@ public final class SharedMemoryPool implements Closeable {
         MappedByteBuffer meta = metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, metaBytes);
         meta.order(ByteOrder.nativeOrder());
         return new SharedMemoryPool(
-            dir, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
+            trusted, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
       }
     }
   }
@@ -183,10 +238,43 @@ public final class SharedMemoryPool implements Closeable {
     return (int) INTS.getVolatile(meta, PoolLayout.FREE_COUNT_OFFSET);
   }
 
+  /**
+   * Checks that {@code pool.meta} in the directory is still the file this object maps. If it was
+   * deleted or replaced, other processes no longer share this pool's bookkeeping, so chunks handed
+   * out from here could be handed out there too: the pool stops allocating ({@link #allocate}
+   * answers "full", so writers go to the next tier) and reports why in {@link #damage()}. Reads and
+   * frees of chunks already held still work.
+   */
+  public Optional<String> checkIntact() {
+    if (damage == null) {
+      Object now;
+      try {
+        now = metaFileKey(dir);
+      } catch (IOException e) {
+        now = null;
+      }
+      if (!metaKey.equals(now)) {
+        damage =
+            dir.resolve(META_FILE)
+                + (now == null ? " was deleted" : " was replaced by another file")
+                + " while this pool was in use; no chunk is allocated from it any more";
+      }
+    }
+    return damage();
+  }
+
+  /** Why this pool stopped allocating, if it did (see {@link #checkIntact()}). */
+  public Optional<String> damage() {
+    return Optional.ofNullable(damage);
+  }
+
   /** Takes a free chunk for {@code owner}; empty when the pool is full. */
   public OptionalInt allocate(ChunkOwner owner) {
     Objects.requireNonNull(owner, "owner");
     ensureOpen();
+    if (damage != null || (owner.pid() == ChunkOwner.selfId() && !takeLease())) {
+      return OptionalInt.empty();
+    }
     // A full pool is the common case for a busy node; answer it without touching the lock.
     if ((int) INTS.getVolatile(meta, PoolLayout.FREE_COUNT_OFFSET) <= 0) {
       return OptionalInt.empty();
@@ -390,9 +478,54 @@ public final class SharedMemoryPool implements Closeable {
     return (int) INTS.getVolatile(meta, PoolLayout.LOCK_BREAKS_OFFSET);
   }
 
+  /**
+   * Whether a live process holds the lease of owner {@code ownerId} in this pool (see {@link
+   * OwnerLeases}): the namespace-independent liveness of a local owner.
+   */
+  public boolean ownerLeaseHeld(long ownerId) throws IOException {
+    return OwnerLeases.isHeld(trusted, ownerId);
+  }
+
+  /** Owner ids whose lease names a container id {@code containerMatches} accepts. */
+  public Set<Long> ownersInContainers(Predicate<String> containerMatches) throws IOException {
+    return OwnerLeases.ownersOf(dir, containerMatches::test);
+  }
+
+  /**
+   * Takes this JVM's owner lease now (a task does so when it attaches its node's pool, so that its
+   * remote chunks, whose liveness the owner node's server answers from the same lease, are covered
+   * before it owns any local chunk); false if the lease file cannot be taken.
+   */
+  public boolean holdOwnerLease() {
+    return takeLease();
+  }
+
+  /**
+   * A process must hold its lease before it owns a chunk: from then on the collector sees it alive
+   * until the kernel drops the lock at its death. Taken once per pool object, released by close.
+   */
+  private synchronized boolean takeLease() {
+    if (!leaseTaken) {
+      try {
+        OwnerLeases.hold(trusted, ChunkOwner.selfId(), ChunkOwner.containerIdOrNull());
+        leaseTaken = true;
+      } catch (IOException e) {
+        // Without a lease our chunks would look orphaned: take none here (the next tier will).
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public void close() {
     closed = true;
+    synchronized (this) {
+      if (leaseTaken) {
+        leaseTaken = false;
+        OwnerLeases.release(dir, ChunkOwner.selfId());
+      }
+    }
   }
 
   @Override
@@ -480,6 +613,12 @@ public final class SharedMemoryPool implements Closeable {
     if (closed) {
       throw new IllegalStateException(this + " is closed");
     }
+  }
+
+  private static Object metaFileKey(Path dir) throws IOException {
+    return Files.readAttributes(
+            dir.resolve(META_FILE), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+        .fileKey();
   }
 
   private static long readMagic(FileChannel channel) throws IOException {

@@ -47,6 +47,11 @@ final class OrphanCollector implements Closeable {
 
   /** One GC round; returns the chunks freed. */
   int collect() {
+    if (pool.damage().isEmpty() && pool.checkIntact().isPresent()) {
+      LOG.error(
+          "sponge pool damaged: {}. Restart this node's sponge server to start a new pool",
+          pool.damage().get());
+    }
     int freed = pool.reclaim(liveness.newRound());
     long snapshotAt = System.nanoTime();
     int dropped = grants.retainOwned(pool.owners(), snapshotAt);

@@ -16,10 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides whether a chunk owner is dead. A local owner (its host is one of this node's names) is
- * checked with the pid; a remote owner by asking its node's sponge server IS_ALIVE. A peer that
- * cannot be reached is given the benefit of the doubt for {@code unreachableGraceMillis} (it may be
- * restarting); after that its owners count as dead, because a node that stays gone takes its tasks
- * with it.
+ * checked by its lease in the pool (a lock the kernel drops when it dies, in any pid namespace); a
+ * remote owner by asking its node's sponge server IS_ALIVE. A peer that cannot be reached is given
+ * the benefit of the doubt for {@code unreachableGraceMillis} (it may be restarting); after that
+ * its owners count as dead, because a node that stays gone takes its tasks with it.
  */
 final class OwnerLiveness {
   private static final Logger LOG = LoggerFactory.getLogger(OwnerLiveness.class);
@@ -29,6 +29,13 @@ final class OwnerLiveness {
   private final SpongeClient probe;
   private final long unreachableGraceMillis;
   private final LongSupplier clockMillis;
+  private final LocalLeases localLeases;
+
+  /** Whether a local owner's lease is held (see the pool's owner leases). */
+  interface LocalLeases {
+    boolean held(long ownerId) throws IOException;
+  }
+
   private final Map<SpongeServerAddress, Long> unreachableSince = new ConcurrentHashMap<>();
 
   OwnerLiveness(
@@ -36,7 +43,9 @@ final class OwnerLiveness {
       int defaultPort,
       SpongeClient probe,
       long unreachableGraceMillis,
-      LongSupplier clockMillis) {
+      LongSupplier clockMillis,
+      LocalLeases localLeases) {
+    this.localLeases = localLeases;
     this.localNames = Set.copyOf(localNames);
     this.defaultPort = defaultPort;
     this.probe = probe;
@@ -56,7 +65,14 @@ final class OwnerLiveness {
     Map<SpongeServerAddress, Boolean> unreachableThisRound = new HashMap<>();
     return owner -> {
       if (isLocal(owner)) {
-        return !owner.isAliveOnThisHost();
+        // By the owner's lease, never by pid: a pid of another namespace (a Docker container) is
+        // not visible here, and a thread id or a recycled pid would pass for a live owner.
+        try {
+          return !localLeases.held(owner.pid());
+        } catch (IOException e) {
+          LOG.warn("cannot check the lease of chunk owner {}; keeping its chunks: {}", owner, e);
+          return false;
+        }
       }
       SpongeServerAddress peer;
       try {
