@@ -95,7 +95,7 @@ public final class SpongeFileSystem implements Closeable {
             ? SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize())
             : null;
     if (pool != null) {
-      pool.holdOwnerLease(); // liveness for the node's GC and for IS_ALIVE from other nodes
+      pool.holdOwnerLease(); // this process's liveness, for the node's GC
     }
     try {
       FileSystem dfs = null;

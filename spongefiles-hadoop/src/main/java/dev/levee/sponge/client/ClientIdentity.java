@@ -24,8 +24,6 @@ public record ClientIdentity(String applicationId, long pid, String ownerNode, S
   /** This JVM, owned by {@code ownerNode}, in {@code rack} (null when topology is unknown). */
   public static ClientIdentity ofCurrentProcess(
       String applicationId, String ownerNode, String rack) {
-    // the owner id, not the raw pid: it stays unique and checkable across pid namespaces
-    return new ClientIdentity(
-        applicationId, dev.levee.sponge.local.ChunkOwner.selfId(), ownerNode, rack);
+    return new ClientIdentity(applicationId, ProcessHandle.current().pid(), ownerNode, rack);
   }
 }

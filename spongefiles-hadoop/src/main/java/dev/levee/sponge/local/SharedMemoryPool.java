@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -59,6 +60,13 @@ public final class SharedMemoryPool implements Closeable {
    * FileLock is per JVM: two pool objects in one JVM opening at once must also exclude each other.
    */
   private static final Object OPEN_MONITOR = new Object();
+
+  /** Longest wait for the metadata lock; a holder that does not run costs this, not a freeze. */
+  private static final long LOCK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  private volatile long lockWaitNanos = LOCK_WAIT_NANOS;
+  private final java.util.concurrent.atomic.AtomicLong lockTimeouts =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private final PoolDirectory trusted;
   private final Path dir;
@@ -260,7 +268,35 @@ public final class SharedMemoryPool implements Closeable {
                 + " while this pool was in use; no chunk is allocated from it any more";
       }
     }
+    segmentsIntact();
     return damage();
+  }
+
+  /**
+   * Whether every segment file still has its full length. The pool's memory is allocated when the
+   * pool is created, so the only way a mapped chunk can lose its memory (and fault with SIGBUS,
+   * which the JVM raises as an InternalError at some later point of the thread) is a segment cut
+   * short under the mapping. One stat per segment (a few for a multi-GiB pool) per chunk allocated.
+   */
+  private boolean segmentsIntact() {
+    for (int s = 0; s < segments.length; s++) {
+      Path path = segmentPath(dir, s);
+      long size;
+      try {
+        size =
+            Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size();
+      } catch (IOException e) {
+        size = -1;
+      }
+      if (size < segments[s].capacity()) {
+        damage =
+            path
+                + (size < 0 ? " is gone" : " was cut to " + size + " bytes")
+                + " while this pool was in use; no chunk is allocated from it any more";
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Why this pool stopped allocating, if it did (see {@link #checkIntact()}). */
@@ -272,7 +308,9 @@ public final class SharedMemoryPool implements Closeable {
   public OptionalInt allocate(ChunkOwner owner) {
     Objects.requireNonNull(owner, "owner");
     ensureOpen();
-    if (damage != null || (owner.pid() == ChunkOwner.selfId() && !takeLease())) {
+    if (damage != null
+        || !segmentsIntact()
+        || (owner.pid() == ChunkOwner.selfId() && !takeLease())) {
       return OptionalInt.empty();
     }
     // A full pool is the common case for a busy node; answer it without touching the lock.
@@ -280,7 +318,11 @@ public final class SharedMemoryPool implements Closeable {
       return OptionalInt.empty();
     }
     byte[] host = owner.host().getBytes(StandardCharsets.UTF_8);
-    long word = lock.lock();
+    long word = lock.lock(lockWaitNanos);
+    if (word == 0L) {
+      lockTimeouts.incrementAndGet();
+      return OptionalInt.empty(); // the lock's holder does not run: no room here, next tier
+    }
     try {
       int free = (int) INTS.getVolatile(meta, PoolLayout.FREE_COUNT_OFFSET);
       if (free <= 0) {
@@ -323,7 +365,7 @@ public final class SharedMemoryPool implements Closeable {
     Objects.requireNonNull(expectedOwner, "expectedOwner");
     checkChunk(chunk);
     ensureOpen();
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       ChunkOwner actual = readOwner(chunk);
       if (!expectedOwner.equals(actual)) {
@@ -347,7 +389,7 @@ public final class SharedMemoryPool implements Closeable {
   public ChunkOwner ownerOf(int chunk) {
     checkChunk(chunk);
     ensureOpen();
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       return readOwner(chunk);
     } finally {
@@ -362,7 +404,7 @@ public final class SharedMemoryPool implements Closeable {
   public Map<Integer, ChunkOwner> owners() {
     ensureOpen();
     Map<Integer, ChunkOwner> owners = new HashMap<>();
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       for (int chunk = 0; chunk < chunkCount; chunk++) {
         ChunkOwner owner = readOwner(chunk);
@@ -398,7 +440,7 @@ public final class SharedMemoryPool implements Closeable {
       return 0;
     }
     int freed = 0;
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       for (Map.Entry<ChunkOwner, List<Integer>> e : dead) {
         for (int chunk : e.getValue()) {
@@ -472,6 +514,36 @@ public final class SharedMemoryPool implements Closeable {
     return segmentOf(chunk).slice(offsetInSegment(chunk), chunkSize);
   }
 
+  /**
+   * Takes the metadata lock for an operation that cannot just answer "no room": waits at most the
+   * lock wait, then fails with a message naming the holder instead of freezing the caller.
+   */
+  private long lockOrFail() {
+    long word = lock.lock(lockWaitNanos);
+    if (word == 0L) {
+      lockTimeouts.incrementAndGet();
+      throw new IllegalStateException(
+          "sponge pool "
+              + dir
+              + " is locked by pid "
+              + lock.holderPid()
+              + " for over "
+              + TimeUnit.NANOSECONDS.toMillis(lockWaitNanos)
+              + " ms (a stopped process?); try again later");
+    }
+    return word;
+  }
+
+  /** Lock waits that ran out in this process (see {@link CrossProcessLock#lock(long)}). */
+  public long lockTimeouts() {
+    return lockTimeouts.get();
+  }
+
+  /** For tests: how long an operation waits for the metadata lock. */
+  void lockWait(long millis) {
+    lockWaitNanos = TimeUnit.MILLISECONDS.toNanos(millis);
+  }
+
   /** Times the cross-process lock was taken over from a dead holder since the pool was created. */
   public int brokenLocks() {
     ensureOpen();
@@ -492,9 +564,8 @@ public final class SharedMemoryPool implements Closeable {
   }
 
   /**
-   * Takes this JVM's owner lease now (a task does so when it attaches its node's pool, so that its
-   * remote chunks, whose liveness the owner node's server answers from the same lease, are covered
-   * before it owns any local chunk); false if the lease file cannot be taken.
+   * Takes this JVM's owner lease now (a task does so when it attaches its node's pool, so that it
+   * counts as alive before it owns its first chunk); false if the lease file cannot be taken.
    */
   public boolean holdOwnerLease() {
     return takeLease();
@@ -702,6 +773,7 @@ public final class SharedMemoryPool implements Closeable {
       throws IOException {
     int perSegment = PoolLayout.chunksPerSegment(chunkSize);
     int segmentCount = (chunkCount + perSegment - 1) / perSegment;
+    ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
     for (int s = 0; s < segmentCount; s++) {
       long bytes = (long) Math.min(perSegment, chunkCount - s * perSegment) * chunkSize;
       Path path = segmentPath(dir.path(), s);
@@ -710,7 +782,24 @@ public final class SharedMemoryPool implements Closeable {
       // A new inode keeps old and new pools apart (and old bytes never leak into new chunks).
       Files.deleteIfExists(path);
       try (FileChannel ch = dir.open(segmentName(s), true, StandardOpenOption.CREATE_NEW)) {
-        ch.write(ByteBuffer.allocate(1), bytes - 1); // sparse on tmpfs: sets the length only
+        // Allocate every page now. A sparse file takes its pages when a chunk is first written,
+        // and a tmpfs filled meanwhile by anyone answers that write with SIGBUS, which the JVM
+        // raises as an InternalError at an arbitrary later point: a dead task or connection
+        // thread, a leaked chunk. Written now, a full file system is one clear error at start.
+        for (long pos = 0; pos < bytes; ) {
+          zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - pos));
+          pos += ch.write(zeros, pos);
+        }
+      } catch (IOException e) {
+        throw new IOException(
+            "cannot allocate the sponge pool's memory in "
+                + path
+                + " ("
+                + bytes
+                + " bytes): "
+                + e.getMessage()
+                + "; lower levee.sponge.local.pool.size or free or enlarge the mount",
+            e);
       }
     }
   }

@@ -109,7 +109,11 @@ final class ChunkService {
     if (chunk.isEmpty()) {
       grants.unreserve(app);
       metrics.rejectionsPoolFull.increment();
-      return Reply.error(Status.NO_ROOM, "no free chunk in this server's pool");
+      return Reply.error(
+          Status.NO_ROOM,
+          pool.damage()
+              .map(d -> "this server's pool is unusable: " + d)
+              .orElse("no free chunk in this server's pool"));
     }
     int index = chunk.getAsInt();
     try {

@@ -20,6 +20,8 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
@@ -93,11 +95,13 @@ public final class SpongeService implements Closeable {
       started.push(server);
       int port = server.port();
       SpongeServerAddress self = new SpongeServerAddress(cfg.advertisedHost(), port, cfg.rack());
-      OwnerLiveness liveness = ownerLiveness(cfg, self, started, pool);
+      RegisteredServers registered = new RegisteredServers(NodeNames.of(self), cfg.gcOwnerNodes());
+      OwnerLiveness liveness = ownerLiveness(cfg, self, started, pool, registered);
       reclaimPreviousRun(cfg, pool, liveness);
       OrphanCollector collector = new OrphanCollector(pool, grants, liveness, metrics);
       started.push(collector);
-      MemoryTracker tracker = cfg.zooKeeperEnabled() ? joinCluster(cfg, self, started) : null;
+      MemoryTracker tracker =
+          cfg.zooKeeperEnabled() ? joinCluster(cfg, self, started, registered) : null;
 
       server.start();
       collector.start(cfg.gcPeriodMillis());
@@ -130,12 +134,22 @@ public final class SpongeService implements Closeable {
       SpongeServerConfig cfg,
       SpongeServerAddress self,
       Deque<Closeable> started,
-      SharedMemoryPool pool) {
+      SharedMemoryPool pool,
+      RegisteredServers registered) {
     String nodeName = NodeNames.of(self);
+    // Short timeouts, many probes at once: a silent owner node costs a GC round one probe timeout.
     SpongeClient peers =
-        serverClient(
-            cfg, nodeName, cfg.clientConnectTimeoutMillis(), cfg.clientReadTimeoutMillis(), 2);
+        serverClient(cfg, nodeName, cfg.gcProbeTimeoutMillis(), cfg.gcProbeTimeoutMillis(), 2);
     started.push(peers);
+    ExecutorService probes =
+        Executors.newFixedThreadPool(
+            cfg.gcProbeThreads(),
+            r -> {
+              Thread t = new Thread(r, "sponge-gc-probe");
+              t.setDaemon(true);
+              return t;
+            });
+    started.push(probes::shutdownNow);
     return new OwnerLiveness(
         new HashSet<>(
             List.of(cfg.ownerHost(), cfg.advertisedHost(), nodeName, ChunkOwner.localHostName())),
@@ -143,7 +157,10 @@ public final class SpongeService implements Closeable {
         peers,
         cfg.gcPeerUnreachableGraceMillis(),
         System::currentTimeMillis,
-        pool::ownerLeaseHeld);
+        pool::ownerLeaseHeld,
+        registered,
+        probes,
+        cfg.gcProbeTimeoutMillis());
   }
 
   /**
@@ -163,12 +180,16 @@ public final class SpongeService implements Closeable {
 
   /** Registers this server in ZooKeeper and stands for memory tracker. */
   private static MemoryTracker joinCluster(
-      SpongeServerConfig cfg, SpongeServerAddress self, Deque<Closeable> started)
+      SpongeServerConfig cfg,
+      SpongeServerAddress self,
+      Deque<Closeable> started,
+      RegisteredServers registered)
       throws IOException {
     CuratorFramework zk = ZooKeeperClients.forServer(cfg);
     zk.start();
     started.push(zk);
     SpongeZnodes znodes = new SpongeZnodes(cfg.zkRoot());
+    registered.useZooKeeper(zk, znodes);
     ServerRegistration registration = new ServerRegistration(zk, znodes, self);
     registration.start();
     started.push(registration);
