@@ -246,6 +246,39 @@ public final class SpongeConf {
           .since(V010)
           .build();
 
+  // --- The server under load (issue 13: slow peers, direct memory; area "harden").
+
+  public static final ConfigKey<Integer> FRAME_TIMEOUT_MS =
+      B.key("levee.sponge.server.frame-timeout-ms", ints(100, Integer.MAX_VALUE))
+          .defaultValue("30000")
+          .doc(
+              "A whole exchange, from the first byte of a request to the last byte of its reply,"
+                  + " must finish within this; a peer trickling bytes is cut here even though each"
+                  + " byte came within the socket timeout.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> MAX_CONNECTIONS_PER_PEER =
+      B.key("levee.sponge.server.max-connections-per-peer", ints(1, 10_000))
+          .defaultValue("32")
+          .doc(
+              "Connections one peer address may hold at once; more get a BUSY reply. Every task of"
+                  + " a node shares its address, so keep it above tasks per node times two; below"
+                  + " max-connections, so that no one host can take every slot.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> TRANSFER_BUFFERS =
+      B.key("levee.sponge.server.transfer-buffers", ints(1, 10_000))
+          .defaultValue("8")
+          .doc(
+              "Chunk-sized direct buffers the server reads chunks into for READ replies, shared by"
+                  + " every connection: the server's direct memory is this times the chunk size,"
+                  + " whatever the traffic. A READ that finds none free within the frame timeout"
+                  + " gets a BUSY reply.")
+          .since(V020)
+          .build();
+
   // --- The tracker (ZooKeeper).
 
   public static final ConfigKey<String> ZK_QUORUM =

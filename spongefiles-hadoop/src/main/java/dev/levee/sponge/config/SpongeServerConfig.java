@@ -30,7 +30,8 @@ public record SpongeServerConfig(
     int zkConnectTimeoutMillis,
     long trackerPollMillis,
     int clientConnectTimeoutMillis,
-    int clientReadTimeoutMillis) {
+    int clientReadTimeoutMillis,
+    ServerLimits limits) {
 
   public static SpongeServerConfig from(Configuration conf) {
     // Pool geometry and the local owner name are shared with the tasks on the node: read them the
@@ -59,7 +60,8 @@ public record SpongeServerConfig(
         SpongeConf.ZK_CONNECT_TIMEOUT_MS.from(s),
         SpongeConf.TRACKER_POLL_MS.from(s),
         SpongeConf.CLIENT_CONNECT_TIMEOUT_MS.from(s),
-        SpongeConf.CLIENT_READ_TIMEOUT_MS.from(s));
+        SpongeConf.CLIENT_READ_TIMEOUT_MS.from(s),
+        ServerLimits.from(s));
   }
 
   public boolean zooKeeperEnabled() {

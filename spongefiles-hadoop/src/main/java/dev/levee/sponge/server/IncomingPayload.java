@@ -4,6 +4,7 @@ import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.TimedChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Supplier;
 
 /**
  * A request payload as it arrives: its first bytes (every request's fields fit in {@code
@@ -72,14 +73,16 @@ final class IncomingPayload implements ChunkBody {
     outOfSync = false;
   }
 
-  /** Drops whatever the handler did not read. */
-  void discardRest(ByteBuffer scratch) throws IOException {
+  /** Drops whatever the handler did not read, through {@code scratch} if any is on the wire. */
+  void discardRest(Supplier<ByteBuffer> scratch) throws IOException {
     if (outOfSync) {
       throw new IOException(
           "a request body was only partly read; the connection is out of frame sync");
     }
     head.position(head.limit());
-    channel.skip(onWire, scratch);
+    if (onWire > 0) {
+      channel.skip(onWire, scratch.get());
+    }
     onWire = 0;
   }
 }

@@ -80,6 +80,7 @@ public final class SpongeService implements Closeable {
               cfg.port(),
               cfg.maxConnections(),
               cfg.socketTimeoutMillis(),
+              cfg.limits(),
               service,
               metrics);
       started.push(server);
