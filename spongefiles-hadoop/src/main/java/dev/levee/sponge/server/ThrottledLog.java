@@ -11,7 +11,12 @@ import org.slf4j.Logger;
  * 42,077 WARN lines; an attacker must not be able to fill the NodeManager's disk through our log.
  */
 final class ThrottledLog {
-  private final Logger log;
+  /** Where lines go: a logger's {@code warn}. */
+  interface Sink {
+    void warn(String format, Object... args);
+  }
+
+  private final Sink log;
   private final long periodNanos;
   private final LongSupplier nanoClock;
   private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
@@ -23,10 +28,10 @@ final class ThrottledLog {
   }
 
   ThrottledLog(Logger log, long period, TimeUnit unit) {
-    this(log, unit.toNanos(period), System::nanoTime);
+    this(log::warn, unit.toNanos(period), System::nanoTime);
   }
 
-  ThrottledLog(Logger log, long periodNanos, LongSupplier nanoClock) {
+  ThrottledLog(Sink log, long periodNanos, LongSupplier nanoClock) {
     this.log = log;
     this.periodNanos = periodNanos;
     this.nanoClock = nanoClock;

@@ -42,6 +42,7 @@ class DirectMemoryBoundTest {
   private static final int BUFFERS = 2;
   private static final int THREADS = 8;
   private static final int CONNECTIONS_PER_THREAD = 40;
+
   /** Client-side temporary buffers of the JDK's socket streams and the like, not the server's. */
   private static final long SLACK = 4L << 20;
 
