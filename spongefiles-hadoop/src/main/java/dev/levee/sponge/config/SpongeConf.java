@@ -279,6 +279,42 @@ public final class SpongeConf {
           .since(V020)
           .build();
 
+  // --- Authentication on the wire (issue 13, items 10 and 11; area "harden").
+
+  public static final ConfigKey<Boolean> AUTH_REQUIRED =
+      B.key("levee.sponge.server.auth.required", bool())
+          .defaultValue("false")
+          .doc(
+              "Refuse every request but FREE_SPACE on a connection that has not proved an"
+                  + " application's secret (its job token, which the NodeManager hands the aux"
+                  + " service when the application starts here) or the cluster secret. Needs"
+                  + " levee.sponge.auth.secret-file. Off by default: MapReduce hands the job"
+                  + " token only to aux services listed in mapreduce.job.shuffle.provider.services,"
+                  + " and a job whose tasks cannot prove it would silently lose remote memory.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> AUTH_SECRET_FILE =
+      B.key(
+              "levee.sponge.auth.secret-file",
+              ValueTypes.simple(
+                  "an absolute local path, or empty",
+                  t -> {
+                    if (!t.isEmpty() && !java.nio.file.Path.of(t).isAbsolute()) {
+                      throw new IllegalArgumentException("relative");
+                    }
+                    return t;
+                  }))
+          .defaultValue("")
+          .defaultDescription("none")
+          .doc(
+              "File holding the cluster secret (at least 16 bytes, readable by the servers' user"
+                  + " only): servers prove it to each other (the garbage collector's liveness"
+                  + " probes), and outside YARN clients that can read it prove applications with"
+                  + " secrets derived from it.")
+          .since(V020)
+          .build();
+
   // --- The tracker (ZooKeeper).
 
   public static final ConfigKey<String> ZK_QUORUM =

@@ -31,7 +31,8 @@ public record SpongeServerConfig(
     long trackerPollMillis,
     int clientConnectTimeoutMillis,
     int clientReadTimeoutMillis,
-    ServerLimits limits) {
+    ServerLimits limits,
+    WireAuthConfig auth) {
 
   public static SpongeServerConfig from(Configuration conf) {
     // Pool geometry and the local owner name are shared with the tasks on the node: read them the
@@ -61,7 +62,8 @@ public record SpongeServerConfig(
         SpongeConf.TRACKER_POLL_MS.from(s),
         SpongeConf.CLIENT_CONNECT_TIMEOUT_MS.from(s),
         SpongeConf.CLIENT_READ_TIMEOUT_MS.from(s),
-        ServerLimits.from(s));
+        ServerLimits.from(s),
+        WireAuthConfig.from(s));
   }
 
   public boolean zooKeeperEnabled() {

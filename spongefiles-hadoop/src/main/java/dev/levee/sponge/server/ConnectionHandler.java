@@ -44,6 +44,7 @@ final class ConnectionHandler implements Runnable {
   private final int frameTimeoutMillis;
   private final ChunkService service;
   private final TransferBuffers buffers;
+  private final ConnectionAuth auth;
   private final SpongeServerMetrics metrics;
   private final int maxFrameBytes;
   private final String peer;
@@ -59,7 +60,9 @@ final class ConnectionHandler implements Runnable {
       int frameTimeoutMillis,
       ChunkService service,
       TransferBuffers buffers,
+      ConnectionAuth auth,
       SpongeServerMetrics metrics) {
+    this.auth = auth;
     this.socket = socket;
     this.timeoutMillis = timeoutMillis;
     this.frameTimeoutMillis = frameTimeoutMillis;
@@ -145,6 +148,11 @@ final class ConnectionHandler implements Runnable {
     }
     try {
       if (op.get() == Op.ALLOCATE_WRITE) {
+        String refusal = auth.refusal(op.get(), actingApplication(op.get(), payload));
+        if (refusal != null) {
+          metrics.authenticationFailures.increment();
+          return Reply.error(Status.UNAUTHENTICATED, refusal);
+        }
         return service.allocateWrite(payload.fields(head.requestId()), payload);
       }
       if (payload.remaining() > Frame.MAX_METADATA_BYTES) {
@@ -157,6 +165,21 @@ final class ConnectionHandler implements Runnable {
                 + payload.remaining()
                 + " bytes; its fields take at most "
                 + Frame.MAX_METADATA_BYTES);
+      }
+      if (op.get() == Op.CHALLENGE) {
+        return auth.challenge(payload.whole(head.requestId()));
+      }
+      if (op.get() == Op.AUTHENTICATE) {
+        Reply r = auth.authenticate(payload.whole(head.requestId()));
+        if (r.status() != Status.OK) {
+          metrics.authenticationFailures.increment();
+        }
+        return r;
+      }
+      String refusal = auth.refusal(op.get(), actingApplication(op.get(), payload));
+      if (refusal != null) {
+        metrics.authenticationFailures.increment();
+        return Reply.error(Status.UNAUTHENTICATED, refusal);
       }
       ByteBuffer buffer = null;
       if (op.get() == Op.READ) {
@@ -178,6 +201,23 @@ final class ConnectionHandler implements Runnable {
       // A bug or a pool failure must cost one request, not the server or this connection.
       LOG.error("sponge server failed serving {} for {}", op.get(), peer, e);
       return Reply.error(Status.INTERNAL_ERROR, op.get() + " failed on the server: " + e);
+    }
+  }
+
+  /**
+   * The application a request acts for, read without consuming it: an allocation's own, or the
+   * holder of the chunk a READ or FREE names; null when there is none or the fields do not decode
+   * (the request's handler reports that).
+   */
+  private String actingApplication(Op op, IncomingPayload payload) {
+    try {
+      return switch (op) {
+        case ALLOCATE_WRITE -> payload.peek().getString("application id");
+        case READ, FREE -> service.applicationOf(payload.peek().getInt("chunk index"));
+        default -> null;
+      };
+    } catch (MalformedFrameException e) {
+      return null;
     }
   }
 

@@ -40,6 +40,11 @@ final class IncomingPayload implements ChunkBody {
     return new Payload(head, requestId);
   }
 
+  /** A decoder over the in-memory part that leaves this payload where it is. */
+  Payload peek() {
+    return new Payload(head.duplicate(), 0);
+  }
+
   /**
    * The whole payload in memory, for requests that carry no chunk (a frame may still be long: it is
    * bounded by the frame limit, and must be read whole to be judged).

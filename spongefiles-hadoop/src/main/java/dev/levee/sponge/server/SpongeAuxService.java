@@ -92,7 +92,20 @@ public class SpongeAuxService extends AuxiliaryService {
 
   @Override
   public void initializeApplication(ApplicationInitializationContext context) {
-    // Nothing to set up: an application's first chunk allocation creates its quota entry.
+    // The job's shuffle secret, for the connection handshake; quotas need no set-up (an
+    // application's first chunk allocation creates its entry).
+    SpongeService n = node;
+    String app = context.getApplicationId().toString();
+    java.util.Optional<byte[]> secret =
+        JobTokenServiceData.secret(context.getApplicationDataForService());
+    if (n != null && secret.isPresent()) {
+      n.secrets().register(app, secret.get());
+    } else if (n != null) {
+      LOG.info(
+          "application {} brought no job token for the sponge service (add it to"
+              + " mapreduce.job.shuffle.provider.services); its tasks cannot authenticate here",
+          app);
+    }
   }
 
   @Override
@@ -100,6 +113,7 @@ public class SpongeAuxService extends AuxiliaryService {
     SpongeService n = node;
     if (n != null) {
       n.releaseApplication(context.getApplicationId().toString());
+      n.secrets().forget(context.getApplicationId().toString());
     }
   }
 

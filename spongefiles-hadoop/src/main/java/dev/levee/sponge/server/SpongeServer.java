@@ -41,6 +41,8 @@ final class SpongeServer implements Closeable {
   private final int socketTimeoutMillis;
   private final int frameTimeoutMillis;
   private final PeerConnections peers;
+  private final ApplicationSecrets secrets;
+  private final boolean authRequired;
   private final TransferBuffers buffers;
   private final ThrottledLog throttled = new ThrottledLog(LOG, 10, TimeUnit.SECONDS);
   private final Thread acceptor;
@@ -52,6 +54,8 @@ final class SpongeServer implements Closeable {
       int maxConnections,
       int socketTimeoutMillis,
       ServerLimits limits,
+      ApplicationSecrets secrets,
+      boolean authRequired,
       ChunkService service,
       SpongeServerMetrics metrics)
       throws IOException {
@@ -59,6 +63,8 @@ final class SpongeServer implements Closeable {
     this.metrics = metrics;
     this.socketTimeoutMillis = socketTimeoutMillis;
     this.frameTimeoutMillis = limits.frameTimeoutMillis();
+    this.secrets = secrets;
+    this.authRequired = authRequired;
     this.peers = new PeerConnections(limits.maxConnectionsPerPeer());
     this.buffers = new TransferBuffers(limits.transferBuffers(), service.chunkSize());
     metrics.transferBuffers(buffers);
@@ -130,7 +136,13 @@ final class SpongeServer implements Closeable {
             () -> {
               try {
                 new ConnectionHandler(
-                        s, socketTimeoutMillis, frameTimeoutMillis, service, buffers, metrics)
+                        s,
+                        socketTimeoutMillis,
+                        frameTimeoutMillis,
+                        service,
+                        buffers,
+                        new ConnectionAuth(secrets, authRequired),
+                        metrics)
                     .run();
               } finally {
                 open.remove(s);

@@ -30,6 +30,7 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   final AtomicInteger openConnections = new AtomicInteger();
   final LongAdder connectionsRefused = new LongAdder();
   final LongAdder exchangesTimedOut = new LongAdder();
+  final LongAdder authenticationFailures = new LongAdder();
   private volatile TransferBuffers transferBuffers;
   private ObjectName registeredAs;
 
@@ -165,5 +166,10 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   public long getTransferBufferBytes() {
     TransferBuffers b = transferBuffers;
     return b == null ? 0 : b.allocatedBytes();
+  }
+
+  @Override
+  public long getAuthenticationFailures() {
+    return authenticationFailures.sum();
   }
 }

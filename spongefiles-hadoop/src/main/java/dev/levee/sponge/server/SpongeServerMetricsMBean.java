@@ -55,4 +55,7 @@ public interface SpongeServerMetricsMBean {
 
   /** Direct bytes held by the transfer buffers: at most transfer-buffers × chunk size. */
   long getTransferBufferBytes();
+
+  /** Handshakes that failed, and requests refused for want of the right authentication. */
+  long getAuthenticationFailures();
 }

@@ -9,6 +9,7 @@ import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.protocol.Capability;
 import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.SpongeServerAddress;
@@ -119,6 +120,15 @@ class ProtocolFuzzTest {
       }
       case FREE_SPACE -> new byte[0];
       case IS_ALIVE -> ByteBuffer.allocate(8).putLong(r.nextInt(1 << 22)).array();
+      case CHALLENGE -> new byte[0];
+      case AUTHENTICATE -> {
+        byte[] proof = new byte[Handshake.PROOF_BYTES];
+        r.nextBytes(proof);
+        ByteBuffer p = ByteBuffer.allocate(1 + Payload.stringBytes(app) + proof.length);
+        p.put((byte) (1 + r.nextInt(2)));
+        Payload.putString(p, app);
+        yield p.put(proof).array();
+      }
     };
   }
 
