@@ -1,5 +1,7 @@
 package dev.levee.sponge.client;
 
+import dev.levee.sponge.protocol.Handshake;
+
 /**
  * Socket behaviour of a sponge client.
  *
@@ -8,12 +10,31 @@ package dev.levee.sponge.client;
  * @param maxChunkBytes the largest chunk a reply may carry (the cluster's chunk size); bigger
  *     replies are rejected
  * @param idleConnectionsPerServer connections kept open per server between calls
+ * @param credential what each new connection authenticates with ({@link Handshake}), or null to
+ *     stay unauthenticated
  */
 public record ClientSettings(
     int connectTimeoutMillis,
     int readTimeoutMillis,
     int maxChunkBytes,
-    int idleConnectionsPerServer) {
+    int idleConnectionsPerServer,
+    Handshake.Credential credential) {
+
+  /** Unauthenticated connections. */
+  public ClientSettings(
+      int connectTimeoutMillis,
+      int readTimeoutMillis,
+      int maxChunkBytes,
+      int idleConnectionsPerServer) {
+    this(connectTimeoutMillis, readTimeoutMillis, maxChunkBytes, idleConnectionsPerServer, null);
+  }
+
+  /** The same settings, authenticating with {@code c} (null: none). */
+  public ClientSettings withCredential(Handshake.Credential c) {
+    return new ClientSettings(
+        connectTimeoutMillis, readTimeoutMillis, maxChunkBytes, idleConnectionsPerServer, c);
+  }
+
   /**
    * Idle connections older than this are closed rather than reused, well before a server's idle
    * timeout.

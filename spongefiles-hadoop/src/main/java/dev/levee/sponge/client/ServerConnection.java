@@ -2,8 +2,10 @@ package dev.levee.sponge.client;
 
 import dev.levee.sponge.protocol.ChannelFrames;
 import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.protocol.TimedChannel;
@@ -50,6 +52,42 @@ final class ServerConnection implements Closeable {
       throw e;
     }
     this.maxFrameBytes = Frame.maxFrameBytes(settings.maxChunkBytes());
+    if (settings.credential() != null) {
+      try {
+        authenticate(settings.credential());
+      } catch (IOException | RuntimeException e) {
+        close();
+        throw e;
+      }
+    }
+  }
+
+  /** The {@link Handshake}: a fresh nonce from the server, then the proof over it. */
+  private void authenticate(Handshake.Credential c) throws IOException {
+    Frame challenge = call(Op.CHALLENGE, ByteBuffer.allocate(0), null);
+    ByteBuffer nonce = expectOk(challenge, Op.CHALLENGE);
+    if (nonce.remaining() != Handshake.NONCE_BYTES) {
+      throw new IOException(
+          "sponge server " + server + " sent a " + nonce.remaining() + "-byte nonce");
+    }
+    byte[] n = new byte[Handshake.NONCE_BYTES];
+    nonce.get(n);
+    expectOk(call(Op.AUTHENTICATE, Handshake.authenticateRequest(c, n), null), Op.AUTHENTICATE);
+  }
+
+  private ByteBuffer expectOk(Frame reply, Op op) throws IOException {
+    Status status = Status.fromCode(reply.code());
+    if (status == Status.OK) {
+      return reply.payload();
+    }
+    String message;
+    try {
+      message = new Payload(reply.payload().duplicate(), reply.requestId()).getString("message");
+    } catch (MalformedFrameException e) {
+      message = "(no message)";
+    }
+    throw new RemoteReplyException(
+        status, "sponge server " + server + " answered " + op + " with " + status + ": " + message);
   }
 
   SpongeServerAddress server() {

@@ -278,6 +278,75 @@ public final class SpongeConf {
           .since(V020)
           .build();
 
+  // --- The server under load (issue 13: slow peers, direct memory; area "harden").
+
+  public static final ConfigKey<Integer> FRAME_TIMEOUT_MS =
+      B.key("levee.sponge.server.frame-timeout-ms", ints(100, Integer.MAX_VALUE))
+          .defaultValue("30000")
+          .doc(
+              "A whole exchange, from the first byte of a request to the last byte of its reply,"
+                  + " must finish within this; a peer trickling bytes is cut here even though each"
+                  + " byte came within the socket timeout.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> MAX_CONNECTIONS_PER_PEER =
+      B.key("levee.sponge.server.max-connections-per-peer", ints(1, 10_000))
+          .defaultValue("32")
+          .doc(
+              "Connections one peer address may hold at once; more get a BUSY reply. Every task of"
+                  + " a node shares its address, so keep it above tasks per node times two; below"
+                  + " max-connections, so that no one host can take every slot.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> TRANSFER_BUFFERS =
+      B.key("levee.sponge.server.transfer-buffers", ints(1, 10_000))
+          .defaultValue("8")
+          .doc(
+              "Chunk-sized direct buffers the server reads chunks into for READ replies, shared by"
+                  + " every connection: the server's direct memory is this times the chunk size,"
+                  + " whatever the traffic. A READ that finds none free within the frame timeout"
+                  + " gets a BUSY reply.")
+          .since(V020)
+          .build();
+
+  // --- Authentication on the wire (issue 13, items 10 and 11; area "harden").
+
+  public static final ConfigKey<Boolean> AUTH_REQUIRED =
+      B.key("levee.sponge.server.auth.required", bool())
+          .defaultValue("false")
+          .doc(
+              "Refuse every request but FREE_SPACE on a connection that has not proved an"
+                  + " application's secret (its job token, which the NodeManager hands the aux"
+                  + " service when the application starts here) or the cluster secret. Needs"
+                  + " levee.sponge.auth.secret-file. Off by default: MapReduce hands the job"
+                  + " token only to aux services listed in mapreduce.job.shuffle.provider.services,"
+                  + " and a job whose tasks cannot prove it would silently lose remote memory.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> AUTH_SECRET_FILE =
+      B.key(
+              "levee.sponge.auth.secret-file",
+              ValueTypes.simple(
+                  "an absolute local path, or empty",
+                  t -> {
+                    if (!t.isEmpty() && !java.nio.file.Path.of(t).isAbsolute()) {
+                      throw new IllegalArgumentException("relative");
+                    }
+                    return t;
+                  }))
+          .defaultValue("")
+          .defaultDescription("none")
+          .doc(
+              "File holding the cluster secret (at least 16 bytes, readable by the servers' user"
+                  + " only): servers prove it to each other (the garbage collector's liveness"
+                  + " probes), and outside YARN clients that can read it prove applications with"
+                  + " secrets derived from it.")
+          .since(V020)
+          .build();
+
   // --- The tracker (ZooKeeper).
 
   public static final ConfigKey<String> ZK_QUORUM =

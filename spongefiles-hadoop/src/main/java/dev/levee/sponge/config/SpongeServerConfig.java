@@ -36,7 +36,9 @@ public record SpongeServerConfig(
     // trust (issue 13)
     List<String> gcOwnerNodes,
     int gcProbeTimeoutMillis,
-    int gcProbeThreads) {
+    int gcProbeThreads,
+    ServerLimits limits,
+    WireAuthConfig auth) {
 
   public static SpongeServerConfig from(Configuration conf) {
     // Pool geometry and the local owner name are shared with the tasks on the node: read them the
@@ -71,7 +73,9 @@ public record SpongeServerConfig(
             .filter(n -> !n.isEmpty())
             .toList(),
         SpongeConf.GC_PROBE_TIMEOUT_MS.from(s),
-        SpongeConf.GC_PROBE_THREADS.from(s));
+        SpongeConf.GC_PROBE_THREADS.from(s),
+        ServerLimits.from(s),
+        WireAuthConfig.from(s));
   }
 
   public boolean zooKeeperEnabled() {

@@ -159,6 +159,7 @@ final class SpongeAttacher {
             server.clientReadTimeoutMillis(),
             sponge.chunkSize(),
             2);
+    settings = settings.withCredential(TaskCredentials.of(identity.applicationId(), server));
     return new SpongeClient(
         identity, tracker != null ? tracker : new StaticServerList(List.of()), settings);
   }

@@ -20,7 +20,11 @@ public enum Op {
    * Whether a pid is alive on the answering server's host: remote-owner garbage collection asks
    * this.
    */
-  IS_ALIVE(5);
+  IS_ALIVE(5),
+  /** Asks for a fresh nonce to authenticate this connection with ({@link Handshake}). */
+  CHALLENGE(6),
+  /** Proves knowledge of an application's or the cluster's secret ({@link Handshake}). */
+  AUTHENTICATE(7);
 
   private final byte code;
 

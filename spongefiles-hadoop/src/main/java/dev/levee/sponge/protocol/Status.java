@@ -17,7 +17,12 @@ public enum Status {
   UNSUPPORTED_VERSION(5),
   FRAME_TOO_LARGE(6),
   BUSY(7),
-  INTERNAL_ERROR(8);
+  INTERNAL_ERROR(8),
+  /**
+   * The connection is not authenticated for this request: no handshake where the server requires
+   * one, a proof that does not check, or a chunk or application of another principal.
+   */
+  UNAUTHENTICATED(9);
 
   private final byte code;
 

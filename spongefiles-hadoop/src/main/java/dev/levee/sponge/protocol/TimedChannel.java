@@ -25,6 +25,7 @@ public final class TimedChannel implements Closeable {
   private final int timeoutMillis;
   private final Selector readSelector;
   private final Selector writeSelector;
+  private ExchangeDeadline exchange;
 
   /**
    * @param timeoutMillis how long one read or write may wait for the peer before {@link
@@ -49,6 +50,14 @@ public final class TimedChannel implements Closeable {
     }
     this.readSelector = r;
     this.writeSelector = w;
+  }
+
+  /**
+   * Bounds every request-and-reply on this channel by {@code deadline} as well as by the per-wait
+   * timeout (a server's defence against peers that trickle bytes).
+   */
+  public void bound(ExchangeDeadline deadline) {
+    this.exchange = deadline;
   }
 
   public SocketChannel channel() {
@@ -77,6 +86,9 @@ public final class TimedChannel implements Closeable {
         await(readSelector, "read");
       } else {
         first = false;
+        if (exchange != null) {
+          exchange.onBytesRead();
+        }
       }
     }
     return true;
@@ -115,6 +127,13 @@ public final class TimedChannel implements Closeable {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     while (true) {
       long left = (deadline - System.nanoTime()) / 1_000_000L;
+      if (exchange != null) {
+        long exchangeLeft = exchange.nanosLeft();
+        if (exchangeLeft <= 0) {
+          throw exchange.expired(what);
+        }
+        left = Math.min(left, Math.max(1, exchangeLeft / 1_000_000L));
+      }
       if (left <= 0) {
         throw new SocketTimeoutException(
             "no progress on " + what + " for " + timeoutMillis + " ms");

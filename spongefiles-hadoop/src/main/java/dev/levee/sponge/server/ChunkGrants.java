@@ -117,6 +117,11 @@ final class ChunkGrants {
     return dropped;
   }
 
+  synchronized String applicationOf(int chunk) {
+    Grant g = byChunk.get(chunk);
+    return g == null ? null : g.applicationId();
+  }
+
   synchronized int size() {
     return byChunk.size();
   }

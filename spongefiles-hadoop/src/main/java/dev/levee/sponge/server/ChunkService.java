@@ -59,6 +59,8 @@ final class ChunkService {
       case FREE -> free(p);
       case FREE_SPACE -> freeSpace(p);
       case IS_ALIVE -> isAlive(p);
+      case CHALLENGE, AUTHENTICATE ->
+          throw new IllegalStateException(op + " belongs to the connection, not the pool");
     };
   }
 
@@ -164,6 +166,11 @@ final class ChunkService {
     }
     release(g);
     return Reply.okEmpty();
+  }
+
+  /** The application holding {@code chunk} for a remote client, or null. */
+  String applicationOf(int chunk) {
+    return grants.applicationOf(chunk);
   }
 
   private Reply freeSpace(Payload p) throws MalformedFrameException {

@@ -1,6 +1,7 @@
 package dev.levee.sponge.server;
 
 import dev.levee.sponge.protocol.ChannelFrames;
+import dev.levee.sponge.protocol.ExchangeDeadline;
 import dev.levee.sponge.protocol.Frame;
 import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.Op;
@@ -12,6 +13,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,28 +27,47 @@ import org.slf4j.LoggerFactory;
  * <p>An ALLOCATE_WRITE's chunk bytes go from the socket straight into the allocated pool chunk, and
  * a READ reply is written from one direct buffer with a gathering write: no chunk is staged in a
  * {@code byte[]} on the server.
+ *
+ * <p>A connection holds no direct memory of its own: a READ borrows one of the server's {@link
+ * TransferBuffers} for the length of its exchange, and each whole exchange (request in, reply out)
+ * must finish within the frame timeout, so a peer trickling bytes cannot hold a thread forever.
  */
 final class ConnectionHandler implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
   private static final int DISCARD_BYTES = 64 * 1024;
 
+  /** Peers choose what goes wrong; they must not also choose how much we log. */
+  private static final ThrottledLog THROTTLED = new ThrottledLog(LOG, 10, TimeUnit.SECONDS);
+
   private final SocketChannel socket;
   private final int timeoutMillis;
+  private final int frameTimeoutMillis;
   private final ChunkService service;
+  private final TransferBuffers buffers;
+  private final ConnectionAuth auth;
   private final SpongeServerMetrics metrics;
   private final int maxFrameBytes;
   private final String peer;
   private final ByteBuffer fixedIn = ByteBuffer.allocate(ChannelFrames.FIXED_BYTES);
   private final ByteBuffer fixedOut = ByteBuffer.allocate(ChannelFrames.FIXED_BYTES);
   private final ByteBuffer fields = ByteBuffer.allocate(Frame.MAX_METADATA_BYTES);
-  private ByteBuffer readBuffer;
+  private ByteBuffer lent;
   private ByteBuffer discard;
 
   ConnectionHandler(
-      SocketChannel socket, int timeoutMillis, ChunkService service, SpongeServerMetrics metrics) {
+      SocketChannel socket,
+      int timeoutMillis,
+      int frameTimeoutMillis,
+      ChunkService service,
+      TransferBuffers buffers,
+      ConnectionAuth auth,
+      SpongeServerMetrics metrics) {
+    this.auth = auth;
     this.socket = socket;
     this.timeoutMillis = timeoutMillis;
+    this.frameTimeoutMillis = frameTimeoutMillis;
     this.service = service;
+    this.buffers = buffers;
     this.metrics = metrics;
     this.maxFrameBytes = Frame.maxFrameBytes(service.chunkSize());
     this.peer = String.valueOf(socket.socket().getRemoteSocketAddress());
@@ -56,13 +77,15 @@ final class ConnectionHandler implements Runnable {
   public void run() {
     metrics.openConnections.incrementAndGet();
     try (TimedChannel ch = new TimedChannel(socket, timeoutMillis)) {
+      ExchangeDeadline exchange = new ExchangeDeadline(frameTimeoutMillis);
+      ch.bound(exchange);
       while (!Thread.currentThread().isInterrupted()) {
         ChannelFrames.Head head;
         try {
           head = ChannelFrames.readHead(ch, fixedIn, maxFrameBytes);
         } catch (MalformedFrameException e) {
           metrics.protocolErrors.increment();
-          LOG.warn("closing sponge connection from {}: {}", peer, e.getMessage());
+          THROTTLED.warn("unsynced", "closing sponge connection from {}: {}", peer, e.getMessage());
           send(ch, e.requestId(), Reply.error(e.status(), e.getMessage()));
           return;
         }
@@ -70,20 +93,33 @@ final class ConnectionHandler implements Runnable {
           return;
         }
         IncomingPayload payload = new IncomingPayload(ch, head.payloadBytes(), fields);
-        Reply reply = handle(head, payload);
-        payload.discardRest(discardBuffer());
-        if (isProtocolError(reply.status())) {
-          metrics.protocolErrors.increment();
+        try {
+          Reply reply = handle(head, payload);
+          payload.discardRest(this::discardBuffer);
+          if (isProtocolError(reply.status())) {
+            metrics.protocolErrors.increment();
+          }
+          send(ch, head.requestId(), reply);
+        } finally {
+          giveBackBuffer();
         }
-        send(ch, head.requestId(), reply);
+        exchange.end();
       }
     } catch (EOFException e) {
       metrics.protocolErrors.increment();
-      LOG.warn("closing sponge connection from {}: truncated frame (stream ended inside it)", peer);
-    } catch (SocketTimeoutException e) {
-      LOG.info(
-          "closing sponge connection from {}: idle or stalled longer than the socket timeout",
+      THROTTLED.warn(
+          "truncated",
+          "closing sponge connection from {}: truncated frame (stream ended inside it)",
           peer);
+    } catch (SocketTimeoutException e) {
+      if (e.getMessage() != null && e.getMessage().contains("exchange deadline")) {
+        metrics.exchangesTimedOut.increment();
+        THROTTLED.warn("deadline", "closing sponge connection from {}: {}", peer, e.getMessage());
+      } else {
+        LOG.debug(
+            "closing sponge connection from {}: idle or stalled longer than the socket timeout",
+            peer);
+      }
     } catch (IOException e) {
       if (socket.isOpen()) {
         LOG.info("sponge connection from {} failed: {}", peer, e.toString());
@@ -116,9 +152,53 @@ final class ConnectionHandler implements Runnable {
     }
     try {
       if (op.get() == Op.ALLOCATE_WRITE) {
+        String refusal = auth.refusal(op.get(), actingApplication(op.get(), payload));
+        if (refusal != null) {
+          metrics.authenticationFailures.increment();
+          return Reply.error(Status.UNAUTHENTICATED, refusal);
+        }
         return service.allocateWrite(payload.fields(head.requestId()), payload);
       }
-      return service.serve(op.get(), payload.whole(head.requestId()), readBuffer());
+      if (payload.remaining() > Frame.MAX_METADATA_BYTES) {
+        // Only ALLOCATE_WRITE carries bulk bytes: do not buffer a chunk's worth of junk to judge
+        // it.
+        return Reply.error(
+            Status.BAD_REQUEST,
+            op.get()
+                + " request of "
+                + payload.remaining()
+                + " bytes; its fields take at most "
+                + Frame.MAX_METADATA_BYTES);
+      }
+      if (op.get() == Op.CHALLENGE) {
+        return auth.challenge(payload.whole(head.requestId()));
+      }
+      if (op.get() == Op.AUTHENTICATE) {
+        Reply r = auth.authenticate(payload.whole(head.requestId()));
+        if (r.status() != Status.OK) {
+          metrics.authenticationFailures.increment();
+        }
+        return r;
+      }
+      String refusal = auth.refusal(op.get(), actingApplication(op.get(), payload));
+      if (refusal != null) {
+        metrics.authenticationFailures.increment();
+        return Reply.error(Status.UNAUTHENTICATED, refusal);
+      }
+      ByteBuffer buffer = null;
+      if (op.get() == Op.READ) {
+        buffer = borrowBuffer();
+        if (buffer == null) {
+          return Reply.error(
+              Status.BUSY,
+              "READ: all "
+                  + buffers.count()
+                  + " transfer buffers stayed in use for "
+                  + frameTimeoutMillis / 2
+                  + " ms");
+        }
+      }
+      return service.serve(op.get(), payload.whole(head.requestId()), buffer);
     } catch (MalformedFrameException e) {
       return Reply.error(e.status(), op.get() + ": " + e.getMessage());
     } catch (RuntimeException | InternalError e) {
@@ -130,6 +210,23 @@ final class ConnectionHandler implements Runnable {
     }
   }
 
+  /**
+   * The application a request acts for, read without consuming it: an allocation's own, or the
+   * holder of the chunk a READ or FREE names; null when there is none or the fields do not decode
+   * (the request's handler reports that).
+   */
+  private String actingApplication(Op op, IncomingPayload payload) {
+    try {
+      return switch (op) {
+        case ALLOCATE_WRITE -> payload.peek().getString("application id");
+        case READ, FREE -> service.applicationOf(payload.peek().getInt("chunk index"));
+        default -> null;
+      };
+    } catch (MalformedFrameException e) {
+      return null;
+    }
+  }
+
   private static boolean isProtocolError(Status s) {
     return s == Status.BAD_REQUEST
         || s == Status.UNKNOWN_OP
@@ -137,17 +234,34 @@ final class ConnectionHandler implements Runnable {
         || s == Status.FRAME_TOO_LARGE;
   }
 
-  /** Direct, so that a READ reply goes from it to the socket without another copy. */
-  private ByteBuffer readBuffer() {
-    if (readBuffer == null) {
-      readBuffer = ByteBuffer.allocateDirect(service.chunkSize());
+  /**
+   * A shared direct buffer for this exchange's READ reply (it goes from there to the socket without
+   * another copy), or null if none came free in half the frame timeout.
+   */
+  private ByteBuffer borrowBuffer() {
+    try {
+      lent = buffers.acquire(frameTimeoutMillis / 2);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      lent = null;
     }
-    return readBuffer;
+    return lent;
   }
 
+  private void giveBackBuffer() {
+    if (lent != null) {
+      buffers.release(lent);
+      lent = null;
+    }
+  }
+
+  /**
+   * Heap, not direct: dropping refused bytes is rare and not worth a direct buffer per connection
+   * (the JDK's per-thread temporary buffer for it is freed when the thread ends).
+   */
   private ByteBuffer discardBuffer() {
     if (discard == null) {
-      discard = ByteBuffer.allocateDirect(DISCARD_BYTES);
+      discard = ByteBuffer.allocate(DISCARD_BYTES);
     }
     return discard;
   }

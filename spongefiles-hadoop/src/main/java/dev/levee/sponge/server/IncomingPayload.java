@@ -4,6 +4,7 @@ import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.TimedChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Supplier;
 
 /**
  * A request payload as it arrives: its first bytes (every request's fields fit in {@code
@@ -39,6 +40,11 @@ final class IncomingPayload implements ChunkBody {
     return new Payload(head, requestId);
   }
 
+  /** A decoder over the in-memory part that leaves this payload where it is. */
+  Payload peek() {
+    return new Payload(head.duplicate(), 0);
+  }
+
   /**
    * The whole payload in memory, for requests that carry no chunk (a frame may still be long: it is
    * bounded by the frame limit, and must be read whole to be judged).
@@ -72,14 +78,16 @@ final class IncomingPayload implements ChunkBody {
     outOfSync = false;
   }
 
-  /** Drops whatever the handler did not read. */
-  void discardRest(ByteBuffer scratch) throws IOException {
+  /** Drops whatever the handler did not read, through {@code scratch} if any is on the wire. */
+  void discardRest(Supplier<ByteBuffer> scratch) throws IOException {
     if (outOfSync) {
       throw new IOException(
           "a request body was only partly read; the connection is out of frame sync");
     }
     head.position(head.limit());
-    channel.skip(onWire, scratch);
+    if (onWire > 0) {
+      channel.skip(onWire, scratch.get());
+    }
     onWire = 0;
   }
 }

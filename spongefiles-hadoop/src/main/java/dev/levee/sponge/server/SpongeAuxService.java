@@ -95,7 +95,20 @@ public class SpongeAuxService extends AuxiliaryService {
 
   @Override
   public void initializeApplication(ApplicationInitializationContext context) {
-    // Nothing to set up: an application's first chunk allocation creates its quota entry.
+    // The job's shuffle secret, for the connection handshake; quotas need no set-up (an
+    // application's first chunk allocation creates its entry).
+    SpongeService n = node;
+    String app = context.getApplicationId().toString();
+    java.util.Optional<byte[]> secret =
+        JobTokenServiceData.secret(context.getApplicationDataForService());
+    if (n != null && secret.isPresent()) {
+      n.secrets().register(app, secret.get());
+    } else if (n != null) {
+      LOG.info(
+          "application {} brought no job token for the sponge service (add it to"
+              + " mapreduce.job.shuffle.provider.services); its tasks cannot authenticate here",
+          app);
+    }
   }
 
   @Override
@@ -105,6 +118,7 @@ public class SpongeAuxService extends AuxiliaryService {
       ApplicationId app = context.getApplicationId();
       n.releaseApplication(app.toString());
       n.releaseContainers(c -> belongsTo(c, app), "finished application " + app);
+      n.secrets().forget(app.toString());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.config.ServerLimits;
 import dev.levee.sponge.protocol.ChannelFrames;
 import dev.levee.sponge.protocol.FrameCodec;
 import dev.levee.sponge.protocol.Payload;
@@ -38,6 +39,12 @@ final class SpongeServer implements Closeable {
   private final ThreadPoolExecutor workers;
   private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
   private final int socketTimeoutMillis;
+  private final int frameTimeoutMillis;
+  private final PeerConnections peers;
+  private final ApplicationSecrets secrets;
+  private final boolean authRequired;
+  private final TransferBuffers buffers;
+  private final ThrottledLog throttled = new ThrottledLog(LOG, 10, TimeUnit.SECONDS);
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -46,12 +53,21 @@ final class SpongeServer implements Closeable {
       int port,
       int maxConnections,
       int socketTimeoutMillis,
+      ServerLimits limits,
+      ApplicationSecrets secrets,
+      boolean authRequired,
       ChunkService service,
       SpongeServerMetrics metrics)
       throws IOException {
     this.service = service;
     this.metrics = metrics;
     this.socketTimeoutMillis = socketTimeoutMillis;
+    this.frameTimeoutMillis = limits.frameTimeoutMillis();
+    this.secrets = secrets;
+    this.authRequired = authRequired;
+    this.peers = new PeerConnections(limits.maxConnectionsPerPeer());
+    this.buffers = new TransferBuffers(limits.transferBuffers(), service.chunkSize());
+    metrics.transferBuffers(buffers);
     this.serverSocket = ServerSocketChannel.open();
     try {
       serverSocket.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -99,6 +115,17 @@ final class SpongeServer implements Closeable {
         }
         continue;
       }
+      InetAddress peer = s.socket().getInetAddress();
+      if (!peers.tryOpen(peer)) {
+        refuseBusy(
+            s,
+            "server busy: "
+                + peers.maxPerPeer()
+                + " connections from "
+                + peer.getHostAddress()
+                + " already open");
+        continue;
+      }
       try {
         // Replies are small and end a request: never hold them back for Nagle.
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -108,28 +135,36 @@ final class SpongeServer implements Closeable {
         workers.execute(
             () -> {
               try {
-                new ConnectionHandler(s, socketTimeoutMillis, service, metrics).run();
+                new ConnectionHandler(
+                        s,
+                        socketTimeoutMillis,
+                        frameTimeoutMillis,
+                        service,
+                        buffers,
+                        new ConnectionAuth(secrets, authRequired),
+                        metrics)
+                    .run();
               } finally {
                 open.remove(s);
+                peers.close(peer);
               }
             });
       } catch (RejectedExecutionException e) {
-        refuseBusy(s);
+        peers.close(peer);
+        refuseBusy(s, "server busy: " + workers.getMaximumPoolSize() + " connections open");
       } catch (IOException e) {
+        peers.close(peer);
         open.remove(s);
         closeQuietly(s);
       }
     }
   }
 
-  private void refuseBusy(SocketChannel s) {
+  private void refuseBusy(SocketChannel s, String m) {
     open.remove(s);
-    LOG.warn(
-        "sponge server at its limit of {} connections; refusing {}",
-        workers.getMaximumPoolSize(),
-        s.socket().getRemoteSocketAddress());
+    metrics.connectionsRefused.increment();
+    throttled.warn("busy", "sponge server refusing {}: {}", s.socket().getRemoteSocketAddress(), m);
     try (s) {
-      String m = "server busy: " + workers.getMaximumPoolSize() + " connections open";
       ByteBuffer head = ByteBuffer.allocate(Payload.stringBytes(m));
       Payload.putString(head, m);
       DataOutputStream out = new DataOutputStream(s.socket().getOutputStream());

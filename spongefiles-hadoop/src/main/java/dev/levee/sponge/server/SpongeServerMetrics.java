@@ -28,6 +28,10 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   final LongAdder gcReclaimed = new LongAdder();
   final LongAdder gcRuns = new LongAdder();
   final AtomicInteger openConnections = new AtomicInteger();
+  final LongAdder connectionsRefused = new LongAdder();
+  final LongAdder exchangesTimedOut = new LongAdder();
+  final LongAdder authenticationFailures = new LongAdder();
+  private volatile TransferBuffers transferBuffers;
   private ObjectName registeredAs;
 
   SpongeServerMetrics(SharedMemoryPool pool, IntSupplier remoteChunksHeld) {
@@ -142,5 +146,30 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   @Override
   public int getOpenConnections() {
     return openConnections.get();
+  }
+
+  void transferBuffers(TransferBuffers b) {
+    this.transferBuffers = b;
+  }
+
+  @Override
+  public long getConnectionsRefused() {
+    return connectionsRefused.sum();
+  }
+
+  @Override
+  public long getExchangesTimedOut() {
+    return exchangesTimedOut.sum();
+  }
+
+  @Override
+  public long getTransferBufferBytes() {
+    TransferBuffers b = transferBuffers;
+    return b == null ? 0 : b.allocatedBytes();
+  }
+
+  @Override
+  public long getAuthenticationFailures() {
+    return authenticationFailures.sum();
   }
 }

@@ -44,4 +44,18 @@ public interface SpongeServerMetricsMBean {
   long getGcRuns();
 
   int getOpenConnections();
+
+  // --- Under load (issue 13).
+
+  /** Connections refused with BUSY: over max-connections, or over the cap for their address. */
+  long getConnectionsRefused();
+
+  /** Exchanges cut at the frame deadline (a request trickled in, or a reply not taken). */
+  long getExchangesTimedOut();
+
+  /** Direct bytes held by the transfer buffers: at most transfer-buffers × chunk size. */
+  long getTransferBufferBytes();
+
+  /** Handshakes that failed, and requests refused for want of the right authentication. */
+  long getAuthenticationFailures();
 }

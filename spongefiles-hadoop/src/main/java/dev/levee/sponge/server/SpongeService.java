@@ -3,6 +3,7 @@ package dev.levee.sponge.server;
 import dev.levee.sponge.client.ClientIdentity;
 import dev.levee.sponge.client.ClientSettings;
 import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.discovery.SpongeZnodes;
 import dev.levee.sponge.discovery.StaticServerList;
@@ -11,6 +12,7 @@ import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.PoolDirectory;
 import dev.levee.sponge.local.ServerLock;
 import dev.levee.sponge.local.SharedMemoryPool;
+import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.Closeable;
@@ -46,6 +48,7 @@ public final class SpongeService implements Closeable {
   private final OrphanCollector collector;
   private final MemoryTracker tracker;
   private final Deque<Closeable> toClose;
+  private ApplicationSecrets secrets;
 
   private SpongeService(
       SpongeServerConfig config,
@@ -80,6 +83,15 @@ public final class SpongeService implements Closeable {
       SharedMemoryPool pool =
           SharedMemoryPool.openAsServer(serverLock, cfg.poolCapacityBytes(), cfg.chunkSize());
       started.push(pool);
+      byte[] clusterSecret = cfg.auth().clusterSecret();
+      if (cfg.auth().required() && clusterSecret == null) {
+        throw new IllegalArgumentException(
+            SpongeConf.AUTH_REQUIRED.name()
+                + "=true needs "
+                + SpongeConf.AUTH_SECRET_FILE.name()
+                + ": servers prove the cluster secret to each other");
+      }
+      ApplicationSecrets secrets = new ApplicationSecrets(clusterSecret);
       ChunkGrants grants = new ChunkGrants();
       SpongeServerMetrics metrics = new SpongeServerMetrics(pool, grants::size);
       ChunkService service =
@@ -90,6 +102,9 @@ public final class SpongeService implements Closeable {
               cfg.port(),
               cfg.maxConnections(),
               cfg.socketTimeoutMillis(),
+              cfg.limits(),
+              secrets,
+              cfg.auth().required(),
               service,
               metrics);
       started.push(server);
@@ -119,7 +134,10 @@ public final class SpongeService implements Closeable {
           cfg.zooKeeperEnabled()
               ? ", ZooKeeper " + cfg.zkQuorum() + cfg.zkRoot()
               : ", no ZooKeeper");
-      return new SpongeService(cfg, pool, metrics, service, self, collector, tracker, started);
+      SpongeService node =
+          new SpongeService(cfg, pool, metrics, service, self, collector, tracker, started);
+      node.secrets = secrets;
+      return node;
     } catch (IOException | RuntimeException e) {
       closeAll(started);
       throw e;
@@ -211,13 +229,37 @@ public final class SpongeService implements Closeable {
     return tracker;
   }
 
-  /** A client the server itself uses to reach other servers; it allocates nothing. */
+  /**
+   * A client the server itself uses to reach other servers; it allocates nothing, and proves the
+   * cluster secret when there is one.
+   */
   private static SpongeClient serverClient(
       SpongeServerConfig cfg, String nodeName, int connectMillis, int readMillis, int inFlight) {
+    byte[] clusterSecret;
+    try {
+      clusterSecret = cfg.auth().clusterSecret();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    ClientSettings settings =
+        new ClientSettings(connectMillis, readMillis, cfg.chunkSize(), inFlight);
+    if (clusterSecret != null) {
+      settings =
+          settings.withCredential(
+              new Handshake.Credential(Handshake.Kind.SERVER, nodeName, clusterSecret));
+    }
     return new SpongeClient(
         ClientIdentity.ofCurrentProcess(SERVER_APPLICATION, nodeName, cfg.rack()),
         new StaticServerList(List.of()),
-        new ClientSettings(connectMillis, readMillis, cfg.chunkSize(), inFlight));
+        settings);
+  }
+
+  /**
+   * The secrets this server checks handshakes against; the aux service registers each application's
+   * here when it starts on the node.
+   */
+  public ApplicationSecrets secrets() {
+    return secrets;
   }
 
   public SpongeServerAddress address() {

@@ -1,0 +1,218 @@
+package dev.levee.sponge.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
+import dev.levee.sponge.client.RemoteChunk;
+import dev.levee.sponge.client.RemoteChunkHandle;
+import dev.levee.sponge.client.SpongeClient;
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.protocol.Capability;
+import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.FrameCodec;
+import dev.levee.sponge.protocol.Handshake;
+import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.protocol.Status;
+import dev.levee.sponge.testing.TempDirs;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.token.Token;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Authentication on the wire (issue 13, items 10 and 11): a replayed READ is refused, quotas are
+ * charged to the proven application, unknown applications and non-servers are refused.
+ */
+@Timeout(60)
+class AuthenticationTest {
+  private static final String APP = "application_1_0001";
+  private static final byte[] APP_SECRET = "job-token-secret-of-app-1".getBytes();
+  private Path dir;
+  private Path secretFile;
+  private byte[] clusterSecret;
+  private SpongeService node;
+  private SpongeServerAddress server;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    dir = TempDirs.newShmDir("auth");
+    clusterSecret = new byte[32];
+    new Random(3).nextBytes(clusterSecret);
+    secretFile = Files.createTempFile("sponge-secret", ".key");
+    Files.write(secretFile, clusterSecret);
+    Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
+    Configuration conf = TestNodes.conf(dir, 8);
+    conf.set(SpongeConf.AUTH_REQUIRED.name(), "true");
+    conf.set(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());
+    conf.set(SpongeConf.QUOTA_CHUNKS_PER_APP.name(), "4");
+    node = SpongeService.start(SpongeServerConfig.from(conf));
+    server = node.address();
+    node.secrets().register(APP, APP_SECRET);
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    node.close();
+    TempDirs.deleteRecursively(dir);
+    Files.deleteIfExists(secretFile);
+  }
+
+  private SpongeClient client(String app, Handshake.Credential credential) {
+    return new SpongeClient(
+        ClientIdentity.ofCurrentProcess(app, "127.0.0.1:1", null),
+        new StaticServerList(List.of(new ServerListEntry(server, 1, 1))),
+        new ClientSettings(2000, 5000, TestNodes.CHUNK, 2).withCredential(credential));
+  }
+
+  private static Handshake.Credential app(String id, byte[] secret) {
+    return new Handshake.Credential(Handshake.Kind.APPLICATION, id, secret);
+  }
+
+  private static byte[] frame(Op op, byte[] payload) {
+    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.length)
+        .putInt(Frame.HEADER_BYTES + payload.length)
+        .put(Frame.VERSION)
+        .put(op.code())
+        .putLong(1)
+        .put(payload)
+        .array();
+  }
+
+  private Frame exchange(Socket s, byte[] frame) throws IOException {
+    s.getOutputStream().write(frame);
+    return FrameCodec.read(new DataInputStream(s.getInputStream()), 1 << 20);
+  }
+
+  @Test
+  void aReplayedReadOrHandshakeOnANewConnectionIsRefused() throws IOException {
+    ByteBuffer data = TestNodes.randomBytes(3000, 1);
+    try (SpongeClient owner = client(APP, app(APP, APP_SECRET))) {
+      RemoteChunkHandle chunk =
+          (RemoteChunkHandle) owner.store(server, data.duplicate()).orElseThrow();
+      ByteBuffer back = ByteBuffer.allocate(3000);
+      owner.read(chunk, back);
+      assertEquals(data, back.flip(), "the owner reads its chunk on its authenticated connection");
+
+      // What an eavesdropper saw: the READ (index and capability) and a handshake's proof.
+      byte[] read =
+          frame(
+              Op.READ,
+              ByteBuffer.allocate(4 + Capability.BYTES)
+                  .putInt(chunk.index())
+                  .put(chunk.capability().bytes())
+                  .array());
+      ByteBuffer oldProof = Handshake.authenticateRequest(app(APP, APP_SECRET), Handshake.nonce());
+      byte[] replayedAuth = new byte[oldProof.remaining()];
+      oldProof.get(replayedAuth);
+      int served = 0;
+      for (int i = 0; i < 10; i++) {
+        try (Socket s = new Socket(server.host(), server.port())) {
+          s.setSoTimeout(5000);
+          Frame f = exchange(s, read);
+          served += f.code() == Status.OK.code() ? 1 : 0;
+          assertEquals(Status.UNAUTHENTICATED, Status.fromCode(f.code()));
+          assertEquals(
+              Status.OK, Status.fromCode(exchange(s, frame(Op.CHALLENGE, new byte[0])).code()));
+          assertEquals(
+              Status.UNAUTHENTICATED,
+              Status.fromCode(exchange(s, frame(Op.AUTHENTICATE, replayedAuth)).code()),
+              "a proof over another connection's nonce");
+          served += exchange(s, read).code() == Status.OK.code() ? 1 : 0;
+        }
+      }
+      assertEquals(0, served, "replayed READs served");
+      owner.free(chunk);
+    }
+  }
+
+  @Test
+  void quotaIsChargedToTheProvenApplicationAndIdCyclingGetsNothing() throws IOException {
+    try (SpongeClient owner = client(APP, app(APP, APP_SECRET))) {
+      int stored = 0;
+      for (int i = 0; i < 8; i++) {
+        stored += owner.store(server, TestNodes.randomBytes(100, i)).isPresent() ? 1 : 0;
+      }
+      assertEquals(4, stored, "the quota of 4 holds for the authenticated application");
+    }
+    for (int i = 0; i < 8; i++) {
+      // Another application id on a connection proven as APP: refused, not charged to anyone.
+      try (SpongeClient cycler = client("application_1_100" + i, app(APP, APP_SECRET))) {
+        IOException e =
+            assertThrows(
+                IOException.class, () -> cycler.store(server, TestNodes.randomBytes(100, 9)));
+        assertTrue(e.toString().contains("UNAUTHENTICATED"), e.toString());
+      }
+    }
+    assertEquals(4, node.metrics().getRemoteChunksHeld());
+    node.releaseApplication(APP);
+  }
+
+  @Test
+  void unknownApplicationsUnauthenticatedClientsAndNonServersAreRefused() throws IOException {
+    try (SpongeClient stranger =
+        client("application_1_0002", app("application_1_0002", "guess".getBytes()))) {
+      IOException e =
+          assertThrows(
+              IOException.class, () -> stranger.store(server, TestNodes.randomBytes(10, 1)));
+      assertTrue(e.toString().contains("UNAUTHENTICATED"), e.toString());
+    }
+    try (SpongeClient anonymous = client(APP, null)) {
+      IOException e =
+          assertThrows(
+              IOException.class, () -> anonymous.store(server, TestNodes.randomBytes(10, 1)));
+      assertTrue(e.toString().contains("requires an authenticated connection"), e.toString());
+      assertEquals(8, anonymous.freeSpace(server).freeChunks(), "FREE_SPACE stays public");
+    }
+    try (SpongeClient task = client(APP, app(APP, APP_SECRET))) {
+      IOException e =
+          assertThrows(
+              IOException.class, () -> task.isAlive(server, ProcessHandle.current().pid()));
+      assertTrue(e.toString().contains("only servers may ask"), e.toString());
+    }
+    Handshake.Credential peer =
+        new Handshake.Credential(Handshake.Kind.SERVER, "127.0.0.1:9", clusterSecret);
+    try (SpongeClient otherServer = client("sponge-server", peer)) {
+      assertTrue(otherServer.isAlive(server, ProcessHandle.current().pid()));
+    }
+    // Outside YARN: an application proves the secret derived from the cluster's.
+    byte[] derived = Handshake.derivedApplicationSecret(clusterSecret, "daemon-app");
+    try (SpongeClient daemonApp = client("daemon-app", app("daemon-app", derived))) {
+      RemoteChunk c = daemonApp.store(server, TestNodes.randomBytes(10, 1)).orElseThrow();
+      daemonApp.free(c);
+    }
+  }
+
+  @Test
+  void theJobTokenTheNodeManagerHandsOverIsTheSecret() throws IOException {
+    byte[] password = "shuffle-secret".getBytes();
+    Token<?> token =
+        new Token<>("id".getBytes(), password, new Text("mapreduce.job"), new Text(""));
+    DataOutputBuffer out = new DataOutputBuffer();
+    token.write(out);
+    ByteBuffer serviceData = ByteBuffer.wrap(out.getData(), 0, out.getLength());
+    assertArrayEquals(password, JobTokenServiceData.secret(serviceData).orElseThrow());
+    assertTrue(JobTokenServiceData.secret(ByteBuffer.allocate(0)).isEmpty());
+    assertTrue(JobTokenServiceData.secret(ByteBuffer.wrap(new byte[] {1, 2, 3})).isEmpty());
+  }
+}

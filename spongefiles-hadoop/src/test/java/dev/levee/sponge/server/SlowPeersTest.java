@@ -1,0 +1,140 @@
+package dev.levee.sponge.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.FrameCodec;
+import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.protocol.Status;
+import dev.levee.sponge.testing.TempDirs;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Slowloris (issue 13, item 5): peers that trickle one byte at a time, each byte well inside the
+ * socket timeout, must neither hold a frame open forever nor take every connection slot.
+ */
+@Timeout(60)
+class SlowPeersTest {
+  private static final int SLOTS = 8;
+  private static final int PER_PEER = 4;
+  private Path dir;
+  private SpongeService node;
+  private SpongeServerAddress server;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    dir = TempDirs.newShmDir("slowpeers");
+    Configuration conf = TestNodes.conf(dir, 4);
+    conf.set("levee.sponge.server.max-connections", Integer.toString(SLOTS));
+    conf.set("levee.sponge.server.max-connections-per-peer", Integer.toString(PER_PEER));
+    conf.set("levee.sponge.server.socket-timeout-ms", "5000");
+    conf.set("levee.sponge.server.frame-timeout-ms", "1500");
+    node = SpongeService.start(SpongeServerConfig.from(conf));
+    server = node.address();
+  }
+
+  @AfterEach
+  void tearDown() {
+    node.close();
+    TempDirs.deleteRecursively(dir);
+  }
+
+  /** A FREE_SPACE request from {@code local}: OK when served, BUSY when refused. */
+  private Status freeSpaceFrom(String local) throws IOException {
+    try (Socket s = new Socket()) {
+      s.bind(new InetSocketAddress(InetAddress.getByName(local), 0));
+      s.connect(new InetSocketAddress(server.host(), server.port()), 2000);
+      s.setSoTimeout(5000);
+      s.getOutputStream().write(freeSpaceFrame());
+      Frame f = FrameCodec.read(new DataInputStream(s.getInputStream()), 1 << 16);
+      return Status.fromCode(f.code());
+    }
+  }
+
+  private static byte[] freeSpaceFrame() {
+    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES)
+        .putInt(Frame.HEADER_BYTES)
+        .put(Frame.VERSION)
+        .put(Op.FREE_SPACE.code())
+        .putLong(1)
+        .array();
+  }
+
+  /**
+   * Sends a 60-byte FREE_SPACE frame (padded with trailing bytes) one byte every 200 ms: each byte
+   * comes well within the socket timeout, the whole frame would take 12 s. Returns how many bytes
+   * went out before the server cut or refused the connection (all 64 if it never did).
+   */
+  private int trickle() throws IOException, InterruptedException {
+    try (Socket s = new Socket()) {
+      s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+      s.connect(new InetSocketAddress(server.host(), server.port()), 2000);
+      ByteBuffer frame = ByteBuffer.allocate(64);
+      frame.putInt(60).put(Frame.VERSION).put(Op.FREE_SPACE.code()).putLong(2);
+      OutputStream out = s.getOutputStream();
+      for (int i = 0; i < 64; i++) {
+        try {
+          out.write(frame.get(i));
+          out.flush();
+        } catch (IOException cut) {
+          return i;
+        }
+        Thread.sleep(200);
+      }
+      return 64;
+    }
+  }
+
+  @Test
+  void trickledFramesAreCutAndOnePeerCannotTakeEverySlot() throws Exception {
+    ExecutorService slow = Executors.newFixedThreadPool(SLOTS + 4);
+    try {
+      List<Future<Integer>> attackers = new ArrayList<>();
+      for (int i = 0; i < SLOTS + 4; i++) {
+        attackers.add(slow.submit(this::trickle));
+      }
+      Thread.sleep(600); // every attacker connected and trickling
+
+      // A well-behaved client on another address is served while the attack goes on.
+      assertEquals(Status.OK, freeSpaceFrom("127.0.0.2"), "a normal client is served");
+
+      for (Future<Integer> a : attackers) {
+        assertTrue(a.get() < 64, "no slow connection is served to the end of its 12-second frame");
+      }
+      assertTrue(
+          node.metrics().getConnectionsRefused() >= attackers.size() - PER_PEER,
+          node.metrics().getConnectionsRefused()
+              + " of "
+              + attackers.size()
+              + " slow connections refused past the per-peer cap of "
+              + PER_PEER);
+      assertTrue(
+          node.metrics().getExchangesTimedOut() >= 1,
+          "admitted slow connections are cut at the exchange deadline");
+      assertEquals(
+          Status.OK, freeSpaceFrom("127.0.0.1"), "the slow peer's address is served again");
+    } finally {
+      slow.shutdownNow();
+    }
+  }
+}
