@@ -2,9 +2,11 @@ package dev.levee.sponge;
 
 import dev.levee.sponge.client.RemoteMemory;
 import dev.levee.sponge.config.SpongeConfig;
+import dev.levee.sponge.discovery.ServerListEntry;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
-import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.placement.PlacementPolicy;
+import dev.levee.sponge.placement.Placements;
 import dev.levee.sponge.tier.ChunkTier;
 import dev.levee.sponge.tier.DfsTier;
 import dev.levee.sponge.tier.LocalDiskTier;
@@ -47,6 +49,7 @@ public final class SpongeFileSystem implements Closeable {
   private final SpongeConfig config;
   private final SharedMemoryPool pool;
   private final RemoteMemory remote;
+  private final PlacementPolicy placement;
   private final FileSystem dfs;
   private final org.apache.hadoop.fs.Path dfsDir;
   private final ChunkOwner owner;
@@ -63,11 +66,13 @@ public final class SpongeFileSystem implements Closeable {
       SpongeConfig config,
       SharedMemoryPool pool,
       RemoteMemory remote,
+      PlacementPolicy placement,
       FileSystem dfs,
       org.apache.hadoop.fs.Path dfsDir) {
     this.config = config;
     this.pool = pool;
     this.remote = remote;
+    this.placement = placement;
     this.dfs = dfs;
     this.dfsDir = dfsDir;
     this.owner = ChunkOwner.currentProcess(config.ownerHost());
@@ -106,7 +111,12 @@ public final class SpongeFileSystem implements Closeable {
         dfsDir = dfs.makeQualified(p);
       }
       return new SpongeFileSystem(
-          config, pool, config.remoteEnabled() ? remote : null, dfs, dfsDir);
+          config,
+          pool,
+          config.remoteEnabled() ? remote : null,
+          Placements.fromConf(hadoopConf),
+          dfs,
+          dfsDir);
     } catch (IOException | RuntimeException e) {
       if (pool != null) {
         pool.close();
@@ -137,11 +147,12 @@ public final class SpongeFileSystem implements Closeable {
       tiers.put(Tier.LOCAL_MEMORY, new LocalMemoryTier(pool, owner));
     }
     if (remote != null) {
-      List<SpongeServerAddress> servers = remoteServers(name);
+      List<ServerListEntry> servers = remoteServers(name);
       if (!servers.isEmpty()) {
         tiers.put(
             Tier.REMOTE_MEMORY,
-            new RemoteMemoryTier(remote, servers, metrics, config.remoteReplicas()));
+            new RemoteMemoryTier(
+                remote, placement.newFile(servers), metrics, config.remoteReplicas()));
       }
     }
     String fileName = "levee-sponge-" + owner.pid() + "-" + instance + "-" + id;
@@ -167,6 +178,11 @@ public final class SpongeFileSystem implements Closeable {
 
   public SpongeMetrics metrics() {
     return metrics;
+  }
+
+  /** How this process places remote chunks ({@code levee.sponge.placement.policy}). */
+  public PlacementPolicy placement() {
+    return placement;
   }
 
   /** This process as it appears in chunk owner entries. */
@@ -232,9 +248,9 @@ public final class SpongeFileSystem implements Closeable {
     live.remove(file.id());
   }
 
-  private List<SpongeServerAddress> remoteServers(String name) {
+  private List<ServerListEntry> remoteServers(String name) {
     try {
-      return remote.serversWithFreeChunks();
+      return remote.serverHints();
     } catch (IOException | RuntimeException e) {
       metrics.error(Tier.REMOTE_MEMORY);
       LOG.warn(

@@ -171,6 +171,9 @@ class SpongeFilePlacementTest {
     try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
         PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
       rig.conf.set(SpongeConf.LOCAL_ENABLED.name(), "false");
+      // The paper's free list: "used ones are preferred" is its packing (batch sampling spreads
+      // on purpose; BatchSamplingPolicyTest covers it).
+      rig.conf.set(SpongeConf.PLACEMENT_POLICY.name(), "free-list");
       SpongeServerAddress a = remote.addServer("a", rig.shm.resolve("a"), 1, CHUNK);
       SpongeServerAddress b = remote.addServer("b", rig.shm.resolve("b"), 2, CHUNK);
       SpongeServerAddress c = remote.addServer("c", rig.shm.resolve("c"), 4, CHUNK);

@@ -1,9 +1,11 @@
 package dev.levee.sponge.client;
 
+import dev.levee.sponge.discovery.ServerListEntry;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +25,19 @@ public interface RemoteMemory extends Closeable {
    * time they are used.
    */
   List<SpongeServerAddress> serversWithFreeChunks() throws IOException;
+
+  /**
+   * {@link #serversWithFreeChunks} with the free chunk count the tracker last saw for each server
+   * ({@code -1} where it is not known), for placement policies that weigh servers by load. This
+   * default knows no counts.
+   */
+  default List<ServerListEntry> serverHints() throws IOException {
+    List<ServerListEntry> hints = new ArrayList<>();
+    for (SpongeServerAddress a : serversWithFreeChunks()) {
+      hints.add(new ServerListEntry(a, -1, -1));
+    }
+    return hints;
+  }
 
   /**
    * Allocates a chunk on {@code server} and writes {@code data} (position..limit, at most one

@@ -69,15 +69,24 @@ public final class SpongeClient implements RemoteMemory {
   @Override
   public List<SpongeServerAddress> serversWithFreeChunks() throws IOException {
     List<SpongeServerAddress> out = new ArrayList<>();
+    for (ServerListEntry e : serverHints()) {
+      out.add(e.address());
+    }
+    return out;
+  }
+
+  /** {@link #serversWithFreeChunks} with the tracker's free counts: one read of the list. */
+  @Override
+  public List<ServerListEntry> serverHints() throws IOException {
+    List<ServerListEntry> out = new ArrayList<>();
     for (ServerListEntry e : serverList.serversWithFreeChunks()) {
-      SpongeServerAddress a = e.address();
-      if (!NodeNames.sameNode(a, identity.ownerNode())) {
-        out.add(a);
+      if (!NodeNames.sameNode(e.address(), identity.ownerNode())) {
+        out.add(e);
       }
     }
     String rack = identity.rack();
     if (rack != null) {
-      out.sort(Comparator.comparingInt(a -> rack.equals(a.rack()) ? 0 : 1));
+      out.sort(Comparator.comparingInt(e -> rack.equals(e.address().rack()) ? 0 : 1));
     }
     return out;
   }

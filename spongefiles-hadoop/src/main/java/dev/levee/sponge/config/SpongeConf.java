@@ -120,6 +120,45 @@ public final class SpongeConf {
           .since("0.2.0")
           .build();
 
+  // --- Remote placement (Scatter's batch sampling; dev.levee.sponge.placement).
+
+  public static final ConfigKey<String> PLACEMENT_POLICY =
+      B.key(
+              "levee.sponge.placement.policy",
+              ValueTypes.choice(
+                  dev.levee.sponge.placement.BatchSamplingPolicy.NAME,
+                  dev.levee.sponge.placement.FreeListPolicy.NAME))
+          .defaultValue(dev.levee.sponge.placement.BatchSamplingPolicy.NAME)
+          .doc(
+              "How a task picks the server for each remote chunk. batch-sampling (Scatter): the"
+                  + " least-loaded of levee.sponge.placement.sample-size servers sampled at random"
+                  + " from the tracker's list, which is only a hint; tasks reading the same stale"
+                  + " list spread over the whole pool. free-list (the paper): the list in order,"
+                  + " servers the file already uses first, so a file spans few nodes but every task"
+                  + " starts on the same server.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> PLACEMENT_SAMPLE_SIZE =
+      B.key("levee.sponge.placement.sample-size", ints(1, 64))
+          .defaultValue("5")
+          .doc(
+              "K, the servers batch sampling draws for each chunk copy (the least loaded gets it)."
+                  + " With M spilling tasks and N servers a server is left idle with probability"
+                  + " (1 - K/N)^M; K = 5 keeps that under 0.7% at any scale.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Double> PLACEMENT_WINDOW_FACTOR =
+      B.key("levee.sponge.placement.window-factor", decimal(1, true, 16, true))
+          .defaultValue("2")
+          .doc(
+              "Φ: batch sampling keeps at most ceil(Φ × K) remote stores of a task in flight, so"
+                  + " that K are at the servers while the rest travel; Φ = 1 + network round trip"
+                  + " / store time (about 2 for memory behind a LAN).")
+          .since(V020)
+          .build();
+
   public static final ConfigKey<Boolean> DISK_ENABLED =
       B.key("levee.sponge.disk.enabled", bool())
           .defaultValue("true")

@@ -29,6 +29,11 @@ final class ClosingRemoteMemory implements RemoteMemory {
   }
 
   @Override
+  public List<dev.levee.sponge.discovery.ServerListEntry> serverHints() throws IOException {
+    return client.serverHints();
+  }
+
+  @Override
   public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data)
       throws IOException {
     return client.store(server, data);

@@ -4,6 +4,9 @@ import dev.levee.sponge.SpongeMetrics;
 import dev.levee.sponge.Tier;
 import dev.levee.sponge.client.RemoteChunk;
 import dev.levee.sponge.client.RemoteMemory;
+import dev.levee.sponge.placement.FilePlacement;
+import dev.levee.sponge.placement.FilePlacement.Outcome;
+import dev.levee.sponge.placement.FreeListPolicy;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,10 +25,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A file's chunks in other nodes' sponges. The candidate servers are the tracker's list as of file
- * creation (nearest first); servers this file already stored on are tried first so that a file
- * spans as few nodes as possible (each extra node is one more way for the task to fail). A server
- * that says it is full is stale for this file and is not asked again; so is one that failed.
+ * A file's chunks in other nodes' sponges. Which server each copy tries, in which order, is its
+ * {@link FilePlacement}'s call (the tracker's list as of file creation, through the client's
+ * placement policy): the paper's free list packs a file onto as few servers as possible, batch
+ * sampling spreads chunks over the least-loaded of a few random servers. Either way a server that
+ * says it is full is stale for this file and is not asked again; so is one that failed.
  *
  * <p>With {@code replicas} above 1 (beyond the paper, which keeps one copy and lets a lost node
  * fail the reducer) each chunk is stored on that many different servers before it counts as placed,
@@ -37,11 +41,13 @@ public final class RemoteMemoryTier implements ChunkTier {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteMemoryTier.class);
 
   private final RemoteMemory remote;
-  private final List<SpongeServerAddress> candidates;
+  private final FilePlacement placement;
   private final SpongeMetrics metrics;
   private final int replicas;
+
+  /** Servers this file has chunks on, in order of first use; guarded by {@code this}. */
   private final Set<SpongeServerAddress> used = new LinkedHashSet<>();
-  private final Set<SpongeServerAddress> exhausted = new HashSet<>();
+
   private final List<RemoteChunk> held = new ArrayList<>();
 
   /**
@@ -61,11 +67,20 @@ public final class RemoteMemoryTier implements ChunkTier {
    */
   public RemoteMemoryTier(
       RemoteMemory remote, List<SpongeServerAddress> servers, SpongeMetrics metrics, int replicas) {
+    this(remote, FreeListPolicy.forServers(servers), metrics, replicas);
+  }
+
+  /**
+   * @param placement which servers each copy tries (the file's share of the client's policy)
+   * @param replicas copies of each chunk, each on a different server (1 = the paper's model)
+   */
+  public RemoteMemoryTier(
+      RemoteMemory remote, FilePlacement placement, SpongeMetrics metrics, int replicas) {
     if (replicas < 1) {
       throw new IllegalArgumentException("replicas must be at least 1, was " + replicas);
     }
     this.remote = remote;
-    this.candidates = List.copyOf(servers);
+    this.placement = placement;
     this.metrics = metrics;
     this.replicas = replicas;
   }
@@ -84,18 +99,7 @@ public final class RemoteMemoryTier implements ChunkTier {
    * Servers in the order the next copy will try them, leaving out those holding its other copies.
    */
   private List<SpongeServerAddress> order(Set<SpongeServerAddress> exclude) {
-    List<SpongeServerAddress> order = new ArrayList<>();
-    for (SpongeServerAddress s : used) {
-      if (!exclude.contains(s)) {
-        order.add(s);
-      }
-    }
-    for (SpongeServerAddress s : candidates) {
-      if (!used.contains(s) && !exhausted.contains(s) && !exclude.contains(s)) {
-        order.add(s);
-      }
-    }
-    return order;
+    return placement.order(exclude);
   }
 
   /** Servers this file has chunks on, in order of first use. */
@@ -148,16 +152,23 @@ public final class RemoteMemoryTier implements ChunkTier {
     IOException failures = null;
     boolean anyFull = false;
     for (SpongeServerAddress server : order(exclude)) {
+      placement.begin(server);
       try {
         Optional<RemoteChunk> chunk = remote.store(server, data.duplicate());
         if (chunk.isPresent()) {
+          placement.end(server, Outcome.STORED);
           used.add(server);
           held.add(chunk.get());
           return chunk;
         }
+        placement.end(server, Outcome.FULL);
         metrics.staleRemoteServer();
         anyFull = true;
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
+        placement.end(server, Outcome.FAILED);
+        if (e instanceof RuntimeException r) {
+          throw r;
+        }
         metrics.remoteServerError();
         LOG.warn(
             "sponge server {} failed to store a chunk; not using it for this file again",
@@ -170,7 +181,6 @@ public final class RemoteMemoryTier implements ChunkTier {
         }
       }
       used.remove(server);
-      exhausted.add(server);
     }
     if (failures != null && !anyFull) {
       throw failures;
@@ -263,6 +273,11 @@ public final class RemoteMemoryTier implements ChunkTier {
       }
       return CompletableFuture.completedFuture(Optional.empty());
     }
+    try {
+      placement.begin(server);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     CompletableFuture<Optional<RemoteChunk>> sent;
     try {
       sent = remote.storeAsync(server, data.duplicate());
@@ -271,6 +286,13 @@ public final class RemoteMemoryTier implements ChunkTier {
     }
     return sent.handle(
             (chunk, error) -> {
+              // Outside this tier's lock: ending frees a place in the client's window, which a
+              // store of another file may be waiting for.
+              placement.end(
+                  server,
+                  error != null
+                      ? Outcome.FAILED
+                      : chunk.isPresent() ? Outcome.STORED : Outcome.FULL);
               synchronized (this) {
                 if (error == null && chunk.isPresent()) {
                   used.add(server);
@@ -302,7 +324,6 @@ public final class RemoteMemoryTier implements ChunkTier {
                   }
                 }
                 used.remove(server);
-                exhausted.add(server);
                 return null; // try the next server
               }
             })
@@ -339,6 +360,7 @@ public final class RemoteMemoryTier implements ChunkTier {
         return;
       } catch (IOException e) {
         failedReads.add(copy.server());
+        placement.readFailed(copy.server());
         if (failed == null) {
           failed = e;
         } else {

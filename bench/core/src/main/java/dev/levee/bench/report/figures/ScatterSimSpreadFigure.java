@@ -1,0 +1,89 @@
+package dev.levee.bench.report.figures;
+
+import static dev.levee.bench.report.figures.ScatterSimFigures.BATCH;
+import static dev.levee.bench.report.figures.ScatterSimFigures.FREE_LIST;
+
+import dev.levee.bench.report.Charts;
+import dev.levee.bench.report.Figure;
+import dev.levee.bench.report.Results;
+import java.awt.image.BufferedImage;
+import java.util.List;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Load spread and request traffic of both placement policies against the number of servers: the
+ * fullest server over the mean when the pool is half full, and store requests (refusals included)
+ * per chunk placed.
+ */
+public final class ScatterSimSpreadFigure implements Figure {
+  @Override
+  public String file() {
+    return "scatter-sim-spread.png";
+  }
+
+  @Override
+  public String caption() {
+    return "Same simulation (`./levee bench scatter-sim`): left, the fullest server's chunks over the"
+        + " mean when the pool is half full (1 = perfectly even); right, store requests sent per"
+        + " chunk placed (1 = no refusal; each refusal is one more round trip). Tracker (ZooKeeper)"
+        + " reads are one per spill file for both policies.";
+  }
+
+  @Override
+  public List<String> suites() {
+    return List.of(ScatterSimFigures.SUITE);
+  }
+
+  @Override
+  public boolean canDraw(Results results) {
+    return ScatterSimFigures.has(results, "max_over_mean_at_half");
+  }
+
+  @Override
+  public BufferedImage draw(Results results) {
+    List<Double> n = ScatterSimFigures.scales(results);
+    return Charts.panels(
+        "Load spread and store traffic vs number of sponge servers",
+        List.of(
+            panel(
+                results,
+                n,
+                "max_over_mean_at_half",
+                "Fullest server / mean, pool half full",
+                "max / mean chunks per server"),
+            panel(
+                results,
+                n,
+                "store_requests_per_chunk",
+                "Store requests per chunk placed",
+                "requests per chunk (log scale)")),
+        "M = N spilling tasks, K = 5; median of the seeds. Lower is better in both panels.");
+  }
+
+  private static BufferedImage panel(
+      Results results, List<Double> n, String metric, String title, String yTitle) {
+    XYChart chart = Charts.lines(title, "sponge servers N (log scale)", yTitle);
+    chart.getStyler().setXAxisLogarithmic(true);
+    if (metric.equals("store_requests_per_chunk")) {
+      chart.getStyler().setYAxisLogarithmic(true);
+    } else {
+      chart.getStyler().setYAxisMin(0.0);
+    }
+    chart.getStyler().setDecimalPattern("#,##0.##");
+    XYSeries b =
+        chart.addSeries(
+            "batch sampling (Scatter)", n, ScatterSimFigures.medians(results, BATCH, metric, n));
+    b.setLineColor(Charts.PLUGIN);
+    b.setMarkerColor(Charts.PLUGIN);
+    b.setMarker(SeriesMarkers.CIRCLE);
+    XYSeries f =
+        chart.addSeries(
+            "free list (the paper)", n, ScatterSimFigures.medians(results, FREE_LIST, metric, n));
+    f.setLineColor(Charts.STOCK);
+    f.setMarkerColor(Charts.STOCK);
+    f.setMarker(SeriesMarkers.SQUARE);
+    return Charts.image(chart);
+  }
+}
