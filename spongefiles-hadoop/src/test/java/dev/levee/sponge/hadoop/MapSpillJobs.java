@@ -20,12 +20,12 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 
 /**
  * Jobs whose maps outgrow a 1 MB sort buffer several times over, on the LocalJobRunner: three maps
- * of {@value #RECORDS_PER_MAP} records each (about 5 MB of buffer each, so 5-6 spills), two
- * reducers, and a sort factor of 2, so stock merges each map's spills in several rounds.
+ * of {@value #RECORDS_PER_MAP} records each (about 4 MB of buffer each, so 4 spills), two reducers,
+ * and a sort factor of 2, so stock merges each map's spills in several rounds.
  */
 final class MapSpillJobs {
   static final int MAPS = 3;
-  static final int RECORDS_PER_MAP = 150_000;
+  static final int RECORDS_PER_MAP = 110_000;
   static final int REDUCES = 2;
   static final int SORT_FACTOR = 2;
 
@@ -111,6 +111,18 @@ final class MapSpillJobs {
       }
       java.util.Collections.sort(all);
       out.collect(key, new Text(String.join(",", all)));
+    }
+  }
+
+  /** Text keys in descending byte order, compared raw. */
+  public static final class ReverseTextComparator extends org.apache.hadoop.io.WritableComparator {
+    public ReverseTextComparator() {
+      super(Text.class);
+    }
+
+    @Override
+    public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
+      return -compareBytes(b1, s1, l1, b2, s2, l2);
     }
   }
 }

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.io.compress.CompressionCodec;
@@ -159,6 +160,15 @@ class SpongeMapOutputCollectorLocalJobTest {
     return g;
   }
 
+  /** The output of the plain job with stock spills (run by the first test that needs it). */
+  private static synchronized byte[] plainStockOutput() throws IOException {
+    Path out = work.resolve("plain-stock");
+    if (!Files.exists(out.resolve("_SUCCESS"))) {
+      ShuffleJobs.run(job("plain-stock", false));
+    }
+    return MapSpillJobs.output(out);
+  }
+
   private static JobConf job(String name, boolean combiner) {
     return MapSpillJobs.job(work, input, work.resolve(name), combiner);
   }
@@ -201,18 +211,57 @@ class SpongeMapOutputCollectorLocalJobTest {
   }
 
   @Test
+  void customRawComparatorSortsSpillsAndMergeLikeStock() throws IOException {
+    JobConf stock = job("comparator-stock", false);
+    JobConf withSponge = mapSide(job("comparator-sponge", false));
+    for (JobConf j : new JobConf[] {stock, withSponge}) {
+      j.setOutputKeyComparatorClass(MapSpillJobs.ReverseTextComparator.class);
+    }
+    compare("comparator", stock, withSponge);
+    List<String> lines =
+        Files.readAllLines(work.resolve("comparator-sponge").resolve("part-00000"));
+    String k0 = lines.get(0).split("\t")[0];
+    String k1 = lines.get(1).split("\t")[0];
+    assertTrue(
+        k0.compareTo(k1) > 0, "keys in the comparator's descending order: " + k0 + ", " + k1);
+  }
+
+  /**
+   * Runs outside the local sponge need a chunk buffer each while the merge reads them; when the
+   * direct memory allowed holds fewer, the smallest runs are merged first, into a new run.
+   */
+  @Test
+  void runsBeyondTheReadBufferBudgetAreMergedInRounds() throws IOException {
+    JobConf withSponge = mapSide(job("rounds-sponge", false));
+    withSponge.setBoolean(SpongeConf.LOCAL_ENABLED.name(), false); // runs go to the disk tier
+    withSponge.set(SpongeConf.MAP_MERGE_DIRECT_MEMORY_FRACTION.name(), "0.0000001");
+    RunningJob run = ShuffleJobs.run(withSponge);
+    assertArrayEquals(plainStockOutput(), MapSpillJobs.output(work.resolve("rounds-sponge")));
+    Counters.Group g = run.getCounters().getGroup(SpongeCounters.GROUP);
+    long spills = g.getCounter(Counter.MAP_SPILLS.counterName());
+    assertTrue(spills >= 3L * MapSpillJobs.MAPS, "spills: " + spills);
+    assertTrue(
+        g.getCounter(Counter.MAP_MERGE_ROUNDS.counterName()) > MapSpillJobs.MAPS,
+        "intermediate rounds: " + g.getCounter(Counter.MAP_MERGE_ROUNDS.counterName()));
+    assertEquals(
+        g.getCounter(Counter.MAP_SPILL_BYTES.counterName()),
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_DISK)),
+        "every run (spilled or merged) on the disk tier");
+    assertEquals(
+        g.getCounter(Counter.FILES_CREATED.counterName()),
+        g.getCounter(Counter.FILES_DELETED.counterName()),
+        "files left behind");
+  }
+
+  @Test
   void fallsBackToStockWhenNoSpongeServerAnswers() throws IOException {
     int deadPort;
     try (ServerSocket s = new ServerSocket(0)) {
       deadPort = s.getLocalPort();
     }
-    JobConf stock = job("fallback-stock", false);
     JobConf withSponge = mapSide(job("fallback-sponge", false), deadPort);
-    ShuffleJobs.run(stock);
     RunningJob run = ShuffleJobs.run(withSponge);
-    assertArrayEquals(
-        MapSpillJobs.output(work.resolve("fallback-stock")),
-        MapSpillJobs.output(work.resolve("fallback-sponge")));
+    assertArrayEquals(plainStockOutput(), MapSpillJobs.output(work.resolve("fallback-sponge")));
     Counters.Group g = run.getCounters().getGroup(SpongeCounters.GROUP);
     assertEquals(MapSpillJobs.MAPS, g.getCounter(Counter.MAP_FALLBACKS.counterName()));
     assertEquals(0, g.getCounter(Counter.MAP_SPILLS.counterName()));
