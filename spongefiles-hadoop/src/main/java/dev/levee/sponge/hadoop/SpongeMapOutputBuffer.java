@@ -58,7 +58,11 @@ import org.slf4j.LoggerFactory;
  * in stock's layout, so the ShuffleHandler serves them unchanged.
  *
  * <p>Unlike stock, a spill does not overlap with the map: the buffer is written out when full, and
- * the map waits (a spill into memory takes a fraction of what a disk spill does).
+ * the map waits (a spill into memory takes a fraction of what a disk spill does). Collect and flush
+ * are synchronized as stock's are, for mappers that emit from several threads.
+ *
+ * <p>Every run's index stays in memory (24 bytes per partition and run); stock moves indexes past
+ * {@code mapreduce.task.index.cache.limit.bytes} to local disk.
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
 final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
@@ -178,7 +182,8 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
   }
 
   @Override
-  public void collect(K key, V value, int partition) throws IOException, InterruptedException {
+  public synchronized void collect(K key, V value, int partition)
+      throws IOException, InterruptedException {
     reporter.progress();
     if (key.getClass() != keyClass) {
       throw new IOException(
@@ -290,7 +295,8 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
   }
 
   @Override
-  public void flush() throws IOException, InterruptedException, ClassNotFoundException {
+  public synchronized void flush()
+      throws IOException, InterruptedException, ClassNotFoundException {
     Progress sortPhase = mapTask.getSortPhase();
     long estimate = buffer.dataBytes() + (long) partitions * APPROX_HEADER_LENGTH;
     for (MapRun r : runs) {
