@@ -51,12 +51,15 @@ class SpongeMapSpillOnYarnTest {
     Path input = new Path("/it/sponge-map/in");
     SkewedShuffleJob.writeInput(fs, input, MAPS);
 
+    // Both at once (the cluster has room for both): the figures are per task, so they do not mix.
     Job stock = job(cluster.clientConf(), input, "stock");
-    assertTrue(stock.waitForCompletion(false), "stock job failed");
     Configuration withSponge = cluster.clientConf();
     withSponge.set(
         MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, SpongeMapOutputCollector.class.getName());
     Job sponge = job(withSponge, input, "sponge");
+    stock.submit();
+    sponge.submit();
+    assertTrue(stock.waitForCompletion(false), "stock job failed");
     assertTrue(sponge.waitForCompletion(false), "sponge job failed");
 
     List<String> expected = ClusterFiles.readOutput(fs, new Path("/it/sponge-map/out-stock"));
