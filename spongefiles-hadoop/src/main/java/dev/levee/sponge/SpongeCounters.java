@@ -63,7 +63,23 @@ public final class SpongeCounters {
     MERGE_ROUNDS("merge.rounds"),
     MERGE_FINAL_RUNS("merge.final_runs"),
     /** Merges of runs before the final one, because their read buffers would not fit. */
-    MERGE_INTERMEDIATE_ROUNDS("merge.intermediate_rounds");
+    MERGE_INTERMEDIATE_ROUNDS("merge.intermediate_rounds"),
+    // --- Map-side spills (SpongeMapOutputCollector).
+    /** 1 when a map ran Hadoop's own output buffer instead (no usable sponge on its node). */
+    MAP_FALLBACKS("map.fallbacks"),
+    /** Sorted runs a map spilled into SpongeFiles instead of local spill files. */
+    MAP_SPILLS("map.spills"),
+    /**
+     * Bytes of those runs: what stock would have written to local disk as spill files and read back
+     * in its merge (more, when it merges in several rounds).
+     */
+    MAP_SPILL_BYTES("map.spill_bytes"),
+    /** Passes over spilled runs: 1 when file.out was merged from every run at once. */
+    MAP_MERGE_ROUNDS("map.merge_rounds"),
+    /** Runs the merge into file.out read (spills, or the outputs of intermediate rounds). */
+    MAP_MERGE_FINAL_RUNS("map.merge_final_runs"),
+    /** Records bigger than the whole sort buffer, each spilled as a run of its own. */
+    MAP_OVERSIZED_RECORDS("map.oversized_records");
 
     private final String counterName;
 

@@ -489,6 +489,28 @@ public final class SpongeConf {
           .since(V010)
           .build();
 
+  // --- Map-side spills (SpongeMapOutputCollector).
+
+  public static final ConfigKey<Fallback> MAP_FALLBACK =
+      B.key("levee.sponge.map.fallback", ValueTypes.enumOf(Fallback.class))
+          .defaultValue("stock")
+          .doc(
+              "What a map does when its node has no usable sponge: stock runs Hadoop's own map"
+                  + " output buffer (spills to local disk), logs it once and counts map.fallbacks;"
+                  + " fail fails the attempt with the reason.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Double> MAP_MERGE_DIRECT_MEMORY_FRACTION =
+      B.key("levee.sponge.map.merge.direct-memory.fraction", decimal(0, false, 1, true))
+          .defaultValue("0.25")
+          .doc(
+              "Share of the map JVM's direct memory (-XX:MaxDirectMemorySize, by default -Xmx)"
+                  + " the merge into file.out may fill with chunk buffers of spilled runs outside"
+                  + " the local sponge; more runs than fit are first merged in intermediate rounds.")
+          .since(V020)
+          .build();
+
   /** The registry. Keys under levee.sponge.node. are written by the aux service, not by users. */
   public static final ConfigRegistry REGISTRY = B.family("levee\\.sponge\\.node\\..*").build();
 
