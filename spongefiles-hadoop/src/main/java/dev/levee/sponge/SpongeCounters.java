@@ -75,4 +75,36 @@ public final class SpongeCounters {
       return counterName;
     }
   }
+
+  // --- Pig bags (dev.levee.sponge.pig): same group, names under "pig.".
+
+  /**
+   * Counters of the Pig bags that spill to SpongeFiles. Bytes and chunks per tier are named {@code
+   * pig.<tier>.<counter>} ({@link #perTier}), apart from the reduce-side shuffle's own.
+   */
+  public enum PigBag {
+    /** Bag spills written into SpongeFiles (one file per spill). */
+    SPILLS("pig.bag_spills"),
+    /** Tuples those spills wrote. */
+    TUPLES_SPILLED("pig.tuples_spilled"),
+    /** Bag spills written to local temporary files as stock Pig does (no usable sponge). */
+    LOCAL_FILE_SPILLS("pig.local_file_spills"),
+    /** 1 when the task's bags had no usable sponge and spilled to local files instead. */
+    FALLBACKS("pig.fallbacks");
+
+    private final String counterName;
+
+    PigBag(String counterName) {
+      this.counterName = counterName;
+    }
+
+    public String counterName() {
+      return counterName;
+    }
+
+    /** The name of a per-tier figure of bag spills, e.g. {@code pig.local_memory.bytes_written}. */
+    public static String perTier(PerTier counter, Tier tier) {
+      return "pig." + counter.of(tier);
+    }
+  }
 }
