@@ -11,6 +11,7 @@ import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.report.FigureRegistry;
 import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RepoLayout;
+import dev.levee.bench.results.RunFigures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -66,11 +67,36 @@ class RunLayoutTest {
         }
       };
 
+  /** A suite that draws its own figure, as the Themis and Piranha suites do. */
+  private static final Suite DRAWS =
+      new Suite() {
+        @Override
+        public String name() {
+          return "draws";
+        }
+
+        @Override
+        public String summary() {
+          return "test suite with its own figure";
+        }
+
+        @Override
+        public List<OptionSpec> options() {
+          return List.of();
+        }
+
+        @Override
+        public void run(SuiteContext c) throws Exception {
+          c.record(Measurement.STOCK, Map.of(), Map.of(DemoTable.SECONDS, 1.0), 0);
+          Files.writeString(RunFigures.dir(c, "").resolve("draws-own.png"), "png");
+        }
+      };
+
   private int run(String... args) throws IOException {
     Files.createDirectories(root.resolve("bench"));
     return new BenchCli(
             "BenchMain",
-            SuiteRegistry.empty().with(DEMO),
+            SuiteRegistry.empty().with(DEMO).with(DRAWS),
             Datasets.builtIn(),
             new PrintStream(out, true),
             new PrintStream(err, true),
@@ -152,6 +178,22 @@ class RunLayoutTest {
     err.reset();
     assertEquals(2, run("publish", "../../etc"));
     assertTrue(err().contains("must be letters, digits"), err());
+  }
+
+  @Test
+  void aSuitesOwnFigureStaysInItsRunUntilPublished() throws Exception {
+    assertEquals(0, run("draws"), err());
+    List<Path> drawn =
+        filesUnder(root).stream().filter(p -> p.toString().endsWith(".png")).toList();
+    assertEquals(1, drawn.size(), drawn.toString());
+    assertTrue(drawn.get(0).startsWith(RepoLayout.runsDir(root)), drawn.toString());
+    assertFalse(Files.exists(RepoLayout.resultsDir(root)), "bench/results untouched");
+
+    assertEquals(0, run("publish", "--latest"), err());
+    assertEquals(
+        "png",
+        Files.readString(RepoLayout.resultsDir(root).resolve("figures/draws-own.png")),
+        "publish copies the suite's figure into the committed figures");
   }
 
   /** The real repository's .gitignore covers the run directories. */

@@ -26,9 +26,9 @@ public final class DemoSteps {
   }
 
   /**
-   * The plan for the given repetitions of each side (the launcher runs one of each). Hadoop runs
-   * stock first on even repetitions and the plugin first on odd ones; Spark runs every stock
-   * repetition, then every plugin one.
+   * The plan for the given repetitions of each side. Hadoop runs stock first on even repetitions
+   * and the plugin first on odd ones, then the no-spill bound; Spark runs every stock repetition,
+   * then every plugin one.
    */
   public static List<Step> plan(int hadoopRepetitions, int sparkRepetitions) {
     List<Step> steps = new ArrayList<>();
@@ -49,6 +49,13 @@ public final class DemoSteps {
               90);
       steps.add(rep % 2 == 0 ? stock : plugin);
       steps.add(rep % 2 == 0 ? plugin : stock);
+      steps.add(
+          new Step(
+              job("hadoop", DemoTable.BOUND, rep),
+              sponge
+                  + "Median job, stock with a heap that never spills"
+                  + of(rep, hadoopRepetitions),
+              60));
     }
     steps.add(new Step(THEMIS, "themis-shuffle: Sort, stock then Themis, outputs validated", 60));
     steps.add(new Step(PIRANHA, "piranha-dag: Pig top-k, stock Pig then -x piranha", 90));

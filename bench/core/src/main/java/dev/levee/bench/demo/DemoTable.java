@@ -36,6 +36,19 @@ public final class DemoTable {
   public static final String PLUGIN = "plugin";
   public static final String SECONDS = "seconds";
 
+  /**
+   * The variant a row may add as its yardstick: the stock job given what makes the plugin's problem
+   * go away (for SpongeFiles, a reducer heap that never spills). Shown in the note, with the share
+   * of the gap between stock and it that the plugin closes.
+   */
+  public static final String BOUND = "bound";
+
+  /** A bound row's own words for what it is, e.g. "no-spill bound (reducer heap 700 MB)". */
+  public static final String BOUND_LABEL = "bound_label";
+
+  /** Words on the condition the row ran in, e.g. "2 disk readers at 180 MB/s". */
+  public static final String CONDITION = "condition";
+
   /** Table order: the modules as the README lists them. */
   public static final List<String> MODULES =
       List.of("spongefiles-hadoop", "leaky-buffer-spark", "piranha-dag", "themis-shuffle");
@@ -77,6 +90,36 @@ public final class DemoTable {
             .findFirst()
             .orElse("-");
     String status = String.valueOf(first.params().getOrDefault(STATUS, MEASURED));
+    List<String> notes = new ArrayList<>();
+    if (!MEASURED.equals(status)) {
+      notes.add(status);
+    }
+    Object condition = first.params().get(CONDITION);
+    if (condition != null) {
+      notes.add(String.valueOf(condition));
+    }
+    long runs = rows.stream().filter(m -> m.variant().equals(PLUGIN)).count();
+    if (runs > 1) {
+      notes.add("medians of " + runs + " runs");
+    }
+    Double bound = median(rows, BOUND);
+    if (bound != null) {
+      String label =
+          rows.stream()
+              .filter(m -> m.variant().equals(BOUND))
+              .map(m -> String.valueOf(m.params().getOrDefault(BOUND_LABEL, "bound")))
+              .findFirst()
+              .orElse("bound");
+      String note = label + " " + seconds(bound) + " s";
+      if (stock != null && plugin != null && stock > bound) {
+        note +=
+            String.format(
+                Locale.ROOT,
+                "; the plugin removes %.0f%% of stock's gap to it",
+                100 * (stock - plugin) / (stock - bound));
+      }
+      notes.add(note);
+    }
     return "| "
         + module
         + " | "
@@ -90,7 +133,7 @@ public final class DemoTable {
         + " | "
         + same
         + " | "
-        + (MEASURED.equals(status) ? "" : status)
+        + String.join("; ", notes)
         + " |";
   }
 

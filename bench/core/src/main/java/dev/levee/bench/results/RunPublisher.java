@@ -1,5 +1,6 @@
 package dev.levee.bench.results;
 
+import dev.levee.bench.report.FigureRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +19,9 @@ import java.util.stream.Stream;
  * Copies one run's results into the committed results directory: each {@code <suite>.jsonl} line
  * the target does not already hold is appended to the target's {@code <suite>.jsonl} (so history
  * accumulates, as when suites appended there directly, and publishing twice adds nothing), and the
- * run's {@code DEMO.md}, if any, replaces the committed one. Lines are checked before anything is
- * written: a malformed run publishes nothing.
+ * run's {@code DEMO.md} and the figures a suite drew into the run's {@code figures/}, if any,
+ * replace the committed ones. Lines are checked before anything is written: a malformed run
+ * publishes nothing.
  */
 public final class RunPublisher {
   /** Files besides the jsonl lines that a run publishes, replacing the committed copy. */
@@ -81,6 +83,19 @@ public final class RunPublisher {
       if (Files.isRegularFile(src)) {
         Files.copy(src, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         copied.add(name);
+      }
+    }
+    // Figures a suite drew itself (RunFigures); the report redraws the registered ones afterwards.
+    Path runFigures = runDir.resolve(FigureRegistry.FIGURES_DIR);
+    if (Files.isDirectory(runFigures)) {
+      Path targetFigures = target.resolve(FigureRegistry.FIGURES_DIR);
+      Files.createDirectories(targetFigures);
+      try (Stream<Path> s = Files.list(runFigures)) {
+        for (Path src : s.filter(Files::isRegularFile).sorted().toList()) {
+          Files.copy(
+              src, targetFigures.resolve(src.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+          copied.add(FigureRegistry.FIGURES_DIR + "/" + src.getFileName());
+        }
       }
     }
     return new Published(appended, copied);

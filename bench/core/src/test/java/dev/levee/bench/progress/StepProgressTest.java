@@ -112,6 +112,7 @@ class StepProgressTest {
             "hadoop.input",
             "hadoop.stock.1",
             "hadoop.plugin.1",
+            "hadoop.bound.1",
             "hadoop.themis",
             "hadoop.piranha",
             "spark.input",
@@ -119,6 +120,6 @@ class StepProgressTest {
             "spark.plugin.1"),
         ids);
     List<String> two = DemoSteps.plan(2, 1).stream().map(Step::id).toList();
-    assertEquals(List.of("hadoop.plugin.2", "hadoop.stock.2"), two.subList(4, 6));
+    assertEquals(List.of("hadoop.plugin.2", "hadoop.stock.2", "hadoop.bound.2"), two.subList(5, 8));
   }
 }

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
@@ -60,6 +62,7 @@ public final class MiniMapReduceCluster implements AutoCloseable {
   private Configuration clientConf;
   private Runnable shutdownHook;
   private boolean closed;
+  private List<AutoCloseable> companions = List.of();
 
   private MiniMapReduceCluster(Path workDir) {
     this.workDir = workDir;
@@ -211,7 +214,13 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     List<RuntimeException> failures = new ArrayList<>();
     stopStep("JobHistoryServer", history == null ? null : history::stop, failures);
     stopStep("YARN", yarn == null ? null : yarn::stop, failures);
+    // The NodeManagers keep containers' localized files and map outputs for debugging (hundreds of
+    // MB per test class); the container logs, which are what one debugs with, stay.
+    stopStep("usercache cleanup", yarn == null ? null : this::deleteUserCaches, failures);
     stopStep("HDFS", dfs == null ? null : () -> dfs.shutdown(true), failures);
+    for (AutoCloseable companion : companions) {
+      stopStep(companion.toString(), () -> closeCompanion(companion), failures);
+    }
     if (jvmExiting && dfs != null) {
       // DataNodes cannot finish stopping inside a JVM shutdown (they try to remove their own
       // shutdown hook,
@@ -237,6 +246,31 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     throw first;
   }
 
+  private void deleteUserCaches() {
+    Path yarnDir = workDir.resolve("yarn");
+    if (!Files.isDirectory(yarnDir)) {
+      return;
+    }
+    try (Stream<Path> dirs =
+        Files.find(
+            yarnDir,
+            4,
+            (p, attrs) -> attrs.isDirectory() && p.getFileName().toString().equals("usercache"))) {
+      dirs.forEach(d -> FileUtil.fullyDelete(d.toFile()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot delete the NodeManagers' usercache under " + yarnDir, e);
+    }
+  }
+
+  private static void closeCompanion(AutoCloseable companion) {
+    try {
+      companion.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot close " + companion, e);
+    }
+  }
+
   private static void stopStep(String what, Runnable stop, List<RuntimeException> failures) {
     if (stop == null) {
       return;
@@ -250,6 +284,7 @@ public final class MiniMapReduceCluster implements AutoCloseable {
 
   private void start(Builder spec) throws IOException {
     long begin = System.nanoTime();
+    companions = List.copyOf(spec.companions);
     Configuration conf = MiniClusterSettings.create(workDir, spec.nodeManagerMemoryMb);
     spec.applyUserSettings(conf);
     NodeManagerAuxServices.configure(conf);
@@ -342,6 +377,7 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     private int dataNodes = 2;
     private int nodeManagerMemoryMb = 2048;
     private Path baseDir;
+    private final List<AutoCloseable> companions = new ArrayList<>();
     // Only what the user set, so Hadoop's defaults never overwrite the cluster's settings on merge.
     private final Configuration userConf = new Configuration(false);
 
@@ -396,6 +432,15 @@ public final class MiniMapReduceCluster implements AutoCloseable {
 
     public Builder set(String key, String value) {
       userConf.set(key, value);
+      return this;
+    }
+
+    /**
+     * Something the cluster's daemons depend on (a ZooKeeper server, a pool directory), closed
+     * after them, in the order given, when the cluster closes.
+     */
+    public Builder closeAfter(AutoCloseable companion) {
+      companions.add(Objects.requireNonNull(companion, "companion"));
       return this;
     }
 

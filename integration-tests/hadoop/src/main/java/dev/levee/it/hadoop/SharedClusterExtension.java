@@ -2,7 +2,10 @@ package dev.levee.it.hadoop;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -18,9 +21,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Job job = Job.getInstance(CLUSTER.cluster().clientConf());
  * </pre>
  *
- * Every class that uses a name must pass the same spec; keep it in one place in the test sources.
- * Tests on a shared cluster must leave it usable: no stopping NodeManagers, and each test writes
- * under its own HDFS path.
+ * At most one shared cluster lives at a time: asking for another name closes the current one. Every
+ * class that uses a name must pass the same spec; keep it in one place in the test sources. Tests
+ * on a shared cluster must leave it usable: no stopping NodeManagers, and each test writes under
+ * its own HDFS path.
  */
 public final class SharedClusterExtension implements BeforeAllCallback {
 
@@ -41,14 +45,34 @@ public final class SharedClusterExtension implements BeforeAllCallback {
     return new SharedClusterExtension(name, spec);
   }
 
+  /** Names of the clusters this run started and has not closed: at most one. */
+  private static final Set<String> LIVE = new HashSet<>();
+
   @Override
   public void beforeAll(ExtensionContext context) {
     // The root store lives for the whole run and closes AutoCloseable values at its end.
-    cluster =
-        context
-            .getRoot()
-            .getStore(NAMESPACE)
-            .getOrComputeIfAbsent(name, key -> start(), MiniMapReduceCluster.class);
+    ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
+    synchronized (LIVE) {
+      // Only one cluster may live at a time: a second ResourceManager in the same JVM makes the
+      // first one's NodeManagers refuse new containers ("allocated by a previous RM"). The class
+      // orderer groups test classes by cluster name, so each cluster still starts once.
+      for (String other : new ArrayList<>(LIVE)) {
+        if (!other.equals(name)) {
+          MiniMapReduceCluster previous = store.remove(other, MiniMapReduceCluster.class);
+          LIVE.remove(other);
+          if (previous != null) {
+            previous.close();
+          }
+        }
+      }
+      cluster = store.getOrComputeIfAbsent(name, key -> start(), MiniMapReduceCluster.class);
+      LIVE.add(name);
+    }
+  }
+
+  /** The name test classes share this cluster by. */
+  public String name() {
+    return name;
   }
 
   public MiniMapReduceCluster cluster() {

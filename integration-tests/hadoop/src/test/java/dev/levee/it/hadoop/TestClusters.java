@@ -3,7 +3,9 @@ package dev.levee.it.hadoop;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The one cluster this module's Hadoop and Pig tests share (one start, ~25 s, for the whole run).
+ * The one cluster this module's Hadoop, Themis, Piranha and Pig tests share (one start, ~25 s, for
+ * the whole run). Tests that need the SpongeFiles aux service on every NodeManager share {@code
+ * dev.levee.it.sponge.SpongeCluster.SHARED} instead.
  */
 public final class TestClusters {
 

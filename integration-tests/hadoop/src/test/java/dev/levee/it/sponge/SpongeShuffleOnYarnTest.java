@@ -8,33 +8,27 @@ import dev.levee.it.hadoop.ClusterFiles;
 import dev.levee.it.hadoop.JobClasspath;
 import dev.levee.it.hadoop.MiniClusterSettings;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
-import dev.levee.it.zk.ZooKeeperServers;
+import dev.levee.it.hadoop.SharedClusterExtension;
 import dev.levee.sponge.SpongeCounters;
 import dev.levee.sponge.Tier;
-import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.hadoop.SpongeShuffle;
 import dev.levee.sponge.server.SpongeAuxService;
 import dev.levee.sponge.server.SpongeNodeDescriptor;
 import dev.levee.sponge.server.SpongeServerMetricsMBean;
 import dev.levee.sponge.server.SpongeService;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.stream.Stream;
-import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
@@ -43,33 +37,36 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.GenericOptionsParser;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SpongeFiles on YARN: three NodeManagers, each running the sponge aux service declared once, as in
- * yarn-site.xml, with a small pool; a ZooKeeper server for the tracker; a skewed job whose single
- * reducer shuffles 2.5x its heap.
+ * SpongeFiles on YARN ({@link SpongeCluster}: three NodeManagers, each running the sponge aux
+ * service): a skewed job whose single reducer shuffles 2.5x its heap.
  *
  * <p>The fault test stops one NodeManager's sponge aux service while the reducer holds chunks on
  * it: the server's sockets close and it stops answering, which is what its clients see when a
  * sponge server process dies (the mini cluster's NodeManagers share the test JVM, so there is no
- * process to kill). It runs last, because that NodeManager has no sponge afterwards.
+ * process to kill). It runs last, and this class runs last on the shared cluster (its {@code
+ * Order}), because that NodeManager has no sponge afterwards.
  */
+@Order(Integer.MAX_VALUE)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SpongeShuffleOnYarnTest {
+  @RegisterExtension static final SharedClusterExtension CLUSTER = SpongeCluster.SHARED;
+
   private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffleOnYarnTest.class);
-  private static final int NODE_MANAGERS = 3;
-  private static final int POOL_CHUNKS = 12;
-  private static final int CHUNK = 1 << 20;
+  private static final int NODE_MANAGERS = SpongeCluster.NODE_MANAGERS;
+  private static final int POOL_CHUNKS = SpongeCluster.POOL_CHUNKS;
+  private static final int CHUNK = SpongeCluster.CHUNK;
   private static final int MAPS = 4;
   private static final int VALUE_BYTES = 1_000;
 
@@ -79,8 +76,6 @@ class SpongeShuffleOnYarnTest {
   private static final String REDUCE_OPTS = "-Xmx64m " + MiniClusterSettings.TASK_JVM_FLAGS;
   private static final String GROUP = SpongeCounters.GROUP;
 
-  private static Path poolRoot;
-  private static TestingServer zooKeeper;
   private static MiniMapReduceCluster cluster;
   private static FileSystem fs;
   private static final org.apache.hadoop.fs.Path INPUT =
@@ -88,54 +83,10 @@ class SpongeShuffleOnYarnTest {
   private static List<String> stockOutput;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    assertTrue(Files.isDirectory(Path.of("/dev/shm")), "SpongeFiles pools need /dev/shm (tmpfs)");
-    poolRoot =
-        Path.of("/dev/shm", "levee-it-sponge-" + UUID.randomUUID().toString().substring(0, 8));
-    zooKeeper = ZooKeeperServers.standalone(Path.of("target", "zookeeper"));
-    // Exactly what an operator writes into yarn-site.xml, once for all NodeManagers.
-    cluster =
-        MiniMapReduceCluster.builder()
-            .nodeManagers(NODE_MANAGERS)
-            .dataNodes(1)
-            .auxService(SpongeAuxService.SERVICE_NAME, SpongeAuxService.class)
-            .set(SpongeConf.LOCAL_POOL_DIR.name(), poolRoot.toString())
-            .set(SpongeConf.LOCAL_POOL_SIZE.name(), (POOL_CHUNKS * CHUNK / (1 << 20)) + "m")
-            .set(SpongeConf.CHUNK_SIZE.name(), "1m")
-            .set(SpongeConf.PORT.name(), "0")
-            .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString())
-            .set(SpongeConf.TRACKER_POLL_MS.name(), "200")
-            .set(SpongeConf.GC_PERIOD_MS.name(), "1000")
-            .start();
+  static void writeInput() throws Exception {
+    cluster = CLUSTER.cluster();
     fs = cluster.fileSystem();
     SkewedShuffleJob.writeInput(fs, INPUT, MAPS);
-  }
-
-  @AfterAll
-  static void stopCluster() throws Exception {
-    try {
-      if (cluster != null) {
-        cluster.close();
-        // The NodeManagers keep containers' files for debugging; here that is ~700 MB of map
-        // outputs per run.
-        // The container logs stay.
-        try (Stream<Path> dirs =
-            Files.find(
-                cluster.workDir().resolve("yarn"),
-                4,
-                (p, attrs) ->
-                    attrs.isDirectory() && p.getFileName().toString().equals("usercache"))) {
-          dirs.forEach(d -> FileUtil.fullyDelete(d.toFile()));
-        }
-      }
-    } finally {
-      if (zooKeeper != null) {
-        zooKeeper.close();
-      }
-      if (poolRoot != null) {
-        FileUtil.fullyDelete(poolRoot.toFile());
-      }
-    }
   }
 
   @Test
@@ -305,7 +256,7 @@ class SpongeShuffleOnYarnTest {
     // The survivors end empty; the lost server's pool is reclaimed when its server comes back.
     for (int nm = 0; nm < NODE_MANAGERS; nm++) {
       if (nm != victim) {
-        awaitPoolEmpty(nm, sponge(nm).node().metrics());
+        SpongeCluster.awaitPoolEmpty(nm, sponge(nm).node().metrics());
       }
     }
     try (SpongeService restarted = SpongeService.start(killedConfig)) {
@@ -375,7 +326,7 @@ class SpongeShuffleOnYarnTest {
   }
 
   private static SpongeAuxService sponge(int nm) {
-    return cluster.auxService(nm, SpongeAuxService.class);
+    return SpongeCluster.sponge(cluster, nm);
   }
 
   private static long[] serverBytesIn() {
@@ -397,28 +348,7 @@ class SpongeShuffleOnYarnTest {
   }
 
   private static void assertPoolsEmpty() throws InterruptedException {
-    for (int nm = 0; nm < NODE_MANAGERS; nm++) {
-      awaitPoolEmpty(nm, sponge(nm).node().metrics());
-    }
-  }
-
-  /**
-   * Frees after the job are synchronous in the task; the wait only covers the aux service's
-   * application-end event.
-   */
-  private static void awaitPoolEmpty(int nm, SpongeServerMetricsMBean m)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while ((m.getChunksFree() != m.getChunksTotal() || m.getRemoteChunksHeld() != 0)
-        && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    assertEquals(
-        m.getChunksTotal(),
-        m.getChunksFree(),
-        "pool of NodeManager " + nm + " is empty after the job");
-    assertEquals(
-        0, m.getRemoteChunksHeld(), "NodeManager " + nm + " holds no remote chunks after the job");
+    SpongeCluster.assertPoolsEmpty(cluster);
   }
 
   private static String failedReduceDiagnostics(Job job) throws Exception {

@@ -9,6 +9,7 @@ import dev.levee.bench.gen.RecordGenerator;
 import dev.levee.bench.report.ResultGroup;
 import dev.levee.bench.report.Summary;
 import dev.levee.bench.results.Measurement;
+import dev.levee.bench.results.RunFigures;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.piranha.examples.TopWords;
@@ -58,7 +59,8 @@ public final class PiranhaSuite implements Suite {
             "LIST",
             "Piranha configurations: fused|kept - none|local|dfs",
             "fused-none,kept-none,fused-dfs,kept-dfs"),
-        OptionSpec.optional("figures", "DIR", "where the PNG goes", "bench/results/figures"));
+        OptionSpec.optional(
+            "figures", "DIR", "where the PNGs go (default: the run directory's figures/)", ""));
   }
 
   @Override
@@ -231,7 +233,7 @@ public final class PiranhaSuite implements Suite {
               "| %s | %s | %d | %.1f | %.1f | %.1f | %s |%n",
               g.paramsLabel(), g.variant(), s.n(), s.median(), s.min(), s.max(), versus);
     }
-    java.nio.file.Path dir = java.nio.file.Path.of(context.options().string("figures"));
+    java.nio.file.Path dir = RunFigures.dir(context, context.options().string("figures"));
     Files.createDirectories(dir);
     context.err().println("figure: " + SecondsChart.write(groups, dir));
     context.err().println("figure: " + BreakdownChart.write("top-k words", groups, dir));

@@ -7,6 +7,7 @@ import dev.levee.bench.cli.ParsedOptions;
 import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.gen.TeraSortDataset;
 import dev.levee.bench.results.RepoLayout;
+import dev.levee.bench.results.RunFigures;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.themis.IoAudit;
 import dev.levee.themis.ThemisCounters;
@@ -33,7 +34,8 @@ import org.apache.hadoop.mapreduce.TaskType;
  * part to the first variant's. Records per run: the phases' times and throughput (against the disk
  * line of physical-limits), I/Os per record from the counters (Themis's I/O audit) and from
  * /proc/diskstats, partition-size spread, and write sizes. Writes the phase-throughput figure and
- * the ratio table to bench/results/figures.
+ * the ratio table to the run's {@code figures/} ({@code ./levee publish} copies them into
+ * bench/results/figures).
  */
 public final class ThemisSuite implements Suite {
   @Override
@@ -65,7 +67,10 @@ public final class ThemisSuite implements Suite {
             "400"),
         OptionSpec.optional("repetitions", "N", "runs of each variant (order rotates)", "1"),
         OptionSpec.optional(
-            "figures", "DIR", "where the PNG and the ratio table go", "bench/results/figures"),
+            "figures",
+            "DIR",
+            "where the PNG and the ratio table go (default: the run directory's figures/)",
+            ""),
         OptionSpec.flag("keep-data", "leave the cluster's directory under .levee/ in place"));
   }
 
@@ -78,7 +83,7 @@ public final class ThemisSuite implements Suite {
     int heapMb = o.intIn("task-heap-mb", 128, 8192);
     int repetitions = o.intIn("repetitions", 1, 100);
     java.nio.file.Path root = RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath());
-    java.nio.file.Path figures = root.resolve(o.string("figures"));
+    java.nio.file.Path figures = RunFigures.dir(context, o.string("figures"));
     java.nio.file.Path base = root.resolve(".levee/themis-bench");
     Files.createDirectories(base);
     DiskBandwidth disk = DiskBandwidth.fromResults(context.store().dir());

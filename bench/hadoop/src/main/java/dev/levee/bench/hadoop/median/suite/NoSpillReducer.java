@@ -10,7 +10,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * Nothing spills, so the only thing left to compare is what SpongeFiles cost when they are switched
  * on but unused.
  */
-final class NoSpillReducer {
+public final class NoSpillReducer {
   static final float SHUFFLE_BUFFER = 0.7f;
   static final float MERGE_PERCENT = 0.9f;
 
@@ -31,13 +31,13 @@ final class NoSpillReducer {
    * The heap that keeps {@code reducerInputBytes} below the in-memory merge threshold with
    * headroom.
    */
-  static int heapMb(long reducerInputBytes) {
+  public static int heapMb(long reducerInputBytes) {
     double heapBytes = reducerInputBytes / (SHUFFLE_BUFFER * MERGE_PERCENT * HEADROOM);
     return (int) Math.ceil(heapBytes / (1 << 20)) + BASELINE_HEAP_MB;
   }
 
   /** {@code base} with a reducer of {@code heapMb} that neither spills nor merges to disk. */
-  static Configuration configure(Configuration base, int heapMb) {
+  public static Configuration configure(Configuration base, int heapMb) {
     Configuration c = new Configuration(base);
     c.set(
         MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx" + heapMb + "m " + MiniClusterSettings.TASK_JVM_FLAGS);
