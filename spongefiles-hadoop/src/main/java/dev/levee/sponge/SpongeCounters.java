@@ -83,8 +83,16 @@ public final class SpongeCounters {
    * pig.<tier>.<counter>} ({@link #perTier}), apart from the reduce-side shuffle's own.
    */
   public enum PigBag {
-    /** Bag spills written into SpongeFiles (one file per spill). */
+    /**
+     * Bag spills written into SpongeFiles (one file per spill); also counted per kind of bag as
+     * {@code pig.bag_spills.default}, {@code .sorted} and {@code .distinct} ({@link #spillsOf}).
+     */
     SPILLS("pig.bag_spills"),
+    /**
+     * Merges of a sorted or distinct bag's oldest spills into one, when more spills than one merge
+     * reads at once.
+     */
+    MERGES("pig.bag_merges"),
     /** Tuples those spills wrote. */
     TUPLES_SPILLED("pig.tuples_spilled"),
     /** Bag spills written to local temporary files as stock Pig does (no usable sponge). */
@@ -100,6 +108,11 @@ public final class SpongeCounters {
 
     public String counterName() {
       return counterName;
+    }
+
+    /** Spills of one kind of bag: {@code default}, {@code sorted} or {@code distinct}. */
+    public static String spillsOf(String bagKind) {
+      return SPILLS.counterName + "." + bagKind;
     }
 
     /** The name of a per-tier figure of bag spills, e.g. {@code pig.local_memory.bytes_written}. */

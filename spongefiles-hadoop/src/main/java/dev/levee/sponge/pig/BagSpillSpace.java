@@ -73,20 +73,27 @@ final class BagSpillSpace {
    * Writes one spill. Into a new SpongeFile when there is a sponge; if that fails (every tier
    * refused or failed), into a local file, as stock would, with one warning per task.
    *
+   * @param bagKind {@code default}, {@code sorted} or {@code distinct}
+   * @param merge whether this writes a merge of earlier spills rather than memory
    * @throws IOException when not even the local file could be written; nothing is left behind
    */
-  SpillRun spill(String label, TupleWriter writer) throws IOException {
+  SpillRun spill(String bagKind, boolean merge, TupleWriter writer) throws IOException {
     if (sponge != null) {
       SpongeFile file = null;
       try {
-        file = sponge.create(label);
+        file = sponge.create("pig-" + bagKind + "-bag" + (merge ? "-merge" : ""));
         long tuples;
         try (DataOutputStream out =
             new DataOutputStream(new BufferedOutputStream(file.output(), WRITE_BUFFER))) {
           tuples = writer.writeTo(out);
         }
-        counters.add(PigBag.SPILLS.counterName(), 1);
-        counters.add(PigBag.TUPLES_SPILLED.counterName(), tuples);
+        if (merge) {
+          counters.add(PigBag.MERGES.counterName(), 1);
+        } else {
+          counters.add(PigBag.SPILLS.counterName(), 1);
+          counters.add(PigBag.spillsOf(bagKind), 1);
+          counters.add(PigBag.TUPLES_SPILLED.counterName(), tuples);
+        }
         publishTierFigures();
         return new SpongeSpillRun(file);
       } catch (IOException | RuntimeException e) {
@@ -104,18 +111,20 @@ final class BagSpillSpace {
         }
       }
     }
-    return spillToLocalFile(writer);
+    return spillToLocalFile(merge, writer);
   }
 
-  private SpillRun spillToLocalFile(TupleWriter writer) throws IOException {
+  private SpillRun spillToLocalFile(boolean merge, TupleWriter writer) throws IOException {
     File f = File.createTempFile("pigbag", null);
     f.deleteOnExit();
     LocalFileSpillRun run = new LocalFileSpillRun(f);
     try (DataOutputStream out =
         new DataOutputStream(new BufferedOutputStream(new FileOutputStream(f), WRITE_BUFFER))) {
       long tuples = writer.writeTo(out);
-      counters.add(PigBag.LOCAL_FILE_SPILLS.counterName(), 1);
-      counters.add(PigBag.TUPLES_SPILLED.counterName(), tuples);
+      if (!merge) {
+        counters.add(PigBag.LOCAL_FILE_SPILLS.counterName(), 1);
+        counters.add(PigBag.TUPLES_SPILLED.counterName(), tuples);
+      }
       return run;
     } catch (IOException | RuntimeException e) {
       run.delete();

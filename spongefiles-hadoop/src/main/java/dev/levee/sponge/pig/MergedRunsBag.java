@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 import org.apache.pig.data.DataType;
 import org.apache.pig.data.Tuple;
@@ -76,7 +75,8 @@ abstract class MergedRunsBag extends SpongeSpillBag {
                 .space()
                 .get()
                 .spill(
-                    "pig-" + kind() + "-bag-merge",
+                    kind(),
+                    true,
                     out -> {
                       long n = 0;
                       while (merge.hasNext()) {
@@ -235,10 +235,11 @@ abstract class MergedRunsBag extends SpongeSpillBag {
       return buffered != null;
     }
 
+    /** Null past the end, as Pig's own bag iterators: Pig's operators read until null. */
     @Override
     public Tuple next() {
       if (!hasNext()) {
-        throw new NoSuchElementException("no more tuples in this bag");
+        return null;
       }
       hasBuffered = false;
       Tuple t = buffered;

@@ -4,7 +4,6 @@ import java.io.DataInputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.pig.data.Tuple;
 
 /**
@@ -85,10 +84,11 @@ final class SpongeDefaultBag extends SpongeSpillBag {
       return buffered != null;
     }
 
+    /** Null past the end, as Pig's own bag iterators: Pig's operators read until null. */
     @Override
     public Tuple next() {
       if (!hasNext()) {
-        throw new NoSuchElementException("no more tuples in this bag");
+        return null;
       }
       hasBuffered = false;
       Tuple t = buffered;

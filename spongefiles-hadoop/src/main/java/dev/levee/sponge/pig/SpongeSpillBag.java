@@ -82,7 +82,8 @@ abstract class SpongeSpillBag extends DefaultAbstractBag {
                 .space()
                 .get()
                 .spill(
-                    "pig-" + kind() + "-bag",
+                    kind(),
+                    false,
                     out -> {
                       long n = 0;
                       for (Tuple t : tuples) {

@@ -4,7 +4,7 @@ import static dev.levee.sponge.pig.Tuples.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.sponge.SpongeCounters;
@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.TreeSet;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.LimitedSortedDataBag;
@@ -59,6 +58,7 @@ class SpongeBagsTest {
     assertEquals(all, read(bag), "a bag can be read again");
     assertEquals(3400, bag.size());
     assertEquals(3, rig.counter(PigBag.SPILLS.counterName()));
+    assertEquals(3, rig.counter(PigBag.spillsOf("default")));
     assertEquals(3000, rig.counter(PigBag.TUPLES_SPILLED.counterName()));
     long written =
         rig.counter(PigBag.perTier(SpongeCounters.PerTier.BYTES_WRITTEN, Tier.LOCAL_MEMORY));
@@ -107,7 +107,7 @@ class SpongeBagsTest {
     all.addAll(last);
     seen.addAll(read(it));
     assertEquals(all, seen);
-    assertThrows(NoSuchElementException.class, it::next);
+    assertNull(it.next(), "null past the end, as Pig's own iterators");
   }
 
   @Test
@@ -208,6 +208,7 @@ class SpongeBagsTest {
       }
     }
     assertEquals(MergedRunsBag.MERGE_FAN_IN * 3, ((SpongeSpillBag) bag).spillCount());
+    assertEquals(MergedRunsBag.MERGE_FAN_IN * 3, rig.counter(PigBag.spillsOf("sorted")));
     List<Tuple> expected = new ArrayList<>(all);
     expected.sort(NaturalOrder.INSTANCE);
     assertEquals(expected, read(bag));
@@ -215,6 +216,7 @@ class SpongeBagsTest {
     assertEquals(
         ((SpongeSpillBag) bag).spillCount(), rig.fs.openFiles(), "merged-away spills were deleted");
     assertEquals(expected, read(bag), "and the merged spills read back again");
+    assertTrue(rig.counter(PigBag.MERGES.counterName()) >= 2);
   }
 
   @Test
@@ -248,6 +250,23 @@ class SpongeBagsTest {
     assertTrue(bag.spill() > 0);
     seen.addAll(read(it));
     assertEquals(new ArrayList<>(new TreeSet<>(all)), seen);
+  }
+
+  @Test
+  void iteratorsReadWithoutHasNextEndWithNullAsPigsOperatorsExpect() {
+    for (DataBag bag :
+        List.of(factory.newDefaultBag(), factory.newSortedBag(null), factory.newDistinctBag())) {
+      List<Tuple> all = Tuples.sequence(0, 300);
+      all.forEach(bag::add);
+      bag.spill();
+      Iterator<Tuple> it = bag.iterator();
+      List<Tuple> got = new ArrayList<>();
+      for (Tuple t = it.next(); t != null; t = it.next()) {
+        got.add(t);
+      }
+      assertEquals(300, got.size(), bag.getClass().getSimpleName());
+      assertNull(it.next());
+    }
   }
 
   @Test
