@@ -69,9 +69,15 @@ final class PigTaskSponge {
       return fallBack(
           "not inside a MapReduce task (no task configuration or attempt id), e.g. Pig's front end");
     }
-    SpongeConf.validate(c);
-    JobConf job = c instanceof JobConf j ? j : new JobConf(c);
-    TaskSponge sponge = TaskSponge.attach(job, id);
+    TaskSponge sponge;
+    try {
+      SpongeConf.validate(c);
+      sponge = TaskSponge.attach(c instanceof JobConf j ? j : new JobConf(c), id);
+    } catch (RuntimeException e) {
+      // An invalid value fails the task when its first bag is made (SpongeBagFactory); here, on
+      // whatever thread spills first, the bags can only carry on as stock.
+      return fallBack(id + ": " + e.getMessage());
+    }
     if (sponge.fileSystem().isEmpty()) {
       return fallBack(id + ": " + sponge.unavailableReason());
     }

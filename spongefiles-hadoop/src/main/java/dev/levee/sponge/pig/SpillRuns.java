@@ -16,11 +16,13 @@ final class SpillRuns {
   /** Shared by the bag and its cleaning action; must not reference the bag. */
   private final List<SpillRun> runs = new CopyOnWriteArrayList<>();
 
-  private final Cleaner.Cleanable cleanable;
+  /** The bag, until its first spill registers it with the cleaner (most bags never spill). */
+  private Object owner;
+
+  private Cleaner.Cleanable cleanable;
 
   SpillRuns(Object bag) {
-    List<SpillRun> list = runs;
-    this.cleanable = CLEANER.register(bag, () -> deleteAll(list));
+    this.owner = bag;
   }
 
   int size() {
@@ -31,7 +33,13 @@ final class SpillRuns {
     return runs.get(i);
   }
 
+  /** Called with the bag's lock held. */
   void add(SpillRun run) {
+    if (cleanable == null) {
+      List<SpillRun> list = runs;
+      cleanable = CLEANER.register(owner, () -> deleteAll(list));
+      owner = null;
+    }
     runs.add(run);
   }
 
@@ -52,7 +60,9 @@ final class SpillRuns {
 
   /** For tests: what the cleaner does once the bag is unreachable. */
   void cleanNow() {
-    cleanable.clean();
+    if (cleanable != null) {
+      cleanable.clean();
+    }
   }
 
   private static void deleteAll(List<SpillRun> list) {

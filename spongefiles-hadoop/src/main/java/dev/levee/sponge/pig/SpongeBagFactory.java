@@ -1,5 +1,6 @@
 package dev.levee.sponge.pig;
 
+import dev.levee.sponge.config.SpongeConf;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -80,12 +81,19 @@ public class SpongeBagFactory extends BagFactory {
 
   /**
    * Read once the task's configuration is there (bags are made in map and reduce code, after Pig
-   * set it up); Pig's front end gets the defaults.
+   * set it up); Pig's front end gets the defaults. This is also where an invalid {@code
+   * levee.sponge.*} value fails the task, naming the key and what is allowed: the first spill may
+   * come from Pig's memory manager thread, where an exception would be lost.
+   *
+   * @throws IllegalArgumentException for an invalid {@code levee.sponge.*} value
    */
   private BagSettings settings() {
     BagSettings s = settings;
     if (s == null) {
       Configuration conf = PigMapReduce.sJobConf;
+      if (conf != null) {
+        SpongeConf.validate(conf);
+      }
       s = new BagSettings(PigTaskSponge.TASK::space, memoryBudget(conf));
       if (conf != null) {
         settings = s;

@@ -4,6 +4,7 @@ import static dev.levee.sponge.pig.Tuples.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.sponge.SpongeCounters;
@@ -23,6 +24,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.log4j.Level;
+import org.apache.pig.backend.hadoop.executionengine.mapReduceLayer.PigMapReduce;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.Tuple;
 import org.junit.jupiter.api.AfterEach;
@@ -144,6 +146,22 @@ class PigTaskSpongeTest {
     List<Tuple> all = Tuples.sequence(0, 1800);
     assertEquals(all, bags(frontEnd).spillThreeTimesAndRead(all));
     assertFalse(frontEnd.space().usesSponge());
+  }
+
+  @Test
+  void anInvalidSpongeValueFailsTheTaskAtItsFirstBagNamingTheKey() {
+    Configuration conf = job(1);
+    conf.set(SpongeConf.CHUNK_SIZE.name(), "12 parsecs");
+    Configuration before = PigMapReduce.sJobConf;
+    PigMapReduce.sJobConf = conf;
+    try {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> new SpongeBagFactory().newDefaultBag());
+      assertTrue(e.getMessage().contains(SpongeConf.CHUNK_SIZE.name()), e.getMessage());
+    } finally {
+      PigMapReduce.sJobConf = before;
+    }
   }
 
   @Test
