@@ -20,6 +20,7 @@ import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.SpongeCounters;
 import dev.levee.sponge.config.SpongeConf;
 import java.nio.file.Files;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,33 +145,19 @@ public final class HadoopDemoSuite implements Suite {
         Map<String, Object> boundParams = new LinkedHashMap<>(params);
         // Alternate which variant goes first, so neither always runs on a colder or warmer machine.
         for (int rep = 0; rep < repetitions; rep++) {
-          boolean stockFirst = rep % 2 == 0;
-          progress.begin(
-              DemoSteps.job("hadoop", stockFirst ? Measurement.STOCK : DemoTable.PLUGIN, rep));
-          MedianRun first =
-              runVariant(
-                  stockFirst ? stock : sponge,
-                  stockFirst ? Measurement.STOCK : DemoTable.PLUGIN,
-                  input,
-                  numbers,
-                  params,
-                  rep,
-                  context,
-                  readers);
-          progress.begin(
-              DemoSteps.job("hadoop", stockFirst ? DemoTable.PLUGIN : Measurement.STOCK, rep));
-          MedianRun second =
-              runVariant(
-                  stockFirst ? sponge : stock,
-                  stockFirst ? DemoTable.PLUGIN : Measurement.STOCK,
-                  input,
-                  numbers,
-                  params,
-                  rep,
-                  context,
-                  readers);
-          MedianRun stockRun = stockFirst ? first : second;
-          requireSameMedian("SpongeFiles", stockFirst ? second : first, stockRun);
+          List<String> order =
+              rep % 2 == 0
+                  ? List.of(Measurement.STOCK, DemoTable.PLUGIN)
+                  : List.of(DemoTable.PLUGIN, Measurement.STOCK);
+          Map<String, MedianRun> runs = new HashMap<>();
+          for (String variant : order) {
+            progress.begin(DemoSteps.job("hadoop", variant, rep));
+            Configuration c = variant.equals(Measurement.STOCK) ? stock : sponge;
+            runs.put(
+                variant, runVariant(c, variant, input, numbers, params, rep, context, readers));
+          }
+          MedianRun stockRun = runs.get(Measurement.STOCK);
+          requireSameMedian("SpongeFiles", runs.get(DemoTable.PLUGIN), stockRun);
           if (bound == null) {
             // The heap that holds the whole shuffle as stock measured it, with headroom.
             int heapMb =
