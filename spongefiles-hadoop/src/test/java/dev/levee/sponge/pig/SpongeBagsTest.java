@@ -269,6 +269,60 @@ class SpongeBagsTest {
     }
   }
 
+  /** Pig's memory manager spills from its own thread while the task adds and reads. */
+  @Test
+  void spillsFromAnotherThreadWhileTheTaskAddsAndReadsLoseNothing() throws Exception {
+    DataBag bag = factory.newDefaultBag();
+    List<Tuple> all = Tuples.sequence(0, 20_000);
+    java.util.concurrent.atomic.AtomicBoolean done =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong spilled = new java.util.concurrent.atomic.AtomicLong();
+    Thread memoryManager =
+        new Thread(
+            () -> {
+              while (!done.get()) {
+                spilled.addAndGet(bag.spill());
+                Thread.onSpinWait();
+              }
+            });
+    memoryManager.start();
+    try {
+      all.forEach(bag::add);
+      List<Tuple> firstRead = read(bag);
+      List<Tuple> secondRead = read(bag);
+      assertEquals(all, firstRead);
+      assertEquals(all, secondRead);
+    } finally {
+      done.set(true);
+      memoryManager.join();
+    }
+    assertTrue(((SpongeSpillBag) bag).spillCount() > 1, "spilled while adding");
+    assertEquals(all, read(bag));
+    assertEquals(rig.counter(PigBag.TUPLES_SPILLED.counterName()), spilled.get());
+
+    DataBag sorted = factory.newSortedBag(null);
+    List<Tuple> random = Tuples.random(20_000, 1_000_000, 8);
+    done.set(false);
+    Thread manager2 =
+        new Thread(
+            () -> {
+              while (!done.get()) {
+                sorted.spill();
+                Thread.onSpinWait();
+              }
+            });
+    manager2.start();
+    try {
+      random.forEach(sorted::add);
+    } finally {
+      done.set(true);
+      manager2.join();
+    }
+    List<Tuple> expected = new ArrayList<>(random);
+    expected.sort(NaturalOrder.INSTANCE);
+    assertEquals(expected, read(sorted));
+  }
+
   @Test
   void emptyBagsSpillNothingAndReadEmpty() {
     for (DataBag bag :
