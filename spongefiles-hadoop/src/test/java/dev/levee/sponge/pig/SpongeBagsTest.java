@@ -277,17 +277,29 @@ class SpongeBagsTest {
     java.util.concurrent.atomic.AtomicBoolean done =
         new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.atomic.AtomicLong spilled = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
     Thread memoryManager =
         new Thread(
             () -> {
               while (!done.get()) {
                 spilled.addAndGet(bag.spill());
+                calls.incrementAndGet();
                 Thread.onSpinWait();
               }
             });
     memoryManager.start();
     try {
-      all.forEach(bag::add);
+      for (int i = 0; i < all.size(); i++) {
+        bag.add(all.get(i));
+        if (i % 2000 == 1999) {
+          // Wait for one whole spill call to start after this add, so memory is spilled from the
+          // other thread at least once per 2000 tuples (no timing involved).
+          long mark = calls.get();
+          while (calls.get() < mark + 2) {
+            Thread.onSpinWait();
+          }
+        }
+      }
       List<Tuple> firstRead = read(bag);
       List<Tuple> secondRead = read(bag);
       assertEquals(all, firstRead);
@@ -296,7 +308,7 @@ class SpongeBagsTest {
       done.set(true);
       memoryManager.join();
     }
-    assertTrue(((SpongeSpillBag) bag).spillCount() > 1, "spilled while adding");
+    assertTrue(((SpongeSpillBag) bag).spillCount() >= 10, "spilled while adding");
     assertEquals(all, read(bag));
     assertEquals(rig.counter(PigBag.TUPLES_SPILLED.counterName()), spilled.get());
 
