@@ -94,6 +94,9 @@ public final class SpongeFileSystem implements Closeable {
         config.localEnabled()
             ? SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize())
             : null;
+    if (pool != null) {
+      pool.holdOwnerLease(); // this process's liveness, for the node's GC
+    }
     try {
       FileSystem dfs = null;
       org.apache.hadoop.fs.Path dfsDir = null;
@@ -235,7 +238,8 @@ public final class SpongeFileSystem implements Closeable {
     } catch (IOException | RuntimeException e) {
       metrics.error(Tier.REMOTE_MEMORY);
       LOG.warn(
-          "sponge file {}: could not get the list of servers with free memory; skipping remote memory for it",
+          "sponge file {}: could not get the list of servers with free memory; skipping remote"
+              + " memory for it",
           name,
           e);
       return List.of();

@@ -246,6 +246,38 @@ public final class SpongeConf {
           .since(V010)
           .build();
 
+  // --- Trust (issue 13): which owner nodes the garbage collector asks, and how long it waits.
+
+  public static final ConfigKey<String> GC_OWNER_NODES =
+      B.key(
+              "levee.sponge.server.gc-owner-nodes",
+              noWhitespace("comma-separated host:port of sponge servers", true))
+          .defaultValue("")
+          .defaultDescription("none: this node and, with ZooKeeper, its registered servers")
+          .doc(
+              "Comma-separated host:port of sponge servers whose remote owners this server may"
+                  + " ask IS_ALIVE, besides itself and the servers registered in ZooKeeper. An"
+                  + " owner naming any other node is never contacted: it counts as unreachable"
+                  + " (kept for gc-peer-unreachable-grace-ms, then freed).")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> GC_PROBE_TIMEOUT_MS =
+      B.key("levee.sponge.server.gc-probe-timeout-ms", ints(1, 600_000))
+          .defaultValue("2000")
+          .doc(
+              "Connect and answer timeout of one IS_ALIVE probe of a GC round; a round probes"
+                  + " every owner node in parallel and waits at most this long for all of them.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> GC_PROBE_THREADS =
+      B.key("levee.sponge.server.gc-probe-threads", ints(1, 256))
+          .defaultValue("16")
+          .doc("Most IS_ALIVE probes one GC round runs at once.")
+          .since(V020)
+          .build();
+
   // --- The tracker (ZooKeeper).
 
   public static final ConfigKey<String> ZK_QUORUM =
@@ -280,8 +312,8 @@ public final class SpongeConf {
           .defaultValue("2000")
           .doc(
               "How long a task waits for ZooKeeper before it gives up remote memory for its whole"
-                  + " life (local memory and disk still serve): one bounded wait per task, never one"
-                  + " per file.")
+                  + " life (local memory and disk still serve): one bounded wait per task, never"
+                  + " one per file.")
           .since(V020)
           .build();
 

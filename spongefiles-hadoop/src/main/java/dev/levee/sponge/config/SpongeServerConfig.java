@@ -2,6 +2,8 @@ package dev.levee.sponge.config;
 
 import dev.levee.config.ConfigSource;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -30,7 +32,11 @@ public record SpongeServerConfig(
     int zkConnectTimeoutMillis,
     long trackerPollMillis,
     int clientConnectTimeoutMillis,
-    int clientReadTimeoutMillis) {
+    int clientReadTimeoutMillis,
+    // trust (issue 13)
+    List<String> gcOwnerNodes,
+    int gcProbeTimeoutMillis,
+    int gcProbeThreads) {
 
   public static SpongeServerConfig from(Configuration conf) {
     // Pool geometry and the local owner name are shared with the tasks on the node: read them the
@@ -59,7 +65,13 @@ public record SpongeServerConfig(
         SpongeConf.ZK_CONNECT_TIMEOUT_MS.from(s),
         SpongeConf.TRACKER_POLL_MS.from(s),
         SpongeConf.CLIENT_CONNECT_TIMEOUT_MS.from(s),
-        SpongeConf.CLIENT_READ_TIMEOUT_MS.from(s));
+        SpongeConf.CLIENT_READ_TIMEOUT_MS.from(s),
+        Arrays.stream(SpongeConf.GC_OWNER_NODES.from(s).split(","))
+            .map(String::trim)
+            .filter(n -> !n.isEmpty())
+            .toList(),
+        SpongeConf.GC_PROBE_TIMEOUT_MS.from(s),
+        SpongeConf.GC_PROBE_THREADS.from(s));
   }
 
   public boolean zooKeeperEnabled() {

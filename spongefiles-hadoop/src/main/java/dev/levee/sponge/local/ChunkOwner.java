@@ -1,13 +1,20 @@
 package dev.levee.sponge.local;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
 
 /**
- * The process that holds a chunk: its pid and the host it runs on. Stored in the pool's metadata so
- * that the sponge server can tell orphaned chunks from live ones (pid check for local owners, a
+ * The process that holds a chunk: its owner id (its pid, or in a YARN container an id derived from
+ * the container id, see {@link #selfId()}) and the host it runs on. Stored in the pool's metadata
+ * so that the sponge server can tell orphaned chunks from live ones (pid check for local owners, a
  * question to the owner's server for remote ones).
  *
  * <p>The host is stored in a fixed-size metadata entry, so its UTF-8 form is limited to {@link
@@ -42,9 +49,49 @@ public record ChunkOwner(long pid, String host) {
     }
   }
 
+  /**
+   * Owner ids at or above this are not pids: they name a process in a YARN container (see {@link
+   * #selfId()}). Linux pids stay below 2^22.
+   */
+  public static final long CONTAINER_ID_BASE = 1L << 62;
+
+  private static final String CONTAINER_ID = System.getenv("CONTAINER_ID");
+  private static final long SELF_ID = ownerIdOf(CONTAINER_ID, ProcessHandle.current().pid());
+
   /** This JVM as a chunk owner on {@code host}. */
   public static ChunkOwner currentProcess(String host) {
-    return new ChunkOwner(ProcessHandle.current().pid(), host);
+    return new ChunkOwner(SELF_ID, host);
+  }
+
+  /**
+   * This JVM's owner id: its pid, or, in a YARN container (env {@code CONTAINER_ID}), an id derived
+   * from the container id and the pid. A pid means nothing outside its pid namespace (the YARN
+   * Docker runtime gives every container its own, so two containers' tasks may share a pid); the
+   * container id is unique on the cluster. Liveness never depends on the id being a pid: it is
+   * judged by the owner's lease in the pool (see the pool's owner leases).
+   */
+  public static long selfId() {
+    return SELF_ID;
+  }
+
+  /** The YARN container this JVM runs in, if any (env {@code CONTAINER_ID}). */
+  public static String containerIdOrNull() {
+    return CONTAINER_ID == null || CONTAINER_ID.isBlank() ? null : CONTAINER_ID.trim();
+  }
+
+  static long ownerIdOf(String containerId, long pid) {
+    if (containerId == null || containerId.isBlank()) {
+      return pid;
+    }
+    try {
+      byte[] d =
+          MessageDigest.getInstance("SHA-256")
+              .digest((containerId.trim() + "/" + pid).getBytes(StandardCharsets.UTF_8));
+      long h = ByteBuffer.wrap(d).getLong();
+      return CONTAINER_ID_BASE | (h & (CONTAINER_ID_BASE - 1));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
   }
 
   /**
@@ -67,7 +114,26 @@ public record ChunkOwner(long pid, String host) {
    * owner's chunk).
    */
   public boolean isAliveOnThisHost() {
-    return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    return pid < CONTAINER_ID_BASE
+        && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
+        && !isThreadOfAnotherProcess(pid);
+  }
+
+  /**
+   * A thread id looks like a live pid to {@link ProcessHandle} ({@code /proc/<tid>} exists); its
+   * {@code Tgid} (the process it belongs to) tells them apart.
+   */
+  private static boolean isThreadOfAnotherProcess(long id) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(id), "status"))) {
+        if (line.startsWith("Tgid:")) {
+          return Long.parseLong(line.substring(5).trim()) != id;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // no /proc (not Linux) or the process just exited: ProcessHandle's answer stands
+    }
+    return false;
   }
 
   @Override

@@ -53,6 +53,17 @@ final class CrossProcessLock {
 
   /** Acquires the lock and returns the word to pass to {@link #unlock(long)}. */
   long lock() {
+    return lock(Long.MAX_VALUE);
+  }
+
+  /**
+   * Acquires the lock, waiting at most {@code maxWaitNanos}; returns the word to pass to {@link
+   * #unlock(long)}, or 0 when the wait ran out. A holder that is alive but does not run (stopped
+   * with SIGSTOP, frozen in a debugger, swapped out) would otherwise freeze every process on the
+   * node that allocates: bounded, it costs each of them one wait and a fallback to the next tier.
+   */
+  long lock(long maxWaitNanos) {
+    long begin = System.nanoTime();
     long mine = (PID << 32) | (nextToken() & 0xFFFFFFFFL);
     int spins = 0;
     long lastCheck = System.nanoTime();
@@ -67,6 +78,9 @@ final class CrossProcessLock {
         continue;
       }
       long now = System.nanoTime();
+      if (now - begin >= maxWaitNanos) {
+        return 0L;
+      }
       if (seen != watched) {
         watched = seen;
         watchedSince = now;

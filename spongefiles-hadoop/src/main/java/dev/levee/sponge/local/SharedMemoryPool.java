@@ -2,7 +2,6 @@ package dev.levee.sponge.local;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -12,14 +11,20 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -56,6 +61,14 @@ public final class SharedMemoryPool implements Closeable {
    */
   private static final Object OPEN_MONITOR = new Object();
 
+  /** Longest wait for the metadata lock; a holder that does not run costs this, not a freeze. */
+  private static final long LOCK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  private volatile long lockWaitNanos = LOCK_WAIT_NANOS;
+  private final java.util.concurrent.atomic.AtomicLong lockTimeouts =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  private final PoolDirectory trusted;
   private final Path dir;
   private final int chunkSize;
   private final int chunkCount;
@@ -63,11 +76,28 @@ public final class SharedMemoryPool implements Closeable {
   private final MappedByteBuffer meta;
   private final MappedByteBuffer[] segments;
   private final CrossProcessLock lock;
+
+  /** Identity (device, inode) of the pool.meta this object maps, to notice it being replaced. */
+  private final Object metaKey;
+
+  /** Why this pool must not hand out chunks any more, or null while it is sound. */
+  private volatile String damage;
+
   private volatile boolean closed;
 
+  /** Whether this object took this JVM's owner lease (on its first allocation for this JVM). */
+  private boolean leaseTaken;
+
   private SharedMemoryPool(
-      Path dir, int chunkSize, int chunkCount, MappedByteBuffer meta, MappedByteBuffer[] segments) {
-    this.dir = dir;
+      PoolDirectory trusted,
+      int chunkSize,
+      int chunkCount,
+      MappedByteBuffer meta,
+      MappedByteBuffer[] segments)
+      throws IOException {
+    this.trusted = trusted;
+    this.dir = trusted.path();
+    this.metaKey = metaFileKey(dir);
     this.chunkSize = chunkSize;
     this.chunkCount = chunkCount;
     this.chunksPerSegment = PoolLayout.chunksPerSegment(chunkSize);
@@ -86,7 +116,39 @@ public final class SharedMemoryPool implements Closeable {
    */
   public static SharedMemoryPool open(Path dir, long capacityBytes, int chunkSize)
       throws IOException {
+    return open(dir, capacityBytes, chunkSize, PoolDirectory.currentUser());
+  }
+
+  /**
+   * {@link #open(Path, long, int)} with the user the pool directory and its files must belong to
+   * ({@link PoolDirectory#secure}); a directory of anyone else, or one others can write, is
+   * refused.
+   */
+  public static SharedMemoryPool open(
+      Path dir, long capacityBytes, int chunkSize, UserPrincipal expectedOwner) throws IOException {
+    return open(dir, capacityBytes, chunkSize, expectedOwner, null);
+  }
+
+  /**
+   * Opens the pool as its server, which holds {@code serverLock} on it: only the server may start a
+   * pool afresh while others may still map the old one (see {@link ServerLock}).
+   */
+  public static SharedMemoryPool openAsServer(
+      ServerLock serverLock, long capacityBytes, int chunkSize) throws IOException {
+    Objects.requireNonNull(serverLock, "serverLock");
+    return open(
+        serverLock.directory(), capacityBytes, chunkSize, PoolDirectory.currentUser(), serverLock);
+  }
+
+  private static SharedMemoryPool open(
+      Path dir,
+      long capacityBytes,
+      int chunkSize,
+      UserPrincipal expectedOwner,
+      ServerLock serverLock)
+      throws IOException {
     Objects.requireNonNull(dir, "dir");
+    Objects.requireNonNull(expectedOwner, "expectedOwner");
     if (chunkSize < 4096 || chunkSize > PoolLayout.MAX_SEGMENT_BYTES) {
       throw new IllegalArgumentException(
           "sponge pool chunk size must be in 4096.."
@@ -107,14 +169,9 @@ public final class SharedMemoryPool implements Closeable {
               + " bytes");
     }
     int chunkCount = (int) count;
-    Files.createDirectories(dir);
+    PoolDirectory trusted = PoolDirectory.secure(dir, expectedOwner);
     synchronized (OPEN_MONITOR) {
-      try (FileChannel metaChannel =
-              FileChannel.open(
-                  dir.resolve(META_FILE),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.READ,
-                  StandardOpenOption.WRITE);
+      try (FileChannel metaChannel = trusted.open(META_FILE, true);
           FileLock ignored = metaChannel.lock()) {
         // The file lock only serialises creation: the OS drops it if the creator dies, so a
         // half-made pool (no
@@ -123,8 +180,20 @@ public final class SharedMemoryPool implements Closeable {
         boolean initialized =
             metaChannel.size() >= PoolLayout.HEADER_BYTES && readMagic(metaChannel) != 0;
         if (!initialized) {
+          if (serverLock == null && ServerLock.heldByAnyone(trusted)) {
+            // A live server maps this pool (and so may tasks): a new pool.meta would hand its
+            // chunks out a second time, to other owners. Only the server may start a pool afresh.
+            throw new IOException(
+                "sponge pool "
+                    + trusted.path()
+                    + " has no valid "
+                    + META_FILE
+                    + " but a sponge server is serving it: refusing to re-create a pool that is"
+                    + " still mapped (it was deleted under the running server?); restart this"
+                    + " node's sponge server to start a new pool");
+          }
           checkSpace(dir, (long) chunkCount * chunkSize + metaBytes);
-          createSegments(dir, chunkCount, chunkSize);
+          createSegments(trusted, chunkCount, chunkSize);
           metaChannel.truncate(0);
           MappedByteBuffer meta = metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, metaBytes);
           meta.order(ByteOrder.nativeOrder());
@@ -136,7 +205,7 @@ public final class SharedMemoryPool implements Closeable {
           INTS.setVolatile(meta, PoolLayout.FREE_COUNT_OFFSET, chunkCount);
           LONGS.setVolatile(meta, PoolLayout.MAGIC_OFFSET, PoolLayout.MAGIC);
           return new SharedMemoryPool(
-              dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
+              trusted, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
         }
         MappedByteBuffer header =
             metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_BYTES);
@@ -154,7 +223,7 @@ public final class SharedMemoryPool implements Closeable {
         MappedByteBuffer meta = metaChannel.map(FileChannel.MapMode.READ_WRITE, 0, metaBytes);
         meta.order(ByteOrder.nativeOrder());
         return new SharedMemoryPool(
-            dir, chunkSize, chunkCount, meta, mapSegments(dir, chunkCount, chunkSize));
+            trusted, chunkSize, chunkCount, meta, mapSegments(trusted, chunkCount, chunkSize));
       }
     }
   }
@@ -177,16 +246,83 @@ public final class SharedMemoryPool implements Closeable {
     return (int) INTS.getVolatile(meta, PoolLayout.FREE_COUNT_OFFSET);
   }
 
+  /**
+   * Checks that {@code pool.meta} in the directory is still the file this object maps. If it was
+   * deleted or replaced, other processes no longer share this pool's bookkeeping, so chunks handed
+   * out from here could be handed out there too: the pool stops allocating ({@link #allocate}
+   * answers "full", so writers go to the next tier) and reports why in {@link #damage()}. Reads and
+   * frees of chunks already held still work.
+   */
+  public Optional<String> checkIntact() {
+    if (damage == null) {
+      Object now;
+      try {
+        now = metaFileKey(dir);
+      } catch (IOException e) {
+        now = null;
+      }
+      if (!metaKey.equals(now)) {
+        damage =
+            dir.resolve(META_FILE)
+                + (now == null ? " was deleted" : " was replaced by another file")
+                + " while this pool was in use; no chunk is allocated from it any more";
+      }
+    }
+    segmentsIntact();
+    return damage();
+  }
+
+  /**
+   * Whether every segment file still has its full length. The pool's memory is allocated when the
+   * pool is created, so the only way a mapped chunk can lose its memory (and fault with SIGBUS,
+   * which the JVM raises as an InternalError at some later point of the thread) is a segment cut
+   * short under the mapping. One stat per segment (a few for a multi-GiB pool) per chunk allocated.
+   */
+  private boolean segmentsIntact() {
+    for (int s = 0; s < segments.length; s++) {
+      Path path = segmentPath(dir, s);
+      long size;
+      try {
+        size =
+            Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size();
+      } catch (IOException e) {
+        size = -1;
+      }
+      if (size < segments[s].capacity()) {
+        damage =
+            path
+                + (size < 0 ? " is gone" : " was cut to " + size + " bytes")
+                + " while this pool was in use; no chunk is allocated from it any more";
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Why this pool stopped allocating, if it did (see {@link #checkIntact()}). */
+  public Optional<String> damage() {
+    return Optional.ofNullable(damage);
+  }
+
   /** Takes a free chunk for {@code owner}; empty when the pool is full. */
   public OptionalInt allocate(ChunkOwner owner) {
     Objects.requireNonNull(owner, "owner");
     ensureOpen();
+    if (damage != null
+        || !segmentsIntact()
+        || (owner.pid() == ChunkOwner.selfId() && !takeLease())) {
+      return OptionalInt.empty();
+    }
     // A full pool is the common case for a busy node; answer it without touching the lock.
     if ((int) INTS.getVolatile(meta, PoolLayout.FREE_COUNT_OFFSET) <= 0) {
       return OptionalInt.empty();
     }
     byte[] host = owner.host().getBytes(StandardCharsets.UTF_8);
-    long word = lock.lock();
+    long word = lock.lock(lockWaitNanos);
+    if (word == 0L) {
+      lockTimeouts.incrementAndGet();
+      return OptionalInt.empty(); // the lock's holder does not run: no room here, next tier
+    }
     try {
       int free = (int) INTS.getVolatile(meta, PoolLayout.FREE_COUNT_OFFSET);
       if (free <= 0) {
@@ -229,7 +365,7 @@ public final class SharedMemoryPool implements Closeable {
     Objects.requireNonNull(expectedOwner, "expectedOwner");
     checkChunk(chunk);
     ensureOpen();
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       ChunkOwner actual = readOwner(chunk);
       if (!expectedOwner.equals(actual)) {
@@ -253,7 +389,7 @@ public final class SharedMemoryPool implements Closeable {
   public ChunkOwner ownerOf(int chunk) {
     checkChunk(chunk);
     ensureOpen();
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       return readOwner(chunk);
     } finally {
@@ -268,7 +404,7 @@ public final class SharedMemoryPool implements Closeable {
   public Map<Integer, ChunkOwner> owners() {
     ensureOpen();
     Map<Integer, ChunkOwner> owners = new HashMap<>();
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       for (int chunk = 0; chunk < chunkCount; chunk++) {
         ChunkOwner owner = readOwner(chunk);
@@ -304,7 +440,7 @@ public final class SharedMemoryPool implements Closeable {
       return 0;
     }
     int freed = 0;
-    long word = lock.lock();
+    long word = lockOrFail();
     try {
       for (Map.Entry<ChunkOwner, List<Integer>> e : dead) {
         for (int chunk : e.getValue()) {
@@ -378,15 +514,89 @@ public final class SharedMemoryPool implements Closeable {
     return segmentOf(chunk).slice(offsetInSegment(chunk), chunkSize);
   }
 
+  /**
+   * Takes the metadata lock for an operation that cannot just answer "no room": waits at most the
+   * lock wait, then fails with a message naming the holder instead of freezing the caller.
+   */
+  private long lockOrFail() {
+    long word = lock.lock(lockWaitNanos);
+    if (word == 0L) {
+      lockTimeouts.incrementAndGet();
+      throw new IllegalStateException(
+          "sponge pool "
+              + dir
+              + " is locked by pid "
+              + lock.holderPid()
+              + " for over "
+              + TimeUnit.NANOSECONDS.toMillis(lockWaitNanos)
+              + " ms (a stopped process?); try again later");
+    }
+    return word;
+  }
+
+  /** Lock waits that ran out in this process (see {@link CrossProcessLock#lock(long)}). */
+  public long lockTimeouts() {
+    return lockTimeouts.get();
+  }
+
+  /** For tests: how long an operation waits for the metadata lock. */
+  void lockWait(long millis) {
+    lockWaitNanos = TimeUnit.MILLISECONDS.toNanos(millis);
+  }
+
   /** Times the cross-process lock was taken over from a dead holder since the pool was created. */
   public int brokenLocks() {
     ensureOpen();
     return (int) INTS.getVolatile(meta, PoolLayout.LOCK_BREAKS_OFFSET);
   }
 
+  /**
+   * Whether a live process holds the lease of owner {@code ownerId} in this pool (see {@link
+   * OwnerLeases}): the namespace-independent liveness of a local owner.
+   */
+  public boolean ownerLeaseHeld(long ownerId) throws IOException {
+    return OwnerLeases.isHeld(trusted, ownerId);
+  }
+
+  /** Owner ids whose lease names a container id {@code containerMatches} accepts. */
+  public Set<Long> ownersInContainers(Predicate<String> containerMatches) throws IOException {
+    return OwnerLeases.ownersOf(dir, containerMatches::test);
+  }
+
+  /**
+   * Takes this JVM's owner lease now (a task does so when it attaches its node's pool, so that it
+   * counts as alive before it owns its first chunk); false if the lease file cannot be taken.
+   */
+  public boolean holdOwnerLease() {
+    return takeLease();
+  }
+
+  /**
+   * A process must hold its lease before it owns a chunk: from then on the collector sees it alive
+   * until the kernel drops the lock at its death. Taken once per pool object, released by close.
+   */
+  private synchronized boolean takeLease() {
+    if (!leaseTaken) {
+      try {
+        OwnerLeases.hold(trusted, ChunkOwner.selfId(), ChunkOwner.containerIdOrNull());
+        leaseTaken = true;
+      } catch (IOException e) {
+        // Without a lease our chunks would look orphaned: take none here (the next tier will).
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public void close() {
     closed = true;
+    synchronized (this) {
+      if (leaseTaken) {
+        leaseTaken = false;
+        OwnerLeases.release(dir, ChunkOwner.selfId());
+      }
+    }
   }
 
   @Override
@@ -476,6 +686,12 @@ public final class SharedMemoryPool implements Closeable {
     }
   }
 
+  private static Object metaFileKey(Path dir) throws IOException {
+    return Files.readAttributes(
+            dir.resolve(META_FILE), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+        .fileKey();
+  }
+
   private static long readMagic(FileChannel channel) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
     channel.read(b, PoolLayout.MAGIC_OFFSET);
@@ -553,30 +769,50 @@ public final class SharedMemoryPool implements Closeable {
     }
   }
 
-  private static void createSegments(Path dir, int chunkCount, int chunkSize) throws IOException {
+  private static void createSegments(PoolDirectory dir, int chunkCount, int chunkSize)
+      throws IOException {
     int perSegment = PoolLayout.chunksPerSegment(chunkSize);
     int segmentCount = (chunkCount + perSegment - 1) / perSegment;
+    ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
     for (int s = 0; s < segmentCount; s++) {
-      int chunks = Math.min(perSegment, chunkCount - s * perSegment);
-      try (RandomAccessFile f = new RandomAccessFile(segmentPath(dir, s).toFile(), "rw")) {
-        // A stale segment from an older pool may hold data: start from zero length so old bytes
-        // never leak.
-        f.setLength(0);
-        f.setLength((long) chunks * chunkSize);
+      long bytes = (long) Math.min(perSegment, chunkCount - s * perSegment) * chunkSize;
+      Path path = segmentPath(dir.path(), s);
+      // Unlink, never truncate, an old segment: a process may still map it, and a truncated file
+      // that grows again is the same inode, so its old mappings would see the new pool's chunks.
+      // A new inode keeps old and new pools apart (and old bytes never leak into new chunks).
+      Files.deleteIfExists(path);
+      try (FileChannel ch = dir.open(segmentName(s), true, StandardOpenOption.CREATE_NEW)) {
+        // Allocate every page now. A sparse file takes its pages when a chunk is first written,
+        // and a tmpfs filled meanwhile by anyone answers that write with SIGBUS, which the JVM
+        // raises as an InternalError at an arbitrary later point: a dead task or connection
+        // thread, a leaked chunk. Written now, a full file system is one clear error at start.
+        for (long pos = 0; pos < bytes; ) {
+          zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - pos));
+          pos += ch.write(zeros, pos);
+        }
+      } catch (IOException e) {
+        throw new IOException(
+            "cannot allocate the sponge pool's memory in "
+                + path
+                + " ("
+                + bytes
+                + " bytes): "
+                + e.getMessage()
+                + "; lower levee.sponge.local.pool.size or free or enlarge the mount",
+            e);
       }
     }
   }
 
-  private static MappedByteBuffer[] mapSegments(Path dir, int chunkCount, int chunkSize)
+  private static MappedByteBuffer[] mapSegments(PoolDirectory dir, int chunkCount, int chunkSize)
       throws IOException {
     int perSegment = PoolLayout.chunksPerSegment(chunkSize);
     int segmentCount = (chunkCount + perSegment - 1) / perSegment;
     MappedByteBuffer[] segments = new MappedByteBuffer[segmentCount];
     for (int s = 0; s < segmentCount; s++) {
       long bytes = (long) Math.min(perSegment, chunkCount - s * perSegment) * chunkSize;
-      Path path = segmentPath(dir, s);
-      try (FileChannel ch =
-          FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      Path path = segmentPath(dir.path(), s);
+      try (FileChannel ch = dir.open(segmentName(s), false)) {
         if (ch.size() < bytes) {
           throw new IOException(
               "sponge pool segment " + path + " has " + ch.size() + " bytes, expected " + bytes);
@@ -587,7 +823,11 @@ public final class SharedMemoryPool implements Closeable {
     return segments;
   }
 
+  private static String segmentName(int segment) {
+    return String.format("segment-%05d", segment);
+  }
+
   private static Path segmentPath(Path dir, int segment) {
-    return dir.resolve(String.format("segment-%05d", segment));
+    return dir.resolve(segmentName(segment));
   }
 }

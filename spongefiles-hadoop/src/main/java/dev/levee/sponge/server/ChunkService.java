@@ -109,7 +109,11 @@ final class ChunkService {
     if (chunk.isEmpty()) {
       grants.unreserve(app);
       metrics.rejectionsPoolFull.increment();
-      return Reply.error(Status.NO_ROOM, "no free chunk in this server's pool");
+      return Reply.error(
+          Status.NO_ROOM,
+          pool.damage()
+              .map(d -> "this server's pool is unusable: " + d)
+              .orElse("no free chunk in this server's pool"));
     }
     int index = chunk.getAsInt();
     try {
@@ -140,8 +144,10 @@ final class ChunkService {
     pool.read(index, g.length(), readBuffer);
     readBuffer.flip();
     // A chunk freed or collected while we copied may already hold someone else's bytes: never send
-    // those.
-    if (!grants.isCurrent(g)) {
+    // those. The pool's own owner entry is checked too: the grant table is this server's memory,
+    // the pool is shared, and only an entry still naming the grant's owner proves the bytes are
+    // the ones that owner wrote.
+    if (!grants.isCurrent(g) || !g.owner().equals(pool.ownerOf(index))) {
       return denied(Op.READ, index);
     }
     metrics.bytesOut.add(g.length());
@@ -175,7 +181,15 @@ final class ChunkService {
   private Reply isAlive(Payload p) throws MalformedFrameException {
     long pid = p.getLong("pid");
     p.expectEnd("IS_ALIVE");
-    boolean alive = pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    boolean alive;
+    try {
+      // The owner's lease in this node's pool first (namespace-independent); a task that never
+      // attached the pool is judged by its pid, which excludes thread ids.
+      alive =
+          pid > 0 && (pool.ownerLeaseHeld(pid) || new ChunkOwner(pid, "local").isAliveOnThisHost());
+    } catch (IOException e) {
+      alive = true; // cannot tell: never let the caller free a possibly live owner's chunks
+    }
     return Reply.ok(ByteBuffer.allocate(1).put((byte) (alive ? 1 : 0)).flip());
   }
 

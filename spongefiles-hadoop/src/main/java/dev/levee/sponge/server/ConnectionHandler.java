@@ -88,6 +88,10 @@ final class ConnectionHandler implements Runnable {
       if (socket.isOpen()) {
         LOG.info("sponge connection from {} failed: {}", peer, e.toString());
       }
+    } catch (InternalError e) {
+      // SIGBUS on damaged pool memory is raised asynchronously, possibly outside handle(): end
+      // this connection, not the server.
+      LOG.error("closing sponge connection from {}: pool memory fault", peer, e);
     } finally {
       metrics.openConnections.decrementAndGet();
     }
@@ -117,8 +121,10 @@ final class ConnectionHandler implements Runnable {
       return service.serve(op.get(), payload.whole(head.requestId()), readBuffer());
     } catch (MalformedFrameException e) {
       return Reply.error(e.status(), op.get() + ": " + e.getMessage());
-    } catch (RuntimeException e) {
-      // A bug or a pool failure must cost one request, not the server or this connection.
+    } catch (RuntimeException | InternalError e) {
+      // A bug or a pool failure must cost one request, not the server or this connection. An
+      // InternalError here is SIGBUS on pool memory (a truncated or damaged tmpfs file): the JVM
+      // is fine, only that chunk is not.
       LOG.error("sponge server failed serving {} for {}", op.get(), peer, e);
       return Reply.error(Status.INTERNAL_ERROR, op.get() + " failed on the server: " + e);
     }

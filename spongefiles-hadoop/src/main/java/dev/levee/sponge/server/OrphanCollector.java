@@ -47,7 +47,12 @@ final class OrphanCollector implements Closeable {
 
   /** One GC round; returns the chunks freed. */
   int collect() {
-    int freed = pool.reclaim(liveness.newRound());
+    if (pool.damage().isEmpty() && pool.checkIntact().isPresent()) {
+      LOG.error(
+          "sponge pool damaged: {}. Restart this node's sponge server to start a new pool",
+          pool.damage().get());
+    }
+    int freed = pool.reclaim(liveness.newRound(pool.owners().values()));
     long snapshotAt = System.nanoTime();
     int dropped = grants.retainOwned(pool.owners(), snapshotAt);
     metrics.gcRuns.increment();
@@ -65,8 +70,9 @@ final class OrphanCollector implements Closeable {
   private void collectSafely() {
     try {
       collect();
-    } catch (RuntimeException e) {
-      // Never let one bad round stop the schedule: the next one may succeed.
+    } catch (RuntimeException | InternalError e) {
+      // Never let one bad round stop the schedule: the next one may succeed. An uncaught Error
+      // would cancel it for good (SIGBUS on damaged pool memory arrives as an InternalError).
       LOG.error("sponge GC round failed", e);
     }
   }

@@ -5,21 +5,29 @@ import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Decides whether a chunk owner is dead. A local owner (its host is one of this node's names) is
- * checked with the pid; a remote owner by asking its node's sponge server IS_ALIVE. A peer that
- * cannot be reached is given the benefit of the doubt for {@code unreachableGraceMillis} (it may be
- * restarting); after that its owners count as dead, because a node that stays gone takes its tasks
- * with it.
+ * checked by its lease in the pool (a lock the kernel drops when it dies, in any pid namespace); a
+ * remote owner by asking its node's sponge server IS_ALIVE. A peer that cannot be reached is given
+ * the benefit of the doubt for {@code unreachableGraceMillis} (it may be restarting); after that
+ * its owners count as dead, because a node that stays gone takes its tasks with it.
  */
 final class OwnerLiveness {
   private static final Logger LOG = LoggerFactory.getLogger(OwnerLiveness.class);
@@ -29,6 +37,16 @@ final class OwnerLiveness {
   private final SpongeClient probe;
   private final long unreachableGraceMillis;
   private final LongSupplier clockMillis;
+  private final LocalLeases localLeases;
+  private final Supplier<Set<String>> registeredNodes;
+  private final ExecutorService probes;
+  private final int probeTimeoutMillis;
+
+  /** Whether a local owner's lease is held (see the pool's owner leases). */
+  interface LocalLeases {
+    boolean held(long ownerId) throws IOException;
+  }
+
   private final Map<SpongeServerAddress, Long> unreachableSince = new ConcurrentHashMap<>();
 
   OwnerLiveness(
@@ -36,7 +54,15 @@ final class OwnerLiveness {
       int defaultPort,
       SpongeClient probe,
       long unreachableGraceMillis,
-      LongSupplier clockMillis) {
+      LongSupplier clockMillis,
+      LocalLeases localLeases,
+      Supplier<Set<String>> registeredNodes,
+      ExecutorService probes,
+      int probeTimeoutMillis) {
+    this.localLeases = localLeases;
+    this.registeredNodes = registeredNodes;
+    this.probes = probes;
+    this.probeTimeoutMillis = probeTimeoutMillis;
     this.localNames = Set.copyOf(localNames);
     this.defaultPort = defaultPort;
     this.probe = probe;
@@ -49,14 +75,19 @@ final class OwnerLiveness {
   }
 
   /**
-   * A predicate for one GC round. It remembers peers that failed to answer in this round, so that
-   * many owners on one dead node cost one connect timeout, not one each.
+   * A predicate for one GC round over {@code owners}. Every remote owner's node is probed before
+   * the round starts, all at once and bounded by the probe timeout, so silent nodes cost one
+   * timeout per round, not one each; and only registered sponge servers are contacted at all (an
+   * owner's node name is client input: it must not make this server connect anywhere). An owner
+   * that appears after the probes is kept this round.
    */
-  Predicate<ChunkOwner> newRound() {
-    Map<SpongeServerAddress, Boolean> unreachableThisRound = new HashMap<>();
-    return owner -> {
+  Predicate<ChunkOwner> newRound(Collection<ChunkOwner> owners) {
+    Set<String> trusted = registeredNodes.get();
+    Map<ChunkOwner, CompletableFuture<Boolean>> answers = new HashMap<>();
+    Map<SpongeServerAddress, Boolean> unreachable = new ConcurrentHashMap<>();
+    for (ChunkOwner owner : new HashSet<>(owners)) {
       if (isLocal(owner)) {
-        return !owner.isAliveOnThisHost();
+        continue;
       }
       SpongeServerAddress peer;
       try {
@@ -66,27 +97,81 @@ final class OwnerLiveness {
             "chunk owner {} names no reachable sponge server ({}); reclaiming its chunks",
             owner,
             e.getMessage());
-        return true;
+        answers.put(owner, CompletableFuture.completedFuture(Boolean.FALSE));
+        continue;
       }
-      if (!unreachableThisRound.containsKey(peer)) {
+      if (!trusted.contains(NodeNames.of(peer))) {
+        unreachable.put(peer, Boolean.TRUE);
+        continue;
+      }
+      answers.put(
+          owner,
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return probe.isAlive(peer, owner.pid());
+                } catch (IOException e) {
+                  unreachable.put(peer, Boolean.TRUE);
+                  LOG.info(
+                      "owner {}'s sponge server {} is unreachable: {}", owner, peer, e.toString());
+                  return null;
+                }
+              },
+              probes));
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(probeTimeoutMillis + 500L);
+    Map<ChunkOwner, Boolean> alive = new HashMap<>();
+    for (Map.Entry<ChunkOwner, CompletableFuture<Boolean>> e : answers.entrySet()) {
+      Boolean answer;
+      try {
+        answer = e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException ex) {
+        answer = null;
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        answer = null;
+      }
+      if (answer == null) {
+        e.getValue().cancel(true);
+        unreachable.put(NodeNames.serverOf(e.getKey().host(), defaultPort), Boolean.TRUE);
+      } else {
+        alive.put(e.getKey(), answer);
+      }
+    }
+    long now = clockMillis.getAsLong();
+    for (SpongeServerAddress peer : unreachable.keySet()) {
+      unreachableSince.putIfAbsent(peer, now);
+      LOG.info(
+          "sponge server {} did not answer this GC round ({} ms so far) or is not registered",
+          peer,
+          now - unreachableSince.get(peer));
+    }
+    for (ChunkOwner o : alive.keySet()) {
+      unreachableSince.remove(NodeNames.serverOf(o.host(), defaultPort));
+    }
+    return owner -> {
+      if (isLocal(owner)) {
+        // By the owner's lease, never by pid: a pid of another namespace (a Docker container) is
+        // not visible here, and a thread id or a recycled pid would pass for a live owner.
         try {
-          boolean alive = probe.isAlive(peer, owner.pid());
-          unreachableSince.remove(peer);
-          return !alive;
+          return !localLeases.held(owner.pid());
         } catch (IOException e) {
-          long now = clockMillis.getAsLong();
-          long since = unreachableSince.computeIfAbsent(peer, p -> now);
-          unreachableThisRound.put(peer, Boolean.TRUE);
-          LOG.info(
-              "owner {}'s sponge server {} is unreachable ({} ms so far): {}",
-              owner,
-              peer,
-              now - since,
-              e.getMessage());
+          LOG.warn("cannot check the lease of chunk owner {}; keeping its chunks: {}", owner, e);
+          return false;
         }
       }
+      Boolean known = alive.get(owner);
+      if (known != null) {
+        return !known;
+      }
+      SpongeServerAddress peer;
+      try {
+        peer = NodeNames.serverOf(owner.host(), defaultPort);
+      } catch (IllegalArgumentException e) {
+        return true;
+      }
       Long since = unreachableSince.get(peer);
-      return since != null && clockMillis.getAsLong() - since >= unreachableGraceMillis;
+      return since != null && now - since >= unreachableGraceMillis;
     };
   }
 }

@@ -13,10 +13,13 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,7 +102,33 @@ public class SpongeAuxService extends AuxiliaryService {
   public void stopApplication(ApplicationTerminationContext context) {
     SpongeService n = node;
     if (n != null) {
-      n.releaseApplication(context.getApplicationId().toString());
+      ApplicationId app = context.getApplicationId();
+      n.releaseApplication(app.toString());
+      n.releaseContainers(c -> belongsTo(c, app), "finished application " + app);
+    }
+  }
+
+  /**
+   * The NodeManager's authoritative word that a container is gone (whatever its pid namespace): its
+   * tasks' local chunks are freed now rather than judged by the next GC round.
+   */
+  @Override
+  public void stopContainer(ContainerTerminationContext context) {
+    SpongeService n = node;
+    if (n != null) {
+      String id = context.getContainerId().toString();
+      n.releaseContainers(id::equals, "stopped container " + id);
+    }
+  }
+
+  private static boolean belongsTo(String containerId, ApplicationId app) {
+    try {
+      return ContainerId.fromString(containerId)
+          .getApplicationAttemptId()
+          .getApplicationId()
+          .equals(app);
+    } catch (IllegalArgumentException e) {
+      return false;
     }
   }
 

@@ -8,6 +8,8 @@ import dev.levee.sponge.discovery.SpongeZnodes;
 import dev.levee.sponge.discovery.StaticServerList;
 import dev.levee.sponge.discovery.ZooKeeperClients;
 import dev.levee.sponge.local.ChunkOwner;
+import dev.levee.sponge.local.PoolDirectory;
+import dev.levee.sponge.local.ServerLock;
 import dev.levee.sponge.local.SharedMemoryPool;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.SpongeServerAddress;
@@ -17,6 +19,10 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,8 +73,12 @@ public final class SpongeService implements Closeable {
   public static SpongeService start(SpongeServerConfig cfg) throws IOException {
     Deque<Closeable> started = new ArrayDeque<>();
     try {
+      PoolDirectory poolDir = PoolDirectory.secure(cfg.poolDir(), PoolDirectory.currentUser());
+      // Held for the server's lifetime, before the pool is opened: one server per pool.
+      ServerLock serverLock = ServerLock.acquire(poolDir);
+      started.push(serverLock);
       SharedMemoryPool pool =
-          SharedMemoryPool.open(cfg.poolDir(), cfg.poolCapacityBytes(), cfg.chunkSize());
+          SharedMemoryPool.openAsServer(serverLock, cfg.poolCapacityBytes(), cfg.chunkSize());
       started.push(pool);
       ChunkGrants grants = new ChunkGrants();
       SpongeServerMetrics metrics = new SpongeServerMetrics(pool, grants::size);
@@ -85,18 +95,21 @@ public final class SpongeService implements Closeable {
       started.push(server);
       int port = server.port();
       SpongeServerAddress self = new SpongeServerAddress(cfg.advertisedHost(), port, cfg.rack());
-      OwnerLiveness liveness = ownerLiveness(cfg, self, started);
+      RegisteredServers registered = new RegisteredServers(NodeNames.of(self), cfg.gcOwnerNodes());
+      OwnerLiveness liveness = ownerLiveness(cfg, self, started, pool, registered);
       reclaimPreviousRun(cfg, pool, liveness);
       OrphanCollector collector = new OrphanCollector(pool, grants, liveness, metrics);
       started.push(collector);
-      MemoryTracker tracker = cfg.zooKeeperEnabled() ? joinCluster(cfg, self, started) : null;
+      MemoryTracker tracker =
+          cfg.zooKeeperEnabled() ? joinCluster(cfg, self, started, registered) : null;
 
       server.start();
       collector.start(cfg.gcPeriodMillis());
       metrics.register(port);
       started.push(metrics::unregister);
       LOG.info(
-          "sponge server {} serving {} chunks of {} bytes from {} (GC every {} ms, quota {} chunks/app{})",
+          "sponge server {} serving {} chunks of {} bytes from {} (GC every {} ms, quota {}"
+              + " chunks/app{})",
           self,
           pool.chunkCount(),
           pool.chunkSize(),
@@ -118,19 +131,36 @@ public final class SpongeService implements Closeable {
    * the collector's own client reaches.
    */
   private static OwnerLiveness ownerLiveness(
-      SpongeServerConfig cfg, SpongeServerAddress self, Deque<Closeable> started) {
+      SpongeServerConfig cfg,
+      SpongeServerAddress self,
+      Deque<Closeable> started,
+      SharedMemoryPool pool,
+      RegisteredServers registered) {
     String nodeName = NodeNames.of(self);
+    // Short timeouts, many probes at once: a silent owner node costs a GC round one probe timeout.
     SpongeClient peers =
-        serverClient(
-            cfg, nodeName, cfg.clientConnectTimeoutMillis(), cfg.clientReadTimeoutMillis(), 2);
+        serverClient(cfg, nodeName, cfg.gcProbeTimeoutMillis(), cfg.gcProbeTimeoutMillis(), 2);
     started.push(peers);
+    ExecutorService probes =
+        Executors.newFixedThreadPool(
+            cfg.gcProbeThreads(),
+            r -> {
+              Thread t = new Thread(r, "sponge-gc-probe");
+              t.setDaemon(true);
+              return t;
+            });
+    started.push(probes::shutdownNow);
     return new OwnerLiveness(
         new HashSet<>(
             List.of(cfg.ownerHost(), cfg.advertisedHost(), nodeName, ChunkOwner.localHostName())),
         cfg.port() == 0 ? self.port() : cfg.port(),
         peers,
         cfg.gcPeerUnreachableGraceMillis(),
-        System::currentTimeMillis);
+        System::currentTimeMillis,
+        pool::ownerLeaseHeld,
+        registered,
+        probes,
+        cfg.gcProbeTimeoutMillis());
   }
 
   /**
@@ -150,12 +180,16 @@ public final class SpongeService implements Closeable {
 
   /** Registers this server in ZooKeeper and stands for memory tracker. */
   private static MemoryTracker joinCluster(
-      SpongeServerConfig cfg, SpongeServerAddress self, Deque<Closeable> started)
+      SpongeServerConfig cfg,
+      SpongeServerAddress self,
+      Deque<Closeable> started,
+      RegisteredServers registered)
       throws IOException {
     CuratorFramework zk = ZooKeeperClients.forServer(cfg);
     zk.start();
     started.push(zk);
     SpongeZnodes znodes = new SpongeZnodes(cfg.zkRoot());
+    registered.useZooKeeper(zk, znodes);
     ServerRegistration registration = new ServerRegistration(zk, znodes, self);
     registration.start();
     started.push(registration);
@@ -213,6 +247,29 @@ public final class SpongeService implements Closeable {
     int n = service.releaseApplication(applicationId);
     if (n > 0) {
       LOG.info("freed {} chunks of finished application {}", n, applicationId);
+    }
+    return n;
+  }
+
+  /**
+   * Frees this node's local chunks of every owner whose lease names a container {@code
+   * containerMatches} accepts: the NodeManager's authoritative "container stopped" (or "application
+   * finished") signal, which needs no liveness guess. Returns how many chunks were freed.
+   */
+  public int releaseContainers(Predicate<String> containerMatches, String why) {
+    Set<Long> owners;
+    try {
+      owners = pool.ownersInContainers(containerMatches);
+    } catch (IOException e) {
+      LOG.warn("cannot list the owner leases in {}: {}", config.poolDir(), e.toString());
+      return 0;
+    }
+    if (owners.isEmpty()) {
+      return 0;
+    }
+    int n = pool.reclaim(o -> owners.contains(o.pid()));
+    if (n > 0) {
+      LOG.info("freed {} local chunks of {}", n, why);
     }
     return n;
   }

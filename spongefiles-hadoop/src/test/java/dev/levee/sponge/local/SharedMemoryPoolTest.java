@@ -142,7 +142,7 @@ class SharedMemoryPoolTest {
   @Test
   void poolLargerThanOneGibSpansSegmentsOfAtMostOneGib() throws IOException {
     int chunk = 64 << 20;
-    // 1.5 GiB of sparse tmpfs files: only the pages the test touches take memory.
+    // 1.5 GiB: the pool allocates all its memory when it is made (so it never faults later).
     try (SharedMemoryPool pool = SharedMemoryPool.open(dir, 24L * chunk, chunk)) {
       assertEquals(24, pool.chunkCount());
       assertEquals(1L << 30, Files.size(dir.resolve("segment-00000")));

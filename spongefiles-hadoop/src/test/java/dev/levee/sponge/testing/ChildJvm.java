@@ -24,6 +24,13 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   public static ChildJvm start(Class<?> main, Path stderr, String... args) throws IOException {
+    return start(main, stderr, java.util.Map.of(), args);
+  }
+
+  /** {@link #start(Class, Path, String...)} with extra environment variables for the child. */
+  public static ChildJvm start(
+      Class<?> main, Path stderr, java.util.Map<String, String> env, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx64m");
@@ -34,6 +41,7 @@ public final class ChildJvm implements AutoCloseable {
     cmd.add(main.getName());
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().putAll(env);
     pb.redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
     return new ChildJvm(pb.start());
   }

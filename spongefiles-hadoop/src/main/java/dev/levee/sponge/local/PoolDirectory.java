@@ -1,0 +1,241 @@
+package dev.levee.sponge.local;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The trust checks on the pool directory and its files. Anyone can create a directory in {@code
+ * /dev/shm} before the NodeManager starts, so nothing found there is trusted by name:
+ *
+ * <ul>
+ *   <li>the pool directory must be a real directory (not a symbolic link) owned by the expected
+ *       user (the sponge server's) and writable by nobody else; it is made (or tightened to) mode
+ *       0700, so other users cannot even list it;
+ *   <li>every ancestor must be owned by root or that user, and one that others can write must be
+ *       sticky (like {@code /dev/shm} and {@code /tmp}), so nobody can rename the pool directory
+ *       and put another in its place;
+ *   <li>files in it are opened without following links ({@code O_NOFOLLOW}), created mode 0600, and
+ *       must be regular files owned by the expected user.
+ * </ul>
+ *
+ * The expected owner is a parameter so a test can prove that a directory of another user is refused
+ * without a second Unix account.
+ */
+public final class PoolDirectory {
+  static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
+  static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
+  private static final int STICKY = 01000;
+
+  private final Path dir;
+  private final UserPrincipal owner;
+
+  private PoolDirectory(Path dir, UserPrincipal owner) {
+    this.dir = dir;
+    this.owner = owner;
+  }
+
+  /**
+   * Creates {@code dir} (mode 0700, and its missing parents) or checks the one there, as described
+   * above.
+   *
+   * @throws IOException naming what is wrong and what is allowed when the directory cannot be
+   *     trusted
+   */
+  public static PoolDirectory secure(Path dir, UserPrincipal expectedOwner) throws IOException {
+    Path abs = dir.toAbsolutePath().normalize();
+    createMissing(abs);
+    PosixFileAttributes a = attributes(abs);
+    String fix = "; remove it (or choose another levee.sponge.local.pool.dir) and restart";
+    if (a.isSymbolicLink()) {
+      throw new IOException(
+          "refusing sponge pool directory " + abs + ": it is a symbolic link" + fix);
+    }
+    if (!a.isDirectory()) {
+      throw new IOException("refusing sponge pool directory " + abs + ": not a directory" + fix);
+    }
+    if (!a.owner().getName().equals(expectedOwner.getName())) {
+      throw new IOException(
+          "refusing sponge pool directory "
+              + abs
+              + ": it is owned by "
+              + a.owner().getName()
+              + ", not by "
+              + expectedOwner.getName()
+              + " (the user this sponge runs as)"
+              + fix);
+    }
+    if (writableByOthers(a.permissions())) {
+      throw new IOException(
+          "refusing sponge pool directory "
+              + abs
+              + ": mode "
+              + PosixFilePermissions.toString(a.permissions())
+              + " lets other users write it; only rwx------ is allowed"
+              + fix);
+    }
+    if (!a.permissions().equals(DIR_MODE)) {
+      // Ours and writable only by us: reading by others is what we tighten, not what we refuse.
+      Files.setPosixFilePermissions(abs, DIR_MODE);
+    }
+    checkAncestors(abs, expectedOwner);
+    return new PoolDirectory(abs, expectedOwner);
+  }
+
+  /** The user this process runs as (the owner of {@code /proc/self}, i.e. the effective uid). */
+  public static UserPrincipal currentUser() throws IOException {
+    Path self = Path.of("/proc/self");
+    if (Files.exists(self)) {
+      return Files.getOwner(self);
+    }
+    return self.getFileSystem()
+        .getUserPrincipalLookupService()
+        .lookupPrincipalByName(System.getProperty("user.name"));
+  }
+
+  public Path path() {
+    return dir;
+  }
+
+  public UserPrincipal owner() {
+    return owner;
+  }
+
+  /**
+   * Opens {@code name} in the pool directory without following a link, creating it (mode 0600) if
+   * {@code create}; checks that it is a regular file owned by the expected user.
+   */
+  public FileChannel open(String name, boolean create, OpenOption... extra) throws IOException {
+    Path file = dir.resolve(name);
+    Set<OpenOption> options = new HashSet<>(List.of(extra));
+    options.add(LinkOption.NOFOLLOW_LINKS);
+    options.add(StandardOpenOption.READ);
+    options.add(StandardOpenOption.WRITE);
+    if (create) {
+      options.add(StandardOpenOption.CREATE);
+    }
+    FileChannel ch;
+    try {
+      ch = FileChannel.open(file, options, fileMode());
+    } catch (NoSuchFileException | FileAlreadyExistsException e) {
+      throw e;
+    } catch (IOException e) {
+      // O_NOFOLLOW fails with ELOOP on a link: say what it is
+      if (Files.isSymbolicLink(file)) {
+        throw new IOException(
+            "refusing sponge pool file " + file + ": it is a symbolic link (remove it)", e);
+      }
+      throw e;
+    }
+    try {
+      checkFile(file);
+      return ch;
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+  }
+
+  /** Throws unless {@code name} is a regular file (not a link) owned by the expected user. */
+  void checkFile(Path file) throws IOException {
+    PosixFileAttributes a = attributes(file);
+    if (!a.isRegularFile()) {
+      throw new IOException(
+          "refusing sponge pool file "
+              + file
+              + ": it is "
+              + (a.isSymbolicLink() ? "a symbolic link" : "not a regular file")
+              + " (remove it)");
+    }
+    if (!a.owner().getName().equals(owner.getName())) {
+      throw new IOException(
+          "refusing sponge pool file "
+              + file
+              + ": it is owned by "
+              + a.owner().getName()
+              + ", not by "
+              + owner.getName());
+    }
+    if (!a.permissions().equals(FILE_MODE)) {
+      Files.setPosixFilePermissions(file, FILE_MODE);
+    }
+  }
+
+  static FileAttribute<Set<PosixFilePermission>> fileMode() {
+    return PosixFilePermissions.asFileAttribute(FILE_MODE);
+  }
+
+  private static void createMissing(Path abs) throws IOException {
+    List<Path> missing = new ArrayList<>();
+    for (Path p = abs;
+        p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+        p = p.getParent()) {
+      missing.add(0, p);
+    }
+    for (Path p : missing) {
+      try {
+        Files.createDirectory(p, PosixFilePermissions.asFileAttribute(DIR_MODE));
+      } catch (FileAlreadyExistsException raced) {
+        // another process made it meanwhile: it is checked like any directory found there
+      }
+    }
+  }
+
+  private static void checkAncestors(Path abs, UserPrincipal expectedOwner) throws IOException {
+    Path parent = abs.getParent();
+    if (parent == null) {
+      return;
+    }
+    for (Path p = parent.toRealPath(); p != null; p = p.getParent()) {
+      int uid = (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+      int mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+      String name = Files.getOwner(p, LinkOption.NOFOLLOW_LINKS).getName();
+      if (uid != 0 && !name.equals(expectedOwner.getName())) {
+        throw new IOException(
+            "refusing sponge pool directory "
+                + abs
+                + ": its ancestor "
+                + p
+                + " is owned by "
+                + name
+                + ", who could replace the pool directory; every ancestor must be owned by root"
+                + " or "
+                + expectedOwner.getName());
+      }
+      if ((mode & 022) != 0 && (mode & STICKY) == 0) {
+        throw new IOException(
+            "refusing sponge pool directory "
+                + abs
+                + ": its ancestor "
+                + p
+                + " is writable by other users and not sticky (mode "
+                + Integer.toOctalString(mode & 07777)
+                + "), so they could replace the pool directory");
+      }
+    }
+  }
+
+  private static boolean writableByOthers(Set<PosixFilePermission> perms) {
+    return perms.contains(PosixFilePermission.GROUP_WRITE)
+        || perms.contains(PosixFilePermission.OTHERS_WRITE);
+  }
+
+  private static PosixFileAttributes attributes(Path p) throws IOException {
+    return Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+  }
+}
