@@ -91,4 +91,49 @@ public final class SpongeCounters {
       return counterName;
     }
   }
+
+  // --- Pig bags (dev.levee.sponge.pig): same group, names under "pig.".
+
+  /**
+   * Counters of the Pig bags that spill to SpongeFiles. Bytes and chunks per tier are named {@code
+   * pig.<tier>.<counter>} ({@link #perTier}), apart from the reduce-side shuffle's own.
+   */
+  public enum PigBag {
+    /**
+     * Bag spills written into SpongeFiles (one file per spill); also counted per kind of bag as
+     * {@code pig.bag_spills.default}, {@code .sorted} and {@code .distinct} ({@link #spillsOf}).
+     */
+    SPILLS("pig.bag_spills"),
+    /**
+     * Merges of a sorted or distinct bag's oldest spills into one, when more spills than one merge
+     * reads at once.
+     */
+    MERGES("pig.bag_merges"),
+    /** Tuples those spills wrote. */
+    TUPLES_SPILLED("pig.tuples_spilled"),
+    /** Bag spills written to local temporary files as stock Pig does (no usable sponge). */
+    LOCAL_FILE_SPILLS("pig.local_file_spills"),
+    /** 1 when the task's bags had no usable sponge and spilled to local files instead. */
+    FALLBACKS("pig.fallbacks");
+
+    private final String counterName;
+
+    PigBag(String counterName) {
+      this.counterName = counterName;
+    }
+
+    public String counterName() {
+      return counterName;
+    }
+
+    /** Spills of one kind of bag: {@code default}, {@code sorted} or {@code distinct}. */
+    public static String spillsOf(String bagKind) {
+      return SPILLS.counterName + "." + bagKind;
+    }
+
+    /** The name of a per-tier figure of bag spills, e.g. {@code pig.local_memory.bytes_written}. */
+    public static String perTier(PerTier counter, Tier tier) {
+      return "pig." + counter.of(tier);
+    }
+  }
 }

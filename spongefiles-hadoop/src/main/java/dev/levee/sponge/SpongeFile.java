@@ -8,15 +8,18 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A spill file made of fixed-size chunks, each stored in the nearest tier with room (local sponge,
  * remote sponge, local disk, DFS). Written once through {@link #output()}, read back sequentially
  * through {@link #input()}, then {@link #delete() deleted}, which frees every chunk in every tier.
- * One writer, then one reader at a time; the file is private to the process that created it (no
- * name space, no sharing), and lives no longer than that process.
+ * One writer, then any number of independent sequential readers (a Pig bag may be iterated by
+ * several iterators at once, and an iterator may be abandoned half-way); the file is private to the
+ * process that created it (no name space, no sharing), and lives no longer than that process.
  *
  * <p>Create files with {@link SpongeFileSystem#create(String)}.
  */
@@ -38,7 +41,7 @@ public final class SpongeFile {
   private State state = State.NEW;
   private long length;
   private SpongeOutputStream writer;
-  private SpongeInputStream reader;
+  private final Set<SpongeInputStream> readers = Collections.newSetFromMap(new IdentityHashMap<>());
 
   SpongeFile(SpongeFileSystem fs, long id, String name, Map<Tier, ChunkTier> tiers) {
     this.fs = fs;
@@ -79,7 +82,7 @@ public final class SpongeFile {
     return writer;
   }
 
-  /** Opens a sequential reader over the sealed file; one reader at a time. */
+  /** Opens a sequential reader over the sealed file, independent of any other open reader. */
   public InputStream input() throws IOException {
     return input(fs.config().prefetch());
   }
@@ -91,12 +94,10 @@ public final class SpongeFile {
    */
   public synchronized InputStream input(boolean prefetch) throws IOException {
     requireState(State.WRITTEN, "read");
-    if (reader != null) {
-      throw new IllegalStateException("sponge file " + name + " already has an open reader");
-    }
-    reader =
+    SpongeInputStream reader =
         new SpongeInputStream(
             this, List.copyOf(chunks), tiers, fs.metrics(), fs.executor(), fs.buffers(), prefetch);
+    readers.add(reader);
     return reader;
   }
 
@@ -137,21 +138,21 @@ public final class SpongeFile {
    */
   public void delete() throws IOException {
     SpongeOutputStream w;
-    SpongeInputStream r;
+    List<SpongeInputStream> r;
     synchronized (this) {
       if (state == State.DELETED) {
         return;
       }
       state = State.DELETED;
       w = writer;
-      r = reader;
-      reader = null;
+      r = new ArrayList<>(readers);
+      readers.clear();
     }
     if (w != null) {
       w.abort();
     }
-    if (r != null) {
-      r.abort();
+    for (SpongeInputStream open : r) {
+      open.abort();
     }
     IOException first = null;
     for (ChunkTier tier : tiers.values()) {
@@ -212,9 +213,7 @@ public final class SpongeFile {
   }
 
   synchronized void readerClosed(SpongeInputStream r) {
-    if (reader == r) {
-      reader = null;
-    }
+    readers.remove(r);
   }
 
   private void requireState(State expected, String action) {
