@@ -20,7 +20,13 @@ public enum Op {
    * Whether a pid is alive on the answering server's host: remote-owner garbage collection asks
    * this.
    */
-  IS_ALIVE(5);
+  IS_ALIVE(5),
+  /**
+   * Renews the lease of a remote owner with the server that holds its chunks (sent periodically by
+   * a client that stores chunks there): while the lease is fresh the owner counts as alive even
+   * when its own node's server does not answer.
+   */
+  RENEW(6);
 
   private final byte code;
 
