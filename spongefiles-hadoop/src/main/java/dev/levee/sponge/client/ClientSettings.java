@@ -41,6 +41,12 @@ public record ClientSettings(
    */
   public static final long MAX_IDLE_NANOS = 10_000_000_000L;
 
+  /**
+   * How often a client renews its owner lease with the servers holding its remote chunks; a
+   * server's {@code levee.sponge.server.gc-peer-unreachable-grace-ms} must be a few times longer.
+   */
+  public static final long OWNER_LEASE_RENEW_MILLIS = 10_000L;
+
   public ClientSettings {
     if (connectTimeoutMillis <= 0 || readTimeoutMillis <= 0) {
       throw new IllegalArgumentException(

@@ -51,6 +51,9 @@ public final class SpongeClient implements RemoteMemory {
 
   private volatile boolean closed;
 
+  private final OwnerLeaseRenewer leases =
+      new OwnerLeaseRenewer(this::renewOwnerLease, ClientSettings.OWNER_LEASE_RENEW_MILLIS);
+
   public SpongeClient(
       ClientIdentity identity, ServerListSource serverList, ClientSettings settings) {
     this.identity = Objects.requireNonNull(identity, "identity");
@@ -97,6 +100,7 @@ public final class SpongeClient implements RemoteMemory {
     int length = data.remaining();
     Frame reply = call(server, Op.ALLOCATE_WRITE, allocateWriteFields(length), data);
     Optional<RemoteChunk> chunk = storeReply(server, length, reply);
+    chunk.ifPresent(c -> leases.holdsChunksOn(server));
     data.position(data.limit());
     return chunk;
   }
@@ -126,7 +130,9 @@ public final class SpongeClient implements RemoteMemory {
         .thenApply(
             reply -> {
               try {
-                return storeReply(server, length, reply);
+                Optional<RemoteChunk> chunk = storeReply(server, length, reply);
+                chunk.ifPresent(c -> leases.holdsChunksOn(server));
+                return chunk;
               } catch (IOException e) {
                 throw new CompletionException(e);
               }
@@ -247,8 +253,25 @@ public final class SpongeClient implements RemoteMemory {
     return expectOk(server, Op.IS_ALIVE, reply).getByte("alive") != 0;
   }
 
+  /**
+   * Renews this owner's lease with {@code server} (see {@link Op#RENEW}); done every {@link
+   * ClientSettings#OWNER_LEASE_RENEW_MILLIS} for every server this client stored a chunk on.
+   */
+  public void renewOwnerLease(SpongeServerAddress server) throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(8 + Payload.stringBytes(identity.ownerNode()));
+    head.putLong(identity.pid());
+    Payload.putString(head, identity.ownerNode());
+    expectOk(server, Op.RENEW, call(server, Op.RENEW, head.flip(), null));
+  }
+
+  /** Renews this owner's lease now with every server that holds a chunk of it. */
+  public void renewOwnerLeases() {
+    leases.renewAll();
+  }
+
   @Override
   public void close() {
+    leases.close();
     synchronized (pipelines) {
       closed = true;
       pipelines.values().forEach(StorePipeline::close);

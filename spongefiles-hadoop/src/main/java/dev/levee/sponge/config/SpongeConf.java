@@ -272,7 +272,8 @@ public final class SpongeConf {
           .defaultValue("60000")
           .doc(
               "How long a remote owner's server may stay unreachable before that owner's chunks"
-                  + " here are reclaimed.")
+                  + " here are reclaimed, counted from the owner's last lease renewal (clients"
+                  + " renew every 10 s, so keep this a few times longer).")
           .since(V010)
           .build();
 

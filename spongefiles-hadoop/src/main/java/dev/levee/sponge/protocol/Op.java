@@ -24,7 +24,13 @@ public enum Op {
   /** Asks for a fresh nonce to authenticate this connection with ({@link Handshake}). */
   CHALLENGE(6),
   /** Proves knowledge of an application's or the cluster's secret ({@link Handshake}). */
-  AUTHENTICATE(7);
+  AUTHENTICATE(7),
+  /**
+   * Renews the lease of a remote owner with the server that holds its chunks (sent periodically by
+   * a client that stores chunks there): while the lease is fresh the owner counts as alive even
+   * when its own node's server does not answer.
+   */
+  RENEW(8);
 
   private final byte code;
 

@@ -22,6 +22,9 @@
  *   FREE            i32 chunk, cap[16]                                       -> OK
  *   FREE_SPACE      (empty)                                                  -> OK i32 free, i32 total, i32 chunkSize
  *   IS_ALIVE        i64 pid                                                  -> OK u8 alive
+ *   CHALLENGE       (empty)                                                  -> OK nonce[16]  (see Handshake)
+ *   AUTHENTICATE    u8 kind, str principal, mac[32]                          -> OK | UNAUTHENTICATED
+ *   RENEW           i64 ownerPid, str ownerNode                              -> OK
  *   any error                                                                -> status, str message
  * </pre>
  *

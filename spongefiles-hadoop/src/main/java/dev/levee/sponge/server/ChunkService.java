@@ -26,12 +26,15 @@ final class ChunkService {
   private final ChunkGrants grants;
   private final int quotaChunksPerApplication;
   private final SpongeServerMetrics metrics;
+  private final RemoteOwnerLeases remoteLeases;
 
   ChunkService(
       SharedMemoryPool pool,
       ChunkGrants grants,
       int quotaChunksPerApplication,
-      SpongeServerMetrics metrics) {
+      SpongeServerMetrics metrics,
+      RemoteOwnerLeases remoteLeases) {
+    this.remoteLeases = remoteLeases;
     this.pool = pool;
     this.grants = grants;
     this.quotaChunksPerApplication = quotaChunksPerApplication;
@@ -61,6 +64,7 @@ final class ChunkService {
       case IS_ALIVE -> isAlive(p);
       case CHALLENGE, AUTHENTICATE ->
           throw new IllegalStateException(op + " belongs to the connection, not the pool");
+      case RENEW -> renew(p);
     };
   }
 
@@ -127,6 +131,7 @@ final class ChunkService {
     }
     Capability cap = Capability.random();
     grants.grant(new ChunkGrants.Grant(index, cap, app, owner, length, System.nanoTime()));
+    remoteLeases.stored(owner);
     metrics.allocations.increment();
     metrics.bytesIn.add(length);
     ByteBuffer head =
@@ -183,6 +188,27 @@ final class ChunkService {
             .putInt(pool.chunkSize())
             .flip();
     return Reply.ok(head);
+  }
+
+  /**
+   * Renews a remote owner's lease. Unauthenticated like the owner fields of ALLOCATE_WRITE: it can
+   * only keep an owner that stored chunks here counted alive longer (never free anything), and the
+   * NodeManager's stopApplication still frees its application's chunks.
+   */
+  private Reply renew(Payload p) throws MalformedFrameException {
+    long pid = p.getLong("owner pid");
+    String host = p.getString("owner node");
+    p.expectEnd("RENEW");
+    try {
+      remoteLeases.renew(new ChunkOwner(pid, host));
+    } catch (IllegalArgumentException e) {
+      return Reply.error(Status.BAD_REQUEST, "bad owner: " + e.getMessage());
+    }
+    return Reply.okEmpty();
+  }
+
+  RemoteOwnerLeases remoteOwnerLeases() {
+    return remoteLeases;
   }
 
   private Reply isAlive(Payload p) throws MalformedFrameException {

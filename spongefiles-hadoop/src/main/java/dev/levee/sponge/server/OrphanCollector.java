@@ -21,12 +21,15 @@ final class OrphanCollector implements Closeable {
   private final OwnerLiveness liveness;
   private final SpongeServerMetrics metrics;
   private final ScheduledExecutorService timer;
+  private final RemoteOwnerLeases remoteLeases;
 
   OrphanCollector(
       SharedMemoryPool pool,
       ChunkGrants grants,
       OwnerLiveness liveness,
-      SpongeServerMetrics metrics) {
+      SpongeServerMetrics metrics,
+      RemoteOwnerLeases remoteLeases) {
+    this.remoteLeases = remoteLeases;
     this.pool = pool;
     this.grants = grants;
     this.liveness = liveness;
@@ -55,6 +58,7 @@ final class OrphanCollector implements Closeable {
     int freed = pool.reclaim(liveness.newRound(pool.owners().values()));
     long snapshotAt = System.nanoTime();
     int dropped = grants.retainOwned(pool.owners(), snapshotAt);
+    remoteLeases.retainOwners(pool.owners().values());
     metrics.gcRuns.increment();
     metrics.gcReclaimed.add(freed);
     if (freed > 0) {

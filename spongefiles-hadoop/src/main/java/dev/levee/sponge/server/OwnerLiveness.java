@@ -25,9 +25,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Decides whether a chunk owner is dead. A local owner (its host is one of this node's names) is
  * checked by its lease in the pool (a lock the kernel drops when it dies, in any pid namespace); a
- * remote owner by asking its node's sponge server IS_ALIVE. A peer that cannot be reached is given
- * the benefit of the doubt for {@code unreachableGraceMillis} (it may be restarting); after that
- * its owners count as dead, because a node that stays gone takes its tasks with it.
+ * remote owner by asking its node's sponge server IS_ALIVE, whose answer wins (so a killed owner is
+ * freed in one round). When that server cannot be reached, the owner's own lease with this server
+ * decides: an owner that renewed within {@code unreachableGraceMillis} is alive (only its node's
+ * server died, issue 13 item 12); otherwise the peer is given the benefit of the doubt for {@code
+ * unreachableGraceMillis} (it may be restarting), after which its owners count as dead, because a
+ * node that stays gone takes its tasks with it.
  */
 final class OwnerLiveness {
   private static final Logger LOG = LoggerFactory.getLogger(OwnerLiveness.class);
@@ -41,6 +44,7 @@ final class OwnerLiveness {
   private final Supplier<Set<String>> registeredNodes;
   private final ExecutorService probes;
   private final int probeTimeoutMillis;
+  private final RemoteOwnerLeases remoteLeases;
 
   /** Whether a local owner's lease is held (see the pool's owner leases). */
   interface LocalLeases {
@@ -58,7 +62,9 @@ final class OwnerLiveness {
       LocalLeases localLeases,
       Supplier<Set<String>> registeredNodes,
       ExecutorService probes,
-      int probeTimeoutMillis) {
+      int probeTimeoutMillis,
+      RemoteOwnerLeases remoteLeases) {
+    this.remoteLeases = remoteLeases;
     this.localLeases = localLeases;
     this.registeredNodes = registeredNodes;
     this.probes = probes;
@@ -163,6 +169,9 @@ final class OwnerLiveness {
       Boolean known = alive.get(owner);
       if (known != null) {
         return !known;
+      }
+      if (remoteLeases.fresh(owner, unreachableGraceMillis)) {
+        return false; // the owner itself renewed lately: it is alive, only its server is not
       }
       SpongeServerAddress peer;
       try {

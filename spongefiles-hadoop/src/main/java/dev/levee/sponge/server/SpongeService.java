@@ -94,8 +94,9 @@ public final class SpongeService implements Closeable {
       ApplicationSecrets secrets = new ApplicationSecrets(clusterSecret);
       ChunkGrants grants = new ChunkGrants();
       SpongeServerMetrics metrics = new SpongeServerMetrics(pool, grants::size);
+      RemoteOwnerLeases remoteLeases = new RemoteOwnerLeases(System::currentTimeMillis);
       ChunkService service =
-          new ChunkService(pool, grants, cfg.quotaChunksPerApplication(), metrics);
+          new ChunkService(pool, grants, cfg.quotaChunksPerApplication(), metrics, remoteLeases);
       SpongeServer server =
           new SpongeServer(
               cfg.bindHost(),
@@ -111,9 +112,10 @@ public final class SpongeService implements Closeable {
       int port = server.port();
       SpongeServerAddress self = new SpongeServerAddress(cfg.advertisedHost(), port, cfg.rack());
       RegisteredServers registered = new RegisteredServers(NodeNames.of(self), cfg.gcOwnerNodes());
-      OwnerLiveness liveness = ownerLiveness(cfg, self, started, pool, registered);
+      OwnerLiveness liveness = ownerLiveness(cfg, self, started, pool, registered, remoteLeases);
       reclaimPreviousRun(cfg, pool, liveness);
-      OrphanCollector collector = new OrphanCollector(pool, grants, liveness, metrics);
+      OrphanCollector collector =
+          new OrphanCollector(pool, grants, liveness, metrics, remoteLeases);
       started.push(collector);
       MemoryTracker tracker =
           cfg.zooKeeperEnabled() ? joinCluster(cfg, self, started, registered) : null;
@@ -153,7 +155,8 @@ public final class SpongeService implements Closeable {
       SpongeServerAddress self,
       Deque<Closeable> started,
       SharedMemoryPool pool,
-      RegisteredServers registered) {
+      RegisteredServers registered,
+      RemoteOwnerLeases remoteLeases) {
     String nodeName = NodeNames.of(self);
     // Short timeouts, many probes at once: a silent owner node costs a GC round one probe timeout.
     SpongeClient peers =
@@ -178,7 +181,8 @@ public final class SpongeService implements Closeable {
         pool::ownerLeaseHeld,
         registered,
         probes,
-        cfg.gcProbeTimeoutMillis());
+        cfg.gcProbeTimeoutMillis(),
+        remoteLeases);
   }
 
   /**
@@ -314,6 +318,11 @@ public final class SpongeService implements Closeable {
       LOG.info("freed {} local chunks of {}", n, why);
     }
     return n;
+  }
+
+  /** Remote owners holding a lease with this server. */
+  public int remoteOwnerLeases() {
+    return service.remoteOwnerLeases().size();
   }
 
   /**

@@ -1,0 +1,50 @@
+package dev.levee.sponge.server;
+
+import dev.levee.sponge.local.ChunkOwner;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Leases of remote owners with this server: when each owner last stored a chunk here or renewed
+ * ({@code RENEW}). A fresh lease proves the owner itself is alive, whatever its own node's server
+ * says or fails to say, and it is the same in any pid namespace. Only owners that stored a chunk
+ * here get a lease (a renewal creates none), and owners with no chunk left lose theirs, so the
+ * table is bounded by the pool's owners.
+ */
+final class RemoteOwnerLeases {
+  private final Map<ChunkOwner, Long> renewedAtMillis = new ConcurrentHashMap<>();
+  private final LongSupplier clockMillis;
+
+  RemoteOwnerLeases(LongSupplier clockMillis) {
+    this.clockMillis = clockMillis;
+  }
+
+  /** {@code owner} stored a chunk here: its lease starts, or is renewed. */
+  void stored(ChunkOwner owner) {
+    renewedAtMillis.put(owner, clockMillis.getAsLong());
+  }
+
+  /** Renews {@code owner}'s lease if it has one; returns whether it had. */
+  boolean renew(ChunkOwner owner) {
+    long now = clockMillis.getAsLong();
+    return renewedAtMillis.computeIfPresent(owner, (o, at) -> Math.max(at, now)) != null;
+  }
+
+  /** Whether {@code owner} renewed within the last {@code leaseMillis}. */
+  boolean fresh(ChunkOwner owner, long leaseMillis) {
+    Long at = renewedAtMillis.get(owner);
+    return at != null && clockMillis.getAsLong() - at < leaseMillis;
+  }
+
+  /** Forgets the leases of owners that hold no chunk here any more. */
+  void retainOwners(Collection<ChunkOwner> owners) {
+    renewedAtMillis.keySet().retainAll(new HashSet<>(owners));
+  }
+
+  int size() {
+    return renewedAtMillis.size();
+  }
+}
