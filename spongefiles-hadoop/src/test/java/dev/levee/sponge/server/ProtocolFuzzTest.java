@@ -120,6 +120,12 @@ class ProtocolFuzzTest {
       }
       case FREE_SPACE -> new byte[0];
       case IS_ALIVE -> ByteBuffer.allocate(8).putLong(r.nextInt(1 << 22)).array();
+      case RENEW -> {
+        ByteBuffer p = ByteBuffer.allocate(8 + Payload.stringBytes("127.0.0.1:1"));
+        p.putLong(r.nextBoolean() ? ProcessHandle.current().pid() : r.nextLong());
+        Payload.putString(p, "127.0.0.1:1");
+        yield p.array();
+      }
       case CHALLENGE -> new byte[0];
       case AUTHENTICATE -> {
         byte[] proof = new byte[Handshake.PROOF_BYTES];
