@@ -382,8 +382,9 @@ public final class SpongeConf {
           .doc(
               "File holding the cluster secret (at least 16 bytes, readable by the servers' user"
                   + " only): servers prove it to each other (the garbage collector's liveness"
-                  + " probes), and outside YARN clients that can read it prove applications with"
-                  + " secrets derived from it.")
+                  + " probes) and to ZooKeeper, whose SpongeFiles znodes only they may then write;"
+                  + " outside YARN, clients that can read it prove applications with secrets derived"
+                  + " from it.")
           .since(V020)
           .build();
 

@@ -15,15 +15,21 @@ public final class ZooKeeperClients {
 
   /**
    * A sponge server's session: it lives as long as the NodeManager and must ride out ZooKeeper
-   * restarts, so operations retry with back-off (up to ~10 attempts, 5 s apart at most).
+   * restarts, so operations retry with back-off (up to ~10 attempts, 5 s apart at most). With an
+   * {@code acl} (a cluster secret is configured) it proves the servers' identity and creates every
+   * znode with that ACL; null keeps ZooKeeper's open ACL.
    */
-  public static CuratorFramework forServer(SpongeServerConfig cfg) {
-    return CuratorFrameworkFactory.builder()
-        .connectString(cfg.zkQuorum())
-        .sessionTimeoutMs(cfg.zkSessionTimeoutMillis())
-        .connectionTimeoutMs(Math.min(15_000, cfg.zkSessionTimeoutMillis()))
-        .retryPolicy(new ExponentialBackoffRetry(200, 10, 5_000))
-        .build();
+  public static CuratorFramework forServer(SpongeServerConfig cfg, ZooKeeperAcl acl) {
+    CuratorFrameworkFactory.Builder b =
+        CuratorFrameworkFactory.builder()
+            .connectString(cfg.zkQuorum())
+            .sessionTimeoutMs(cfg.zkSessionTimeoutMillis())
+            .connectionTimeoutMs(Math.min(15_000, cfg.zkSessionTimeoutMillis()))
+            .retryPolicy(new ExponentialBackoffRetry(200, 10, 5_000));
+    if (acl != null) {
+      b = b.authorization(ZooKeeperAcl.SCHEME, acl.authInfo()).aclProvider(acl);
+    }
+    return b.build();
   }
 
   /**

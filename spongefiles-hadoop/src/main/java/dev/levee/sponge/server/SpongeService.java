@@ -7,6 +7,7 @@ import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.discovery.SpongeZnodes;
 import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.discovery.ZooKeeperAcl;
 import dev.levee.sponge.discovery.ZooKeeperClients;
 import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.PoolDirectory;
@@ -207,10 +208,25 @@ public final class SpongeService implements Closeable {
       Deque<Closeable> started,
       RegisteredServers registered)
       throws IOException {
-    CuratorFramework zk = ZooKeeperClients.forServer(cfg);
+    byte[] clusterSecret = cfg.auth().clusterSecret();
+    ZooKeeperAcl acl = clusterSecret == null ? null : ZooKeeperAcl.fromClusterSecret(clusterSecret);
+    CuratorFramework zk = ZooKeeperClients.forServer(cfg, acl);
     zk.start();
     started.push(zk);
     SpongeZnodes znodes = new SpongeZnodes(cfg.zkRoot());
+    if (acl != null) {
+      try {
+        acl.secure(zk, znodes);
+      } catch (Exception e) {
+        throw new IOException(
+            "cannot secure the SpongeFiles znodes under "
+                + znodes.root()
+                + " in ZooKeeper "
+                + cfg.zkQuorum()
+                + " (another identity may own them: remove them or fix their ACL)",
+            e);
+      }
+    }
     registered.useZooKeeper(zk, znodes);
     ServerRegistration registration = new ServerRegistration(zk, znodes, self);
     registration.start();

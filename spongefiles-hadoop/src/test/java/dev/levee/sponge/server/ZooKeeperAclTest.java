@@ -1,0 +1,142 @@
+package dev.levee.sponge.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.PublishedServerList;
+import dev.levee.sponge.discovery.ServerListCodec;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.SpongeZnodes;
+import dev.levee.sponge.discovery.ZooKeeperAcl;
+import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.testing.TempDirs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * With a cluster secret, only sponge servers may write SpongeFiles' znodes (issue 13, item 11: a
+ * fake server registered in an open ZooKeeper was ranked first and got a real client's chunk).
+ */
+@Timeout(120)
+class ZooKeeperAclTest {
+  private static final String ROOT = "/levee/sponge-acl";
+  private TestingServer zk;
+  private Path pool;
+  private Path secretFile;
+  private CuratorFramework outsider;
+  private SpongeService node;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    zk = new TestingServer(true);
+    pool = TempDirs.newShmDir("zk-acl");
+    secretFile = Files.createTempFile("sponge-zk-secret", ".key");
+    Files.write(secretFile, "a cluster secret of 32 bytes....".getBytes());
+    Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
+    outsider =
+        CuratorFrameworkFactory.newClient(zk.getConnectString(), 4000, 4000, new RetryOneTime(200));
+    outsider.start();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (node != null) {
+      node.close();
+    }
+    outsider.close();
+    zk.close();
+    Files.deleteIfExists(secretFile);
+    TempDirs.deleteRecursively(pool);
+  }
+
+  private SpongeService startServer(boolean withSecret) throws Exception {
+    Configuration c = TestNodes.conf(pool, 8);
+    c.set(SpongeConf.ZK_QUORUM.name(), zk.getConnectString());
+    c.set(SpongeConf.ZK_ROOT.name(), ROOT);
+    c.set(SpongeConf.TRACKER_POLL_MS.name(), "100");
+    if (withSecret) {
+      c.set(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());
+    }
+    return SpongeService.start(SpongeServerConfig.from(c));
+  }
+
+  private static final SpongeServerAddress FAKE = new SpongeServerAddress("10.6.6.6", 6666, null);
+
+  private void registerFakeServer(SpongeZnodes z) throws Exception {
+    outsider
+        .create()
+        .creatingParentsIfNeeded()
+        .forPath(z.server("10.6.6.6:6666"), ServerListCodec.encodeServer(FAKE));
+  }
+
+  @Test
+  void withAClusterSecretAnOutsiderCanReadTheListButRegisterNothing() throws Exception {
+    node = startServer(true);
+    SpongeZnodes z = new SpongeZnodes(ROOT);
+    awaitPublished(z);
+
+    assertThrows(KeeperException.NoAuthException.class, () -> registerFakeServer(z));
+    assertThrows(
+        KeeperException.NoAuthException.class,
+        () -> outsider.setData().forPath(z.freeServers(), new byte[0]),
+        "an outsider cannot rewrite the tracker's list");
+    assertThrows(
+        KeeperException.NoAuthException.class,
+        () -> outsider.delete().forPath(z.server(node.nodeName())),
+        "an outsider cannot unregister a real server");
+    // Tasks read without a credential.
+    List<ServerListEntry> listed = new PublishedServerList(outsider, z).serversWithFreeChunks();
+    assertEquals(List.of(node.address()), listed.stream().map(ServerListEntry::address).toList());
+    assertTrue(
+        outsider.getACL().forPath(z.server(node.nodeName())).stream()
+            .anyMatch(a -> a.getId().getScheme().equals(ZooKeeperAcl.SCHEME)),
+        "the server's own znode carries the servers' ACL");
+  }
+
+  @Test
+  void aRootLeftOpenByAnEarlierVersionIsTightenedAtStart() throws Exception {
+    SpongeZnodes z = new SpongeZnodes(ROOT);
+    outsider.create().creatingParentsIfNeeded().forPath(z.servers());
+    assertEquals(ZooDefs.Ids.OPEN_ACL_UNSAFE, outsider.getACL().forPath(z.servers()));
+
+    node = startServer(true);
+
+    assertThrows(KeeperException.NoAuthException.class, () -> registerFakeServer(z));
+  }
+
+  @Test
+  void withoutASecretTheZnodesStayOpenAsBefore() throws Exception {
+    node = startServer(false);
+    SpongeZnodes z = new SpongeZnodes(ROOT);
+    awaitPublished(z);
+    registerFakeServer(z);
+    assertFalse(outsider.getChildren().forPath(z.servers()).isEmpty());
+  }
+
+  private void awaitPublished(SpongeZnodes z) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (outsider.checkExists().forPath(z.freeServers()) == null
+        && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertTrue(outsider.checkExists().forPath(z.freeServers()) != null, "tracker published");
+  }
+}
