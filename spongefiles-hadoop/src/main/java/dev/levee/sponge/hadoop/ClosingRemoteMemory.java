@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The task's remote-memory client together with what it depends on (the ZooKeeper session its
@@ -37,6 +38,16 @@ final class ClosingRemoteMemory implements RemoteMemory {
   public Optional<RemoteChunk> store(SpongeServerAddress server, ByteBuffer data)
       throws IOException {
     return client.store(server, data);
+  }
+
+  /**
+   * Forwarded, not left to the interface's synchronous default: that default would cost every
+   * remote chunk of a task a full round trip instead of pipelining it on the connection.
+   */
+  @Override
+  public CompletableFuture<Optional<RemoteChunk>> storeAsync(
+      SpongeServerAddress server, ByteBuffer data) {
+    return client.storeAsync(server, data);
   }
 
   @Override
