@@ -10,14 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PositionedReadable;
 import org.apache.hadoop.fs.Seekable;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.util.Progressable;
 
 /**
  * A map's spilled runs, seen by Hadoop's {@code Merger} as files of a read-only file system, so
@@ -31,7 +27,7 @@ import org.apache.hadoop.util.Progressable;
  * window on that same reader, which seeks forward by skipping and leaves the reader open when it
  * closes. {@link #close()} frees every run.
  */
-final class MapRunReaders extends FileSystem {
+final class MapRunReaders extends RunFileSystem {
   private static final URI ROOT = URI.create("levee-sponge-map-run:///");
 
   private final int bufferSize;
@@ -42,6 +38,7 @@ final class MapRunReaders extends FileSystem {
    *     record lengths a byte at a time
    */
   MapRunReaders(Configuration conf, int bufferSize) {
+    super(ROOT, "spilled map runs");
     setConf(conf);
     this.bufferSize = bufferSize;
   }
@@ -216,68 +213,5 @@ final class MapRunReaders extends FileSystem {
         throw new IOException(reader.run.file() + ": this segment's stream is closed");
       }
     }
-  }
-
-  @Override
-  public URI getUri() {
-    return ROOT;
-  }
-
-  @Override
-  public Path getWorkingDirectory() {
-    return new Path(ROOT);
-  }
-
-  @Override
-  public void setWorkingDirectory(Path dir) {
-    // One flat namespace of runs: there is nothing to change to.
-  }
-
-  @Override
-  public FileStatus[] listStatus(Path f) throws IOException {
-    throw readOnly("list", f);
-  }
-
-  @Override
-  public FSDataOutputStream create(
-      Path f,
-      FsPermission permission,
-      boolean overwrite,
-      int bufferSize,
-      short replication,
-      long blockSize,
-      Progressable progress)
-      throws IOException {
-    throw readOnly("create", f);
-  }
-
-  @Override
-  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress)
-      throws IOException {
-    throw readOnly("append to", f);
-  }
-
-  @Override
-  public boolean rename(Path src, Path dst) throws IOException {
-    throw readOnly("rename", src);
-  }
-
-  @Override
-  public boolean delete(Path f, boolean recursive) throws IOException {
-    throw readOnly("delete", f);
-  }
-
-  @Override
-  public boolean mkdirs(Path f, FsPermission permission) throws IOException {
-    throw readOnly("create directory", f);
-  }
-
-  private static IOException readOnly(String what, Path f) {
-    return new IOException(
-        "cannot "
-            + what
-            + " "
-            + f
-            + ": spilled map runs are written by the sponge, read-only here");
   }
 }

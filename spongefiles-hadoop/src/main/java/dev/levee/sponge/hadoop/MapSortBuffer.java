@@ -2,11 +2,9 @@ package dev.levee.sponge.hadoop;
 
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
-import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.IndexedSortable;
-import org.apache.hadoop.util.Progress;
 
 /**
  * A map's serialized output records in one array of {@code mapreduce.task.io.sort.mb} bytes, laid
@@ -107,9 +105,7 @@ final class MapSortBuffer implements IndexedSortable {
 
   /** Records {@code from} (inclusive) to {@code to} (exclusive), in their current order. */
   RawKeyValueIterator iterator(int from, int to) {
-    return new RawKeyValueIterator() {
-      private final DataInputBuffer key = new DataInputBuffer();
-      private final DataInputBuffer value = new DataInputBuffer();
+    return new InMemoryRecords() {
       private int next = from;
 
       @Override
@@ -123,24 +119,6 @@ final class MapSortBuffer implements IndexedSortable {
         key.reset(bytes, keyStart, keyLength);
         value.reset(bytes, keyStart + keyLength, meta.get(m + VALUE_LENGTH));
         return true;
-      }
-
-      @Override
-      public DataInputBuffer getKey() {
-        return key;
-      }
-
-      @Override
-      public DataInputBuffer getValue() {
-        return value;
-      }
-
-      @Override
-      public void close() {}
-
-      @Override
-      public Progress getProgress() {
-        return null;
       }
     };
   }

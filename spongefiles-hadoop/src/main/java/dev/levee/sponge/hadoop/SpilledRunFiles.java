@@ -8,16 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.Merger.Segment;
-import org.apache.hadoop.util.Progressable;
 
 /**
  * A reduce task's spilled SpongeFile runs, seen by Hadoop's {@code Merger} as files of a read-only
@@ -35,7 +31,7 @@ import org.apache.hadoop.util.Progressable;
  * <p>Each run can be opened once: opening hands the run to the merger's reader, whose stream
  * deletes the SpongeFile when it closes (see {@link SpongeSegmentStream}).
  */
-final class SpilledRunFiles extends FileSystem {
+final class SpilledRunFiles extends RunFileSystem {
   private static final URI ROOT = URI.create("levee-sponge-run:///");
 
   private final int bufferSize;
@@ -49,6 +45,7 @@ final class SpilledRunFiles extends FileSystem {
    * @param bufferSize the read buffer under each run's IFile reader ({@code io.file.buffer.size})
    */
   SpilledRunFiles(Configuration conf, int bufferSize) {
+    super(ROOT, "SpongeFile runs");
     setConf(conf);
     this.bufferSize = bufferSize;
   }
@@ -108,59 +105,5 @@ final class SpilledRunFiles extends FileSystem {
       run.segment().file().delete();
     }
     return run != null;
-  }
-
-  @Override
-  public URI getUri() {
-    return ROOT;
-  }
-
-  @Override
-  public Path getWorkingDirectory() {
-    return new Path(ROOT);
-  }
-
-  @Override
-  public void setWorkingDirectory(Path dir) {
-    // One flat namespace of runs: there is nothing to change to.
-  }
-
-  @Override
-  public FileStatus[] listStatus(Path f) throws IOException {
-    throw readOnly("list", f);
-  }
-
-  @Override
-  public FSDataOutputStream create(
-      Path f,
-      FsPermission permission,
-      boolean overwrite,
-      int bufferSize,
-      short replication,
-      long blockSize,
-      Progressable progress)
-      throws IOException {
-    throw readOnly("create", f);
-  }
-
-  @Override
-  public FSDataOutputStream append(Path f, int bufferSize, Progressable progress)
-      throws IOException {
-    throw readOnly("append to", f);
-  }
-
-  @Override
-  public boolean rename(Path src, Path dst) throws IOException {
-    throw readOnly("rename", src);
-  }
-
-  @Override
-  public boolean mkdirs(Path f, FsPermission permission) throws IOException {
-    throw readOnly("create directory", f);
-  }
-
-  private static IOException readOnly(String what, Path f) {
-    return new IOException(
-        "cannot " + what + " " + f + ": SpongeFile runs are written by the sponge, read-only here");
   }
 }

@@ -15,7 +15,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.compress.CompressionCodec;
@@ -254,7 +253,7 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
     byte[] data = scratch.getData();
     writeRun(
         "oversized-" + spills,
-        p -> p == partition ? single(data, keyLength, valueLength) : empty(),
+        p -> p == partition ? single(data, keyLength, valueLength) : InMemoryRecords.empty(),
         PartitionedWriter.Combine.NEVER);
   }
 
@@ -482,9 +481,7 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
   }
 
   private static RawKeyValueIterator single(byte[] data, int keyLength, int valueLength) {
-    return new RawKeyValueIterator() {
-      private final DataInputBuffer key = new DataInputBuffer();
-      private final DataInputBuffer value = new DataInputBuffer();
+    return new InMemoryRecords() {
       private boolean done;
 
       @Override
@@ -496,51 +493,6 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
         key.reset(data, 0, keyLength);
         value.reset(data, keyLength, valueLength);
         return true;
-      }
-
-      @Override
-      public DataInputBuffer getKey() {
-        return key;
-      }
-
-      @Override
-      public DataInputBuffer getValue() {
-        return value;
-      }
-
-      @Override
-      public void close() {}
-
-      @Override
-      public Progress getProgress() {
-        return null;
-      }
-    };
-  }
-
-  private static RawKeyValueIterator empty() {
-    return new RawKeyValueIterator() {
-      @Override
-      public boolean next() {
-        return false;
-      }
-
-      @Override
-      public DataInputBuffer getKey() {
-        return null;
-      }
-
-      @Override
-      public DataInputBuffer getValue() {
-        return null;
-      }
-
-      @Override
-      public void close() {}
-
-      @Override
-      public Progress getProgress() {
-        return null;
       }
     };
   }
