@@ -69,21 +69,6 @@ class PiranhaPigLocalTest {
     return p;
   }
 
-  @Test
-  void theTopKScriptRunsOnPiranhaWithStockPigsOutput() throws Exception {
-    String script = PiranhaPigOnYarnTest.TOP_WORDS;
-    List<String> expected = run(new PigServer(ExecType.LOCAL), script, "stock-topk");
-    assertEquals(15, expected.size());
-    List<String> got =
-        run(new PigServer(new PiranhaExecType(), piranha("topk")), script, "piranha-topk");
-    assertEquals(expected, got);
-    List<String> files = partNames("piranha-topk");
-    assertEquals(1, files.size(), files.toString());
-    assertTrue(
-        files.get(0).startsWith("part-m-"),
-        "written by the terminal task of a map-only Piranha job, not a stock reducer: " + files);
-  }
-
   /** Pig compiles DISTINCT to a shuffle with a distinct packager: a plan Piranha runs. */
   @Test
   void distinctRunsOnPiranhaWithStockPigsOutput() throws Exception {
