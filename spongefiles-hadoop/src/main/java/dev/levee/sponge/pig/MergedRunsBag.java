@@ -185,15 +185,12 @@ abstract class MergedRunsBag extends SpongeSpillBag {
     }
   }
 
-  private final class MergeIterator implements Iterator<Tuple> {
+  private final class MergeIterator extends ReadAheadIterator {
     private final PriorityQueue<Source> queue;
     private final List<Source> sources = new ArrayList<>();
     private final Comparator<Tuple> order = order();
     private final boolean distinct = dropsDuplicates();
     private Tuple last;
-    private Tuple buffered;
-    private boolean hasBuffered;
-    private int count;
 
     /** Every run and memory; lock held. */
     MergeIterator() {
@@ -227,28 +224,7 @@ abstract class MergedRunsBag extends SpongeSpillBag {
     }
 
     @Override
-    public boolean hasNext() {
-      if (!hasBuffered) {
-        buffered = fetch();
-        hasBuffered = true;
-      }
-      return buffered != null;
-    }
-
-    /** Null past the end, as Pig's own bag iterators: Pig's operators read until null. */
-    @Override
-    public Tuple next() {
-      if (!hasNext()) {
-        return null;
-      }
-      hasBuffered = false;
-      Tuple t = buffered;
-      buffered = null;
-      progress(count++);
-      return t;
-    }
-
-    private Tuple fetch() {
+    Tuple fetch() {
       while (true) {
         Source s = queue.poll();
         if (s == null) {

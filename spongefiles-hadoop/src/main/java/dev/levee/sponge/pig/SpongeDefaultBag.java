@@ -67,37 +67,13 @@ final class SpongeDefaultBag extends SpongeSpillBag {
    * own iterator it notices the spill by the number of runs, not by memory being empty, so tuples
    * added and spilled again in between cannot be skipped.
    */
-  private final class InsertionOrderIterator implements Iterator<Tuple> {
+  private final class InsertionOrderIterator extends ReadAheadIterator {
     private int memoryPtr;
     private int runPtr;
     private DataInputStream in;
-    private Tuple buffered;
-    private boolean hasBuffered;
-    private int count;
 
     @Override
-    public boolean hasNext() {
-      if (!hasBuffered) {
-        buffered = fetch();
-        hasBuffered = true;
-      }
-      return buffered != null;
-    }
-
-    /** Null past the end, as Pig's own bag iterators: Pig's operators read until null. */
-    @Override
-    public Tuple next() {
-      if (!hasNext()) {
-        return null;
-      }
-      hasBuffered = false;
-      Tuple t = buffered;
-      buffered = null;
-      progress(count++);
-      return t;
-    }
-
-    private Tuple fetch() {
+    Tuple fetch() {
       while (true) {
         if (in != null) {
           Tuple t = readTuple(in);

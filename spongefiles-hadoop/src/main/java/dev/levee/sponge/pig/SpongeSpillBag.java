@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
+import java.util.Iterator;
 import org.apache.pig.PigCounters;
 import org.apache.pig.PigWarning;
 import org.apache.pig.data.DataType;
@@ -170,10 +171,40 @@ abstract class SpongeSpillBag extends DefaultAbstractBag {
     }
   }
 
-  /** Pig reports progress through the reporter; an iterator does it every 1024 tuples. */
-  void progress(int count) {
-    if ((count & 0x3ff) == 0) {
-      reportProgress();
+  /**
+   * An iterator that reads one tuple ahead ({@link #fetch}, null at the end) and reports progress
+   * every 1024 tuples, as Pig's own bag iterators do.
+   */
+  abstract class ReadAheadIterator implements Iterator<Tuple> {
+    private Tuple buffered;
+    private boolean hasBuffered;
+    private int count;
+
+    /** The next tuple, or null past the end. */
+    abstract Tuple fetch();
+
+    @Override
+    public boolean hasNext() {
+      if (!hasBuffered) {
+        buffered = fetch();
+        hasBuffered = true;
+      }
+      return buffered != null;
+    }
+
+    /** Null past the end, as Pig's own bag iterators: Pig's operators read until null. */
+    @Override
+    public Tuple next() {
+      if (!hasNext()) {
+        return null;
+      }
+      hasBuffered = false;
+      Tuple t = buffered;
+      buffered = null;
+      if ((count++ & 0x3ff) == 0) {
+        reportProgress();
+      }
+      return t;
     }
   }
 }

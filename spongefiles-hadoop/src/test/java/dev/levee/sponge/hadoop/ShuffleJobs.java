@@ -92,6 +92,17 @@ final class ShuffleJobs {
     return job;
   }
 
+  /** Compressed map output (DefaultCodec) for each job, as a user turns it on. */
+  static void compressMapOutput(JobConf... jobs) {
+    for (JobConf j : jobs) {
+      j.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
+      j.setClass(
+          MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC,
+          org.apache.hadoop.io.compress.DefaultCodec.class,
+          org.apache.hadoop.io.compress.CompressionCodec.class);
+    }
+  }
+
   static RunningJob run(JobConf job) throws IOException {
     FileUtil.fullyDelete(Path.of(FileOutputFormat.getOutputPath(job).toUri()).toFile());
     // The client polls a finished job every 5 s by default: most of a small local job's time.

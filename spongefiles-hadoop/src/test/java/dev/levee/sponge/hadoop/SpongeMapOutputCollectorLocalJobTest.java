@@ -16,8 +16,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.io.compress.CompressionCodec;
-import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RunningJob;
@@ -66,13 +64,6 @@ class SpongeMapOutputCollectorLocalJobTest {
 
   private static JobConf mapSide(JobConf job) {
     return mapSide(job, sponge.node().address().port());
-  }
-
-  private static void compress(JobConf... jobs) {
-    for (JobConf j : jobs) {
-      j.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
-      j.setClass(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DefaultCodec.class, CompressionCodec.class);
-    }
   }
 
   private static long task(RunningJob run, TaskCounter c) throws IOException {
@@ -189,7 +180,7 @@ class SpongeMapOutputCollectorLocalJobTest {
   void compressedMapOutputMatchesStock() throws IOException {
     JobConf stock = job("compressed-stock", false);
     JobConf withSponge = mapSide(job("compressed-sponge", false));
-    compress(stock, withSponge);
+    ShuffleJobs.compressMapOutput(stock, withSponge);
     compare("compressed", stock, withSponge);
   }
 
@@ -197,7 +188,7 @@ class SpongeMapOutputCollectorLocalJobTest {
   void compressedWithCombinerMatchesStock() throws IOException {
     JobConf stock = job("compressed-combiner-stock", true);
     JobConf withSponge = mapSide(job("compressed-combiner-sponge", true));
-    compress(stock, withSponge);
+    ShuffleJobs.compressMapOutput(stock, withSponge);
     compare("compressed-combiner", stock, withSponge);
   }
 

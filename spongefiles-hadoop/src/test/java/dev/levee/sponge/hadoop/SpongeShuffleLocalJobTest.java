@@ -16,11 +16,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RunningJob;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.log4j.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,13 +61,7 @@ class SpongeShuffleLocalJobTest {
     JobConf withSponge =
         sponge.configure(ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner));
     if (compress) {
-      for (JobConf j : new JobConf[] {stock, withSponge}) {
-        j.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
-        j.setClass(
-            MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC,
-            DefaultCodec.class,
-            org.apache.hadoop.io.compress.CompressionCodec.class);
-      }
+      ShuffleJobs.compressMapOutput(stock, withSponge);
     }
     RunningJob stockRun = ShuffleJobs.run(stock);
     RunningJob spongeRun = ShuffleJobs.run(withSponge);
