@@ -64,10 +64,6 @@ public final class ZooKeeperAcl implements ACLProvider {
   }
 
   /** The ACL every SpongeFiles znode gets: servers may do anything, the world may read. */
-  public List<ACL> acl() {
-    return acl;
-  }
-
   @Override
   public List<ACL> getDefaultAcl() {
     return acl;
@@ -88,10 +84,22 @@ public final class ZooKeeperAcl implements ACLProvider {
       try {
         zk.create().creatingParentsIfNeeded().withACL(acl).forPath(path);
       } catch (KeeperException.NodeExistsException exists) {
-        if (!acl.equals(zk.getACL().forPath(path))) {
-          zk.setACL().withACL(acl).forPath(path);
-        }
+        tighten(zk, path);
       }
+    }
+    // The tracker's list and latch are created by the tracker (with this ACL); ones left by an
+    // earlier version, or planted in advance, are tightened, not created: an empty list would not
+    // decode.
+    for (String path : List.of(znodes.freeServers(), znodes.trackerLatch())) {
+      if (zk.checkExists().forPath(path) != null) {
+        tighten(zk, path);
+      }
+    }
+  }
+
+  private void tighten(CuratorFramework zk, String path) throws Exception {
+    if (!acl.equals(zk.getACL().forPath(path))) {
+      zk.setACL().withACL(acl).forPath(path);
     }
   }
 

@@ -71,8 +71,13 @@ final class OwnerLeases {
         }
         byte[] id =
             containerId == null ? new byte[0] : containerId.getBytes(StandardCharsets.UTF_8);
-        if (ch.size() == 0 && id.length > 0) {
-          ch.write(ByteBuffer.wrap(id), 0);
+        try {
+          if (ch.size() == 0 && id.length > 0) {
+            ch.write(ByteBuffer.wrap(id), 0);
+          }
+        } catch (IOException | RuntimeException e) {
+          ch.close(); // drops the lock too
+          throw e;
         }
         HELD.put(path, new Held(ch, lock, new int[] {1}));
         return;

@@ -4,6 +4,7 @@ import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
 import dev.levee.sponge.protocol.Capability;
 import dev.levee.sponge.protocol.MalformedFrameException;
+import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.Status;
@@ -98,6 +99,7 @@ final class ChunkService {
     ChunkOwner owner;
     try {
       owner = new ChunkOwner(pid, host);
+      checkOwnerNode(host);
     } catch (IllegalArgumentException e) {
       return Reply.error(Status.BAD_REQUEST, "bad owner: " + e.getMessage());
     }
@@ -200,11 +202,21 @@ final class ChunkService {
     String host = p.getString("owner node");
     p.expectEnd("RENEW");
     try {
+      checkOwnerNode(host);
       remoteLeases.renew(new ChunkOwner(pid, host));
     } catch (IllegalArgumentException e) {
       return Reply.error(Status.BAD_REQUEST, "bad owner: " + e.getMessage());
     }
     return Reply.okEmpty();
+  }
+
+  /**
+   * An owner's node must name a sponge server (host, or host:port with a valid port): the garbage
+   * collector later asks that server whether the owner lives, and a name it cannot parse would
+   * otherwise only fail there, in every round.
+   */
+  private static void checkOwnerNode(String host) {
+    NodeNames.serverOf(host, 1);
   }
 
   RemoteOwnerLeases remoteOwnerLeases() {

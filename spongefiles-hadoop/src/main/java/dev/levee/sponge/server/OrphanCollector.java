@@ -1,7 +1,9 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
 import java.io.Closeable;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -56,9 +58,13 @@ final class OrphanCollector implements Closeable {
           pool.damage().get());
     }
     int freed = pool.reclaim(liveness.newRound(pool.owners().values()));
+    // Times first, then one snapshot: a grant or lease made after the snapshot is newer than its
+    // time, so it is kept even though the snapshot does not show its owner yet.
     long snapshotAt = System.nanoTime();
-    int dropped = grants.retainOwned(pool.owners(), snapshotAt);
-    remoteLeases.retainOwners(pool.owners().values());
+    long leaseSnapshotAt = remoteLeases.now();
+    Map<Integer, ChunkOwner> owners = pool.owners();
+    int dropped = grants.retainOwned(owners, snapshotAt);
+    remoteLeases.retainOwners(owners.values(), leaseSnapshotAt);
     metrics.gcRuns.increment();
     metrics.gcReclaimed.add(freed);
     if (freed > 0) {

@@ -90,6 +90,7 @@ final class OwnerLiveness {
   Predicate<ChunkOwner> newRound(Collection<ChunkOwner> owners) {
     Set<String> trusted = registeredNodes.get();
     Map<ChunkOwner, CompletableFuture<Boolean>> answers = new HashMap<>();
+    Map<ChunkOwner, SpongeServerAddress> probed = new HashMap<>();
     Map<SpongeServerAddress, Boolean> unreachable = new ConcurrentHashMap<>();
     for (ChunkOwner owner : new HashSet<>(owners)) {
       if (isLocal(owner)) {
@@ -110,6 +111,7 @@ final class OwnerLiveness {
         unreachable.put(peer, Boolean.TRUE);
         continue;
       }
+      probed.put(owner, peer);
       answers.put(
           owner,
           CompletableFuture.supplyAsync(
@@ -139,7 +141,8 @@ final class OwnerLiveness {
       }
       if (answer == null) {
         e.getValue().cancel(true);
-        unreachable.put(NodeNames.serverOf(e.getKey().host(), defaultPort), Boolean.TRUE);
+        // Only probed owners can go unanswered: the others' answer is already complete.
+        unreachable.put(probed.get(e.getKey()), Boolean.TRUE);
       } else {
         alive.put(e.getKey(), answer);
       }
@@ -153,7 +156,10 @@ final class OwnerLiveness {
           now - unreachableSince.get(peer));
     }
     for (ChunkOwner o : alive.keySet()) {
-      unreachableSince.remove(NodeNames.serverOf(o.host(), defaultPort));
+      SpongeServerAddress answered = probed.get(o);
+      if (answered != null) {
+        unreachableSince.remove(answered);
+      }
     }
     return owner -> {
       if (isLocal(owner)) {

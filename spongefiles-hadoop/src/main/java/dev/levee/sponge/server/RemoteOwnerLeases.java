@@ -4,6 +4,7 @@ import dev.levee.sponge.local.ChunkOwner;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -39,9 +40,21 @@ final class RemoteOwnerLeases {
     return at != null && clockMillis.getAsLong() - at < leaseMillis;
   }
 
-  /** Forgets the leases of owners that hold no chunk here any more. */
-  void retainOwners(Collection<ChunkOwner> owners) {
-    renewedAtMillis.keySet().retainAll(new HashSet<>(owners));
+  /** This table's clock, for {@link #retainOwners}. */
+  long now() {
+    return clockMillis.getAsLong();
+  }
+
+  /**
+   * Forgets the leases of owners that hold no chunk here any more: absent from {@code owners}, a
+   * snapshot taken after {@code snapshotAtMillis}, and not stored or renewed since then (a lease
+   * begun after the time is newer than the snapshot, which cannot show it yet).
+   */
+  void retainOwners(Collection<ChunkOwner> owners, long snapshotAtMillis) {
+    Set<ChunkOwner> holding = new HashSet<>(owners);
+    renewedAtMillis
+        .entrySet()
+        .removeIf(e -> !holding.contains(e.getKey()) && e.getValue() < snapshotAtMillis);
   }
 
   int size() {

@@ -2,6 +2,7 @@ package dev.levee.sponge.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.sponge.client.RemoteChunk;
@@ -212,32 +213,53 @@ class MalformedInputTest {
     assertStillServing();
   }
 
+  /**
+   * An owner node the garbage collector could not parse later (a port that is not a number or out
+   * of range) is refused when the chunk is stored; stored, it made every GC round throw.
+   */
   @Test
-  void connectionsBeyondTheLimitGetBusy() throws IOException {
-    Socket[] held = new Socket[6];
-    try {
-      for (int i = 0; i < held.length; i++) {
-        held[i] = connect();
-        send(held[i], frame(Frame.VERSION, Op.FREE_SPACE.code(), i, new byte[0]));
-        assertEquals(Status.OK, Status.fromCode(reply(held[i]).code()));
-      }
-      try (Socket extra = connect()) {
-        Frame f = reply(extra);
-        assertEquals(Status.BUSY, Status.fromCode(f.code()));
-        assertNull(reply(extra));
-      }
-    } finally {
-      for (Socket s : held) {
-        if (s != null) {
-          s.close();
-        }
+  void anOwnerNodeThatNamesNoServerIsRefusedAtStore() throws IOException {
+    try (Socket s = connect()) {
+      for (String node : List.of("10.0.0.1:x", "10.0.0.1:99999")) {
+        send(s, allocateWrite("application_1_0009", 16, node));
+        Frame f = reply(s);
+        assertEquals(Status.BAD_REQUEST, Status.fromCode(f.code()), node);
+        assertTrue(message(f).contains("bad owner"), message(f));
       }
     }
+    assertEquals(CHUNKS, node.metrics().getChunksFree(), "nothing was stored");
+    assertStillServing();
+  }
+
+  @Test
+  void connectionsBeyondTheLimitGetBusy() throws Exception {
+    Socket[] held = new Socket[6];
     try (SpongeClient probe =
         TestNodes.client("application_1_0001", "127.0.0.1:1", List.of(server))) {
-      // While the limit is reached a client gets a typed BUSY error, not a hang or a garbled reply;
-      // once the held connections are gone it is served. (Waiting for zero open connections, as
-      // this did, always ran to its deadline: the probe's own connection stays open.)
+      try {
+        for (int i = 0; i < held.length; i++) {
+          held[i] = connect();
+          send(held[i], frame(Frame.VERSION, Op.FREE_SPACE.code(), i, new byte[0]));
+          assertEquals(Status.OK, Status.fromCode(reply(held[i]).code()));
+        }
+        try (Socket extra = connect()) {
+          Frame f = reply(extra);
+          assertEquals(Status.BUSY, Status.fromCode(f.code()));
+          assertNull(reply(extra));
+        }
+        // While the limit is reached a client gets a typed BUSY error, not a hang or a garbled
+        // reply.
+        RemoteReplyException busy =
+            assertThrows(RemoteReplyException.class, () -> probe.freeSpace(server));
+        assertEquals(Status.BUSY, busy.status());
+      } finally {
+        for (Socket s : held) {
+          if (s != null) {
+            s.close();
+          }
+        }
+      }
+      // Once the held connections are gone it is served.
       long deadline = System.nanoTime() + 10_000_000_000L;
       boolean served = false;
       while (!served && System.nanoTime() < deadline) {
@@ -250,19 +272,21 @@ class MalformedInputTest {
         }
       }
       assertTrue(served, "a client is served once the held connections are closed");
-    } catch (InterruptedException e) {
-      throw new AssertionError(e);
     }
     assertStillServing();
   }
 
   private static ByteBuffer allocateWrite(String app, int dataLength) {
+    return allocateWrite(app, dataLength, "127.0.0.1:1");
+  }
+
+  private static ByteBuffer allocateWrite(String app, int dataLength, String ownerNode) {
     ByteBuffer p =
         ByteBuffer.allocate(
-            Payload.stringBytes(app) + 8 + Payload.stringBytes("127.0.0.1:1") + 4 + dataLength);
+            Payload.stringBytes(app) + 8 + Payload.stringBytes(ownerNode) + 4 + dataLength);
     Payload.putString(p, app);
     p.putLong(ProcessHandle.current().pid());
-    Payload.putString(p, "127.0.0.1:1");
+    Payload.putString(p, ownerNode);
     p.putInt(dataLength);
     return frame(Frame.VERSION, Op.ALLOCATE_WRITE.code(), 1, p.array());
   }

@@ -1,7 +1,6 @@
 package dev.levee.sponge.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,11 +114,16 @@ class ZooKeeperAclTest {
   void aRootLeftOpenByAnEarlierVersionIsTightenedAtStart() throws Exception {
     SpongeZnodes z = new SpongeZnodes(ROOT);
     outsider.create().creatingParentsIfNeeded().forPath(z.servers());
+    outsider.create().forPath(z.freeServers(), new byte[0]);
     assertEquals(ZooDefs.Ids.OPEN_ACL_UNSAFE, outsider.getACL().forPath(z.servers()));
 
     node = startServer(true);
 
     assertThrows(KeeperException.NoAuthException.class, () -> registerFakeServer(z));
+    assertThrows(
+        KeeperException.NoAuthException.class,
+        () -> outsider.setData().forPath(z.freeServers(), new byte[0]),
+        "a list planted before the servers came is theirs now");
   }
 
   @Test
@@ -128,7 +132,7 @@ class ZooKeeperAclTest {
     SpongeZnodes z = new SpongeZnodes(ROOT);
     awaitPublished(z);
     registerFakeServer(z);
-    assertFalse(outsider.getChildren().forPath(z.servers()).isEmpty());
+    assertTrue(outsider.getChildren().forPath(z.servers()).contains("10.6.6.6:6666"));
   }
 
   private void awaitPublished(SpongeZnodes z) throws Exception {
