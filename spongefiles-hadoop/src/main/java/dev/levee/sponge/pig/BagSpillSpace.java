@@ -121,7 +121,9 @@ final class BagSpillSpace {
     try (DataOutputStream out =
         new DataOutputStream(new BufferedOutputStream(new FileOutputStream(f), WRITE_BUFFER))) {
       long tuples = writer.writeTo(out);
-      if (!merge) {
+      if (merge) {
+        counters.add(PigBag.MERGES.counterName(), 1);
+      } else {
         counters.add(PigBag.LOCAL_FILE_SPILLS.counterName(), 1);
         counters.add(PigBag.TUPLES_SPILLED.counterName(), tuples);
       }

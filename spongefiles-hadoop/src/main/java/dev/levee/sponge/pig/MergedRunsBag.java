@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.PriorityQueue;
-import org.apache.pig.data.DataType;
 import org.apache.pig.data.Tuple;
 
 /**
@@ -67,9 +66,11 @@ abstract class MergedRunsBag extends SpongeSpillBag {
   /** Merges the oldest runs until at most {@code fanIn} are left; lock held. */
   private void mergeDownTo(int fanIn) {
     while (runs.size() > fanIn) {
-      MergeIterator merge = new MergeIterator(fanIn);
       SpillRun merged;
       try {
+        // A fresh merge per attempt: the space retries a failed SpongeFile write into a local
+        // file, and a merge can only be read once, so a shared one would resume half-way and the
+        // tuples already read would be lost when the old runs are replaced.
         merged =
             settings
                 .space()
@@ -78,20 +79,16 @@ abstract class MergedRunsBag extends SpongeSpillBag {
                     kind(),
                     true,
                     out -> {
-                      long n = 0;
-                      while (merge.hasNext()) {
-                        SEDES.writeDatum(out, merge.next(), DataType.TUPLE);
-                        if ((++n & 0x3fff) == 0) {
-                          reportProgress();
-                        }
+                      MergeIterator merge = new MergeIterator(fanIn);
+                      try {
+                        return writeTuples(out, merge);
+                      } finally {
+                        merge.closeAll();
                       }
-                      return n;
                     });
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(
             "cannot merge the spills of a " + kind() + " bag", e);
-      } finally {
-        merge.closeAll();
       }
       runs.replaceFirst(fanIn, merged);
     }

@@ -1,6 +1,7 @@
 package dev.levee.sponge.pig;
 
 import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,22 +80,7 @@ abstract class SpongeSpillBag extends DefaultAbstractBag {
       SpillRun run;
       try {
         run =
-            settings
-                .space()
-                .get()
-                .spill(
-                    kind(),
-                    false,
-                    out -> {
-                      long n = 0;
-                      for (Tuple t : tuples) {
-                        SEDES.writeDatum(out, t, DataType.TUPLE);
-                        if ((++n & 0x3fff) == 0) {
-                          reportProgress();
-                        }
-                      }
-                      return n;
-                    });
+            settings.space().get().spill(kind(), false, out -> writeTuples(out, tuples.iterator()));
       } catch (IOException | RuntimeException e) {
         // As stock Pig: the tuples stay in memory and the task carries on.
         warn("Unable to spill contents", PigWarning.UNABLE_TO_SPILL, e);
@@ -169,6 +155,18 @@ abstract class SpongeSpillBag extends DefaultAbstractBag {
     } catch (IOException ignored) {
       // Read to the end already; nothing is lost.
     }
+  }
+
+  /** Writes every tuple of {@code tuples} to a spill, reporting progress; returns how many. */
+  long writeTuples(DataOutputStream out, Iterator<Tuple> tuples) throws IOException {
+    long n = 0;
+    while (tuples.hasNext()) {
+      SEDES.writeDatum(out, tuples.next(), DataType.TUPLE);
+      if ((++n & 0x3fff) == 0) {
+        reportProgress();
+      }
+    }
+    return n;
   }
 
   /**

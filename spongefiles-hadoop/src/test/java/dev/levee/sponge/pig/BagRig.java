@@ -19,8 +19,14 @@ final class BagRig implements AutoCloseable {
   final BagSpillSpace space;
 
   BagRig(int poolChunks) throws IOException {
+    this(poolChunks, true);
+  }
+
+  /** Without local disk, a spill that outgrows the pool fails part-way through its SpongeFile. */
+  BagRig(int poolChunks, boolean disk) throws IOException {
     rig = new SpongeTestRig(CHUNK, poolChunks);
     rig.conf.set("levee.sponge.dfs.enabled", "false");
+    rig.conf.setBoolean("levee.sponge.disk.enabled", disk);
     fs = rig.open(null);
     space = BagSpillSpace.sponge(fs, counters());
   }

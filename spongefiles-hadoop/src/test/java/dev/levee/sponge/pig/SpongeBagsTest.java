@@ -219,6 +219,34 @@ class SpongeBagsTest {
     assertTrue(rig.counter(PigBag.MERGES.counterName()) >= 2);
   }
 
+  /**
+   * A merge whose SpongeFile fails part-way (the pool fills, no disk tier) is written again into a
+   * local file from its first tuple: before, the retry resumed the half-read merge and the old runs
+   * were deleted, losing every tuple the failed attempt had read.
+   */
+  @Test
+  void aMergeWhoseSpongeFileFailsPartWayIsRewrittenWhole() throws Exception {
+    try (BagRig small = new BagRig(4, false)) {
+      DataBag bag = small.factory().newSortedBag(null);
+      int spills = MergedRunsBag.MERGE_FAN_IN + 1;
+      List<Tuple> all = Tuples.random(spills * 100, 1_000_000, 7);
+      for (int i = 0; i < all.size(); i++) {
+        bag.add(all.get(i));
+        if (i % 100 == 99) {
+          bag.spill();
+        }
+      }
+      assertEquals(spills, ((SpongeSpillBag) bag).spillCount());
+      List<Tuple> expected = new ArrayList<>(all);
+      expected.sort(NaturalOrder.INSTANCE);
+      List<Tuple> got = read(bag);
+      assertEquals(expected.size(), got.size(), "every tuple survives the failed merge attempt");
+      assertEquals(expected, got);
+      assertTrue(small.counter(PigBag.MERGES.counterName()) >= 1, "a merge ran");
+      assertTrue(((SpongeSpillBag) bag).spillCount() <= MergedRunsBag.MERGE_FAN_IN);
+    }
+  }
+
   @Test
   void distinctBagReturnsEachTupleOnceAcrossSpillsAndMemory() {
     DataBag bag = factory.newDistinctBag();
