@@ -8,10 +8,10 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * A spill file made of fixed-size chunks, each stored in the nearest tier with room (local sponge,
@@ -41,7 +41,10 @@ public final class SpongeFile {
   private State state = State.NEW;
   private long length;
   private SpongeOutputStream writer;
-  private final Set<SpongeInputStream> readers = Collections.newSetFromMap(new IdentityHashMap<>());
+  // Weak: a reader abandoned unclosed (a Pig iterator left half-way) must not keep its chunk
+  // buffers for the file's life; the live ones are still aborted by delete(). SpongeInputStream has
+  // identity equality, so this is an identity set.
+  private final Set<SpongeInputStream> readers = Collections.newSetFromMap(new WeakHashMap<>());
 
   SpongeFile(SpongeFileSystem fs, long id, String name, Map<Tier, ChunkTier> tiers) {
     this.fs = fs;

@@ -180,11 +180,6 @@ public final class SpongeFileSystem implements Closeable {
     return metrics;
   }
 
-  /** How this process places remote chunks ({@code levee.sponge.placement.policy}). */
-  public PlacementPolicy placement() {
-    return placement;
-  }
-
   /** This process as it appears in chunk owner entries. */
   public ChunkOwner owner() {
     return owner;

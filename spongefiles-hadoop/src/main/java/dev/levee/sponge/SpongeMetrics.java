@@ -183,6 +183,22 @@ public final class SpongeMetrics {
     return filesDeleted.sum();
   }
 
+  /** The current value of per-tier counter {@code c} for {@code tier}. */
+  public long value(SpongeCounters.PerTier c, Tier tier) {
+    return switch (c) {
+      case BYTES_WRITTEN -> bytesWritten(tier);
+      case CHUNKS_WRITTEN -> chunksWritten(tier);
+      case BYTES_READ -> bytesRead(tier);
+      case CHUNKS_READ -> chunksRead(tier);
+      case CHUNKS_FREED -> chunksFreed(tier);
+      case PLACEMENT_ATTEMPTS -> placementAttempts(tier);
+      case PLACEMENT_NANOS_TOTAL -> placementNanosTotal(tier);
+      case PLACEMENT_NANOS_MAX -> placementNanosMax(tier);
+      case FALLBACKS -> fallbacks(tier);
+      case ERRORS -> errors(tier);
+    };
+  }
+
   /**
    * A point-in-time copy with stable names: {@code <tier>.<counter>} in lower case (for example
    * {@code local_memory.bytes_written}, {@code remote_memory.placement_nanos_max}) plus {@code
@@ -192,16 +208,9 @@ public final class SpongeMetrics {
   public Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();
     for (Tier tier : Tier.values()) {
-      m.put(SpongeCounters.PerTier.BYTES_WRITTEN.of(tier), bytesWritten(tier));
-      m.put(SpongeCounters.PerTier.CHUNKS_WRITTEN.of(tier), chunksWritten(tier));
-      m.put(SpongeCounters.PerTier.BYTES_READ.of(tier), bytesRead(tier));
-      m.put(SpongeCounters.PerTier.CHUNKS_READ.of(tier), chunksRead(tier));
-      m.put(SpongeCounters.PerTier.CHUNKS_FREED.of(tier), chunksFreed(tier));
-      m.put(SpongeCounters.PerTier.PLACEMENT_ATTEMPTS.of(tier), placementAttempts(tier));
-      m.put(SpongeCounters.PerTier.PLACEMENT_NANOS_TOTAL.of(tier), placementNanosTotal(tier));
-      m.put(SpongeCounters.PerTier.PLACEMENT_NANOS_MAX.of(tier), placementNanosMax(tier));
-      m.put(SpongeCounters.PerTier.FALLBACKS.of(tier), fallbacks(tier));
-      m.put(SpongeCounters.PerTier.ERRORS.of(tier), errors(tier));
+      for (SpongeCounters.PerTier c : SpongeCounters.PerTier.values()) {
+        m.put(c.of(tier), value(c, tier));
+      }
     }
     m.put(Counter.FILES_CREATED.counterName(), filesCreated());
     m.put(Counter.FILES_DELETED.counterName(), filesDeleted());

@@ -1,6 +1,7 @@
 package dev.levee.sponge.hadoop;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
@@ -36,13 +37,10 @@ final class MapSortBuffer implements IndexedSortable {
           "sort buffer of " + capacity + " bytes: must be a positive multiple of " + META_BYTES);
     }
     this.bytes = new byte[capacity];
-    this.meta = ByteBuffer.wrap(bytes).asIntBuffer();
+    // Native order, as stock's kvmeta: the metadata never leaves this process, and the sort's
+    // compares and swaps then need no byte swaps.
+    this.meta = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).asIntBuffer();
     this.comparator = comparator;
-  }
-
-  /** Whether a record of {@code keyAndValueLength} bytes fits an empty buffer of this size. */
-  static boolean fitsEmpty(int capacity, long keyAndValueLength) {
-    return keyAndValueLength + META_BYTES <= capacity;
   }
 
   int capacity() {
@@ -95,7 +93,20 @@ final class MapSortBuffer implements IndexedSortable {
    * After {@link #sort}: the first record at or after {@code from} whose partition is above {@code
    * partition}.
    */
-  int endOfPartition(int from, int partition) {
+  /**
+   * The sorted records partition by partition, for a writer that asks for partitions 0, 1, ... in
+   * order (each one's records follow the previous one's).
+   */
+  PartitionedWriter.Source partitions() {
+    int[] next = {0};
+    return p -> {
+      int from = next[0];
+      next[0] = endOfPartition(from, p);
+      return iterator(from, next[0]);
+    };
+  }
+
+  private int endOfPartition(int from, int partition) {
     int i = from;
     while (i < records && partition(i) == partition) {
       i++;

@@ -124,7 +124,9 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
     if (keySerializer == null || valueSerializer == null) {
       throw new IOException(
           "no serializer (io.serializations) for the map output "
-              + (keySerializer == null ? "key " + keyClass.getName() : "value " + valueClass));
+              + (keySerializer == null
+                  ? "key " + keyClass.getName()
+                  : "value " + valueClass.getName()));
     }
     keySerializer.open(scratch);
     valueSerializer.open(scratch);
@@ -226,15 +228,7 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
   /** Sorts the buffer and writes it, combined as stock's spill is, into a new SpongeFile run. */
   private void spillBuffer() throws IOException, InterruptedException, ClassNotFoundException {
     sortBuffer();
-    int[] next = {0};
-    writeRun(
-        "spill-" + spills,
-        p -> {
-          int from = next[0];
-          next[0] = buffer.endOfPartition(from, p);
-          return buffer.iterator(from, next[0]);
-        },
-        PartitionedWriter.Combine.NON_EMPTY);
+    writeRun("spill-" + spills, buffer.partitions(), PartitionedWriter.Combine.NON_EMPTY);
     buffer.clear();
   }
 
@@ -309,17 +303,8 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
     if (runs.isEmpty()) {
       // Stock spills once and renames the spill to file.out; this writes file.out directly.
       sortBuffer();
-      int[] next = {0};
       try (FSDataOutputStream out = rawLocal.create(output, true, 4096)) {
-        index =
-            writer.write(
-                out,
-                p -> {
-                  int from = next[0];
-                  next[0] = buffer.endOfPartition(from, p);
-                  return buffer.iterator(from, next[0]);
-                },
-                PartitionedWriter.Combine.NON_EMPTY);
+        index = writer.write(out, buffer.partitions(), PartitionedWriter.Combine.NON_EMPTY);
       }
       buffer.clear();
     } else {

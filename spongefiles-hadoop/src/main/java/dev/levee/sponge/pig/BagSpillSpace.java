@@ -149,7 +149,7 @@ final class BagSpillSpace {
       for (Tier tier : Tier.values()) {
         for (SpongeCounters.PerTier c : PUBLISHED) {
           String name = PigBag.perTier(c, tier);
-          long now = value(m, c, tier);
+          long now = m.value(c, tier);
           long before = published.getOrDefault(name, 0L);
           if (now != before) {
             published.put(name, now);
@@ -158,16 +158,5 @@ final class BagSpillSpace {
         }
       }
     }
-  }
-
-  private static long value(SpongeMetrics m, SpongeCounters.PerTier c, Tier tier) {
-    return switch (c) {
-      case BYTES_WRITTEN -> m.bytesWritten(tier);
-      case CHUNKS_WRITTEN -> m.chunksWritten(tier);
-      case BYTES_READ -> m.bytesRead(tier);
-      case FALLBACKS -> m.fallbacks(tier);
-      case ERRORS -> m.errors(tier);
-      default -> throw new IllegalArgumentException(c.name());
-    };
   }
 }

@@ -121,11 +121,6 @@ public final class BatchSamplingPolicy implements PlacementPolicy {
     return window - permits.availablePermits();
   }
 
-  /** Whether a store could be sent now without waiting for the window. */
-  public boolean windowHasRoom() {
-    return permits.availablePermits() > 0;
-  }
-
   @Override
   public synchronized FilePlacement newFile(List<ServerListEntry> hint) {
     List<SpongeServerAddress> servers = new ArrayList<>(hint.size());

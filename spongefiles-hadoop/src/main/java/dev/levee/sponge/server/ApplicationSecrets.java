@@ -35,10 +35,6 @@ public final class ApplicationSecrets {
     applications.remove(applicationId);
   }
 
-  boolean hasClusterSecret() {
-    return cluster != null;
-  }
-
   /** The secret {@code principal} of {@code kind} must prove, if this server knows one. */
   Optional<byte[]> secretOf(Handshake.Kind kind, String principal) {
     return switch (kind) {

@@ -36,8 +36,4 @@ final class PeerConnections {
   synchronized void close(InetAddress peer) {
     open.computeIfPresent(peer, (k, n) -> n <= 1 ? null : n - 1);
   }
-
-  synchronized int openFrom(InetAddress peer) {
-    return open.getOrDefault(peer, 0);
-  }
 }

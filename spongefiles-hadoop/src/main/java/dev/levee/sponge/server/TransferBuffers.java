@@ -66,9 +66,4 @@ final class TransferBuffers {
   long allocatedBytes() {
     return (long) allocated.get() * size;
   }
-
-  /** Buffers lent out right now. */
-  int inUse() {
-    return count - permits.availablePermits();
-  }
 }

@@ -13,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,8 +45,6 @@ public final class RemoteMemoryTier implements ChunkTier {
   private final int replicas;
 
   /** Servers this file has chunks on, in order of first use; guarded by {@code this}. */
-  private final Set<SpongeServerAddress> used = new LinkedHashSet<>();
-
   private final List<RemoteChunk> held = new ArrayList<>();
 
   /**
@@ -102,11 +99,6 @@ public final class RemoteMemoryTier implements ChunkTier {
     return placement.order(exclude);
   }
 
-  /** Servers this file has chunks on, in order of first use. */
-  public synchronized List<SpongeServerAddress> serversUsed() {
-    return List.copyOf(used);
-  }
-
   private static Set<SpongeServerAddress> serversOf(List<RemoteChunk> copies) {
     if (copies.isEmpty()) {
       return Set.of(); // the first copy, every chunk's path
@@ -157,7 +149,6 @@ public final class RemoteMemoryTier implements ChunkTier {
         Optional<RemoteChunk> chunk = remote.store(server, data.duplicate());
         if (chunk.isPresent()) {
           placement.end(server, Outcome.STORED);
-          used.add(server);
           held.add(chunk.get());
           return chunk;
         }
@@ -180,7 +171,6 @@ public final class RemoteMemoryTier implements ChunkTier {
           failures.addSuppressed(e);
         }
       }
-      used.remove(server);
     }
     if (failures != null && !anyFull) {
       throw failures;
@@ -295,7 +285,6 @@ public final class RemoteMemoryTier implements ChunkTier {
                       : chunk.isPresent() ? Outcome.STORED : Outcome.FULL);
               synchronized (this) {
                 if (error == null && chunk.isPresent()) {
-                  used.add(server);
                   held.add(chunk.get());
                   return chunk;
                 }
@@ -323,7 +312,6 @@ public final class RemoteMemoryTier implements ChunkTier {
                     so.failures.addSuppressed(cause);
                   }
                 }
-                used.remove(server);
                 return null; // try the next server
               }
             })
