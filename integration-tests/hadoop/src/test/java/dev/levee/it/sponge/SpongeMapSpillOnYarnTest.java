@@ -97,8 +97,8 @@ class SpongeMapSpillOnYarnTest {
         spongeMaps.read / MAPS,
         stockMaps.spilledRecords / MAPS,
         spongeMaps.spilledRecords / MAPS,
-        spills,
-        spillBytes,
+        spills / MAPS,
+        spillBytes / MAPS,
         spongeMaps.materialized / MAPS);
     assertEquals(stockMaps.materialized, spongeMaps.materialized, "file.out the same size");
     assertTrue(

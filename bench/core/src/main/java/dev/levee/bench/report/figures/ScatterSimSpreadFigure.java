@@ -59,7 +59,9 @@ public final class ScatterSimSpreadFigure implements Figure {
                 "store_requests_per_chunk",
                 "Store requests per chunk placed",
                 "requests per chunk (log scale)")),
-        "M = N spilling tasks, K = 5; median of the seeds. Lower is better in both panels.");
+        String.format(
+            "M = N spilling tasks, K = %s; median of the seeds. Lower is better in both panels.",
+            ScatterSimFigures.param(results, "sample_size")));
   }
 
   private static BufferedImage panel(

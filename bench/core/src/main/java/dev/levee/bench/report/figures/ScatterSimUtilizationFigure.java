@@ -33,7 +33,8 @@ public final class ScatterSimUtilizationFigure implements Figure {
         + " scatter-sim`, the real placement code, a tracker list refreshed every 100 store rounds):"
         + " share of the pool's chunks in use when the first store is refused, median over seeds,"
         + " for Scatter's batch sampling and the paper's free list, against the thesis's bound"
-        + " U = 1 - (1 - K/N)^M (M = N tasks, K = 5). Right: the top 10 points enlarged.";
+        + " U = 1 - (1 - K/N)^M (M = N tasks, K servers sampled, 5 by default). Right: the top 10"
+        + " points enlarged.";
   }
 
   @Override
