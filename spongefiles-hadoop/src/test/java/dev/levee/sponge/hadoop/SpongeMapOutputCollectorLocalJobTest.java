@@ -9,6 +9,7 @@ import dev.levee.sponge.SpongeCounters;
 import dev.levee.sponge.SpongeCounters.Counter;
 import dev.levee.sponge.Tier;
 import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.testing.CapturedLog;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import org.apache.hadoop.mapred.RunningJob;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.log4j.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -268,7 +270,15 @@ class SpongeMapOutputCollectorLocalJobTest {
     JobConf job = mapSide(job("fallback-fail", false), deadPort);
     job.set(SpongeConf.MAP_FALLBACK.name(), "fail");
     job.setInt(MRJobConfig.MAP_MAX_ATTEMPTS, 1);
-    assertThrows(IllegalStateException.class, () -> ShuffleJobs.run(job));
+    try (CapturedLog log = CapturedLog.start()) {
+      assertThrows(IllegalStateException.class, () -> ShuffleJobs.run(job));
+      // The attempt failed for this reason, not any other: the error the task logged names the
+      // key (the local runner keeps no task diagnostics).
+      List<String> errors = log.throwables(Level.WARN, "org.apache.hadoop.mapred");
+      assertTrue(
+          errors.stream().anyMatch(t -> t.contains(SpongeConf.MAP_FALLBACK.name() + "=fail")),
+          String.valueOf(errors));
+    }
     assertTrue(Files.notExists(work.resolve("fallback-fail").resolve("_SUCCESS")));
   }
 

@@ -12,10 +12,12 @@ import dev.levee.sponge.client.RemoteChunk;
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.discovery.ServerListEntry;
 import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.testing.Await;
 import dev.levee.sponge.tier.RemoteMemoryTier;
 import dev.levee.sponge.tier.StoredChunk;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -136,14 +138,19 @@ class BatchSamplingPolicyTest {
               }
             });
     writer.start();
-    awaitTrue(() -> issued.get() == 3 && policy.inFlight() == 3);
-    Thread.sleep(50); // room for a wrong fourth store to be sent
+    Await.until("three stores in flight", () -> issued.get() == 3 && policy.inFlight() == 3);
+    // The writer either parks on the window or (wrongly) sends the rest and ends.
+    Await.until(
+        "the writer parked or done",
+        () ->
+            EnumSet.of(Thread.State.WAITING, Thread.State.TIMED_WAITING, Thread.State.TERMINATED)
+                .contains(writer.getState()));
     assertEquals(3, issued.get(), "the fourth store waits for the window");
     assertEquals(3, s.held.size());
     for (int answered = 1; answered <= 3; answered++) {
       assertTrue(s.answerOne());
       int want = 3 + answered;
-      awaitTrue(() -> issued.get() == want);
+      Await.until("one more store issued", () -> issued.get() == want);
       assertTrue(policy.inFlight() <= 3);
     }
     writer.join();
@@ -247,16 +254,5 @@ class BatchSamplingPolicyTest {
     conf.set(SpongeConf.PLACEMENT_WINDOW_FACTOR.name(), "0.5");
     e = assertThrows(ConfigException.class, () -> Placements.fromConf(conf));
     assertTrue(e.getMessage().contains(SpongeConf.PLACEMENT_WINDOW_FACTOR.name()), e.getMessage());
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      Thread.sleep(2);
-    }
   }
 }

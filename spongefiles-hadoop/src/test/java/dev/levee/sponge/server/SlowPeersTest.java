@@ -9,6 +9,7 @@ import dev.levee.sponge.protocol.FrameCodec;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
+import dev.levee.sponge.testing.Await;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -113,7 +114,10 @@ class SlowPeersTest {
       for (int i = 0; i < SLOTS + 4; i++) {
         attackers.add(slow.submit(this::trickle));
       }
-      Thread.sleep(600); // every attacker connected and trickling
+      // Every attacker connected: the per-peer cap admitted PER_PEER, the rest were refused.
+      Await.until(
+          "the attackers hold their per-peer cap",
+          () -> node.metrics().getConnectionsRefused() >= SLOTS + 4 - PER_PEER);
 
       // A well-behaved client on another address is served while the attack goes on.
       assertEquals(Status.OK, freeSpaceFrom("127.0.0.2"), "a normal client is served");

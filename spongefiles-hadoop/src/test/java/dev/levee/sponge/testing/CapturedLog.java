@@ -38,6 +38,19 @@ public final class CapturedLog extends AppenderSkeleton implements AutoCloseable
     return out;
   }
 
+  /** The stack traces logged at {@code level} or above by loggers under {@code prefix}, whole. */
+  public synchronized List<String> throwables(Level level, String prefix) {
+    List<String> out = new ArrayList<>();
+    for (LoggingEvent e : events) {
+      if (e.getLevel().isGreaterOrEqual(level)
+          && e.getLoggerName().startsWith(prefix)
+          && e.getThrowableStrRep() != null) {
+        out.add(String.join("\n", e.getThrowableStrRep()));
+      }
+    }
+    return out;
+  }
+
   @Override
   public void close() {
     Logger.getRootLogger().removeAppender(this);
