@@ -87,6 +87,41 @@ class FiguresTest {
   }
 
   @Test
+  void theTunedStockArmIsDrawnBesideStockWhenMeasured() {
+    List<Measurement> two =
+        List.of(
+            median("stock", "none", 100, 0),
+            median("spongefiles", "none", 50, 0),
+            median("stock", "no-spill", 40, 0));
+    List<Measurement> three = new java.util.ArrayList<>(two);
+    three.add(median("stock-tuned", "none", 80, 0));
+    SpongeMedianFigure f = new SpongeMedianFigure();
+    // A third bar per condition: more ink than the same figure without it.
+    assertTrue(inkFraction(f.draw(new Results(three))) > inkFraction(f.draw(new Results(two))));
+  }
+
+  @Test
+  void aSmallerSmokeRunIsNotFoldedIntoTheFullSizeBars() {
+    List<Measurement> full =
+        List.of(median("stock", "none", 100, 0), median("spongefiles", "none", 50, 0));
+    List<Measurement> withSmoke = new java.util.ArrayList<>(full);
+    withSmoke.add(
+        new Measurement(
+            "sponge-median",
+            "stock",
+            Map.of("condition", "none", "numbers", 10, "reduce_heap_mb", 24),
+            Map.of("seconds", 900.0, "failed", 0.0),
+            0,
+            Map.of(),
+            "r",
+            "t",
+            "c"));
+    SpongeMedianFigure f = new SpongeMedianFigure();
+    assertEquals(
+        inkFraction(f.draw(new Results(full))), inkFraction(f.draw(new Results(withSmoke))));
+  }
+
+  @Test
   void latestRunPerVariantStartsAtItsLastRepetitionZero() {
     Measurement a0 = line("a", 0, 1);
     Measurement a1 = line("a", 1, 2);

@@ -31,6 +31,7 @@ record MedianSettings(
     int poolMbPerNode,
     String chunkSize,
     List<Condition> conditions,
+    List<Variant> variants,
     int repetitions,
     int diskReaders,
     long diskReaderFileBytes,
@@ -48,6 +49,7 @@ record MedianSettings(
   static final String SPONGE_POOL_MB = "sponge-pool-mb";
   static final String CHUNK_SIZE = "chunk-size";
   static final String CONDITIONS = "conditions";
+  static final String VARIANTS = "variants";
   static final String REPETITIONS = "repetitions";
   static final String DISK_READERS = "disk-readers";
   static final String DISK_READER_FILE = "disk-reader-file";
@@ -116,6 +118,14 @@ record MedianSettings(
             "comma-separated, of " + String.join(", ", Condition.labels()),
             String.join(",", Condition.DEFAULT.stream().map(c -> c.label).toList())),
         OptionSpec.optional(
+            VARIANTS,
+            "LIST",
+            "comma-separated, of "
+                + String.join(", ", Variant.labels())
+                + " (stock is required: every ratio is to it; the no-spill condition runs stock and"
+                + " spongefiles only)",
+            String.join(",", Variant.labels())),
+        OptionSpec.optional(
             REPETITIONS, "N", "runs of every condition and variant (order alternates)", "1"),
         OptionSpec.optional(
             DISK_READERS,
@@ -182,6 +192,7 @@ record MedianSettings(
           "--" + CHUNK_SIZE + " " + o.string(CHUNK_SIZE) + ": at most 1g");
     }
     List<Condition> conditions = conditions(o.string(CONDITIONS));
+    List<Variant> variants = variants(o.string(VARIANTS));
     int readers = o.intIn(DISK_READERS, 1, 16);
     long readerFile = reparse(o, quick, DISK_READER_FILE).bytesAtLeast(DISK_READER_FILE, 16L << 20);
     long leave = o.bytesAtLeast(SQUEEZE_LEAVE, SqueezePlan.MIN_LEAVE_BYTES);
@@ -204,6 +215,7 @@ record MedianSettings(
         pool,
         o.string(CHUNK_SIZE).trim(),
         conditions,
+        variants,
         o.intIn(REPETITIONS, 1, 100),
         readers,
         readerFile,
@@ -260,6 +272,33 @@ record MedianSettings(
           "--" + CONDITIONS + ": name at least one of " + String.join(", ", Condition.labels()));
     }
     return new ArrayList<>(out);
+  }
+
+  static List<Variant> variants(String list) {
+    Set<Variant> out = new LinkedHashSet<>();
+    for (String item : list.split(",")) {
+      String t = item.trim();
+      if (t.isEmpty()) {
+        continue;
+      }
+      if (!Variant.labels().contains(t)) {
+        throw new BadArgumentException(
+            "--"
+                + VARIANTS
+                + ": unknown variant '"
+                + t
+                + "'; allowed: "
+                + String.join(", ", Variant.labels()));
+      }
+      out.add(Variant.ofLabel(t));
+    }
+    if (!out.contains(Variant.STOCK)) {
+      throw new BadArgumentException(
+          "--" + VARIANTS + " " + list + ": must include stock (every ratio is to stock)");
+    }
+    // In the suite's fixed order, so the rotation between repetitions does not depend on how the
+    // list was written.
+    return java.util.Arrays.stream(Variant.values()).filter(out::contains).toList();
   }
 
   /** The reducer's input in bytes, as the shuffle counts it. */

@@ -29,10 +29,12 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 /**
  * {@code sponge-median}: the SpongeFiles paper's Median job (Figures 4-6), scaled down. One reducer
  * takes about ten times its heap; stock Hadoop spills it to local disk and merges it in several
- * rounds, SpongeFiles spill it to the local and remote sponges and merge once. Each condition (no
- * contention, background disk readers on the spill disk, page cache squeezed, and a no-spill
- * reducer) runs both variants on the same data in the same cluster, with a small co-running sort
- * measured alone and next to each variant.
+ * rounds, SpongeFiles spill it to the local and remote sponges and merge once. Beside the paper's
+ * baseline (stock defaults) runs stock as an operator tunes it first (see {@link
+ * MedianVariants#stockTuned}), at the same heap. Each condition (no contention, background disk
+ * readers on the spill disk, page cache squeezed, and a no-spill reducer: the bigger-heap line,
+ * with the container it costs) runs the variants on the same data in the same cluster, with a small
+ * co-running sort measured alone and next to each variant.
  */
 public final class SpongeMedianSuite implements Suite {
   /**
@@ -137,8 +139,14 @@ public final class SpongeMedianSuite implements Suite {
           condition.spills
               ? MedianVariants.stock(conf, heapMb)
               : NoSpillReducer.configure(conf, heapMb);
-      Map<Variant, Configuration> confs =
-          Map.of(Variant.STOCK, stock, Variant.SPONGEFILES, MedianVariants.spongeFiles(stock));
+      Map<Variant, Configuration> confs = new EnumMap<>(Variant.class);
+      confs.put(Variant.STOCK, stock);
+      confs.put(Variant.STOCK_TUNED, MedianVariants.stockTuned(stock));
+      confs.put(Variant.SPONGEFILES, MedianVariants.spongeFiles(stock));
+      // Without a spill there is nothing to tune: the no-spill condition is the bound and the
+      // check that SpongeFiles cost nothing when unused.
+      List<Variant> variants =
+          s.variants().stream().filter(v -> condition.spills || v != Variant.STOCK_TUNED).toList();
       boolean coRuns = s.coRunner() && condition.spills;
       Map<Variant, Map<String, Double>> metrics = new EnumMap<>(Variant.class);
       Map<Variant, Long> medians = new EnumMap<>(Variant.class);
@@ -153,7 +161,7 @@ public final class SpongeMedianSuite implements Suite {
           alone = CoRunnerJob.run(conf, CO_RUNNER_INPUT, new Path("/sponge-median/co-runner-out"));
           err.printf(Locale.ROOT, "sponge-median:   co-runner alone %.1f s%n", alone);
         }
-        for (Variant v : Variant.order(rep)) {
+        for (Variant v : Variant.order(variants, rep)) {
           Map<String, Double> m = new LinkedHashMap<>();
           try {
             MedianRun r = runVariant(v, confs.get(v), load, coRuns ? alone : null, m);
@@ -166,7 +174,10 @@ public final class SpongeMedianSuite implements Suite {
           metrics.put(v, m);
         }
       }
-      return record(condition, rep, heapMb, metrics, medians);
+      // What each reducer of the job is given (the bigger-heap line's cost is its container).
+      int containerMb =
+          stock.getInt(MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.DEFAULT_REDUCE_MEMORY_MB);
+      return record(condition, rep, heapMb, containerMb, metrics, medians);
     }
 
     private MedianRun runVariant(
@@ -222,7 +233,7 @@ public final class SpongeMedianSuite implements Suite {
       long end = System.nanoTime();
       m.put("seconds", r.seconds());
       m.putAll(
-          RunMetrics.reduceSide(v, r.reduceCounters(), v == Variant.STOCK ? stockPasses(r) : null));
+          RunMetrics.reduceSide(v, r.reduceCounters(), v.stockShuffle() ? stockPasses(r) : null));
       finalMergeSeconds(r).ifPresent(seconds -> m.put("reduce_final_merge_seconds", seconds));
       m.putAll(load.endJob());
       if (co != null) {
@@ -307,6 +318,7 @@ public final class SpongeMedianSuite implements Suite {
         Condition condition,
         int rep,
         int heapMb,
+        int containerMb,
         Map<Variant, Map<String, Double>> metrics,
         Map<Variant, Long> medians) {
       if (referenceMedian == null && !medians.isEmpty()) {
@@ -316,6 +328,9 @@ public final class SpongeMedianSuite implements Suite {
       List<Row> rows = new ArrayList<>();
       for (Variant v : Variant.values()) {
         Map<String, Double> m = metrics.get(v);
+        if (m == null) {
+          continue; // not run in this condition
+        }
         if (medians.containsKey(v)) {
           // Every answer must equal the first one: stock against SpongeFiles, and each condition
           // against the rest.
@@ -337,7 +352,12 @@ public final class SpongeMedianSuite implements Suite {
                 Ratios.withinNoSpillTolerance(m.get("seconds"), stockSeconds) ? 1.0 : 0.0);
           }
         }
-        context.record(v.label, s.params(condition, heapMb), m, rep);
+        Map<String, Object> params = s.params(condition, heapMb);
+        params.put("reduce_container_mb", containerMb);
+        if (v == Variant.STOCK_TUNED) {
+          params.put("tuning", MedianVariants.tuning());
+        }
+        context.record(v.label, params, m, rep);
         rows.add(new Row(condition, v, rep, m));
       }
       return rows;

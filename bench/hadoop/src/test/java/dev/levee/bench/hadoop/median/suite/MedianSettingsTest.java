@@ -73,6 +73,19 @@ class MedianSettingsTest {
   }
 
   @Test
+  void variantsDefaultToAllThreeInTheSuitesOrderAndMustIncludeStock() {
+    assertEquals(List.of(Variant.values()), parse().variants());
+    assertEquals(
+        List.of(Variant.STOCK, Variant.SPONGEFILES),
+        parse("--variants", "spongefiles, stock").variants());
+    assertTrue(error("--variants", "spongefiles").contains("must include stock"));
+    String bad = error("--variants", "stock,stock-tmpfs");
+    assertTrue(
+        bad.contains("--variants") && bad.contains("stock-tmpfs") && bad.contains("stock-tuned"),
+        bad);
+  }
+
+  @Test
   void badValuesNameTheOptionTheValueAndWhatIsAllowed() {
     String maps = error("--maps", "8");
     assertTrue(maps.contains("--maps 8") && maps.contains("--io-sort-factor 10"), maps);

@@ -35,11 +35,18 @@ class RatiosTest {
   }
 
   @Test
-  void variantOrderAlternatesBetweenRepetitions() {
-    assertEquals(List.of(Variant.STOCK, Variant.SPONGEFILES), Variant.order(0));
-    assertEquals(List.of(Variant.SPONGEFILES, Variant.STOCK), Variant.order(1));
-    assertEquals(Variant.order(0), Variant.order(2));
+  void variantOrderRotatesBetweenRepetitions() {
+    List<Variant> two = List.of(Variant.STOCK, Variant.SPONGEFILES);
+    assertEquals(two, Variant.order(two, 0));
+    assertEquals(List.of(Variant.SPONGEFILES, Variant.STOCK), Variant.order(two, 1));
+    assertEquals(Variant.order(two, 0), Variant.order(two, 2));
+    List<Variant> three = List.of(Variant.values());
+    assertEquals(
+        List.of(Variant.STOCK_TUNED, Variant.SPONGEFILES, Variant.STOCK), Variant.order(three, 1));
+    assertEquals(
+        List.of(Variant.SPONGEFILES, Variant.STOCK, Variant.STOCK_TUNED), Variant.order(three, 2));
     assertEquals("stock", Variant.STOCK.label);
+    assertTrue(Variant.STOCK_TUNED.stockShuffle() && !Variant.SPONGEFILES.stockShuffle());
   }
 
   @Test
