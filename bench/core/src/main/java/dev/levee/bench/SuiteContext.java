@@ -74,6 +74,11 @@ public final class SuiteContext {
     return machine;
   }
 
+  /** The revision every line of this run records. */
+  public String gitRevision() {
+    return gitRevision;
+  }
+
   public ResultsStore store() {
     return store;
   }

@@ -249,7 +249,8 @@ public final class SpongeConf {
   public static final ConfigKey<Integer> MAX_CONNECTIONS =
       B.key("levee.sponge.server.max-connections", ints(1, 10_000))
           .defaultValue("64")
-          .doc("Connections the server serves at once; more wait to be accepted.")
+          .doc(
+              "Connections the server serves at once; one beyond them gets a BUSY reply and is closed.")
           .since(V010)
           .build();
 

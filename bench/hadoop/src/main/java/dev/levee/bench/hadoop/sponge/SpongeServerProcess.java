@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * loopback with its own pool: one "node" of the benchmark. Stopped with SIGTERM (the daemon frees
  * its pool cleanly), SIGKILL if it lingers.
  */
-final class SpongeServerProcess implements AutoCloseable {
+public final class SpongeServerProcess implements AutoCloseable {
   private static final String READY = "sponge-server listening ";
 
   private final String name;
@@ -49,10 +49,35 @@ final class SpongeServerProcess implements AutoCloseable {
       long startTimeoutSeconds)
       throws IOException {
     int chunks = (int) (poolBytes / chunkSize);
+    return start(
+        name,
+        poolDir,
+        poolBytes,
+        chunkSize,
+        stderr,
+        startTimeoutSeconds,
+        List.of("-Xmx256m", "-XX:+UseSerialGC"),
+        // The whole pool is the benchmark's: no quota below a batch.
+        java.util.Map.of(SpongeConf.QUOTA_CHUNKS_PER_APP.name(), Integer.toString(chunks)));
+  }
+
+  /**
+   * As above, with the server JVM's own flags and extra sponge settings ({@code -Dkey=value} on the
+   * daemon's command line, after the pool's and the loopback addresses).
+   */
+  public static SpongeServerProcess start(
+      String name,
+      Path poolDir,
+      long poolBytes,
+      int chunkSize,
+      Path stderr,
+      long startTimeoutSeconds,
+      List<String> jvmFlags,
+      java.util.Map<String, String> settings)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
-    cmd.add("-XX:+UseSerialGC");
+    cmd.addAll(jvmFlags);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(SpongeServerDaemon.class.getName());
@@ -63,8 +88,7 @@ final class SpongeServerProcess implements AutoCloseable {
     cmd.add("-D" + SpongeConf.BIND_HOST.name() + "=" + SpongeMicroSuite.LOOPBACK);
     cmd.add("-D" + SpongeConf.ADVERTISED_HOST.name() + "=" + SpongeMicroSuite.LOOPBACK);
     cmd.add("-D" + SpongeConf.PORT.name() + "=0");
-    // The whole pool is the benchmark's: no quota below a batch.
-    cmd.add("-D" + SpongeConf.QUOTA_CHUNKS_PER_APP.name() + "=" + chunks);
+    settings.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
     Process p = pb.start();
@@ -86,11 +110,16 @@ final class SpongeServerProcess implements AutoCloseable {
     }
   }
 
-  SpongeServerAddress address() {
+  public SpongeServerAddress address() {
     return address;
   }
 
-  long pid() {
+  /** Whether the server's JVM is still running (false after a crash). */
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  public long pid() {
     return process.pid();
   }
 

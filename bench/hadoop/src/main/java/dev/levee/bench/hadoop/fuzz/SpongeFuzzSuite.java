@@ -1,0 +1,304 @@
+package dev.levee.bench.hadoop.fuzz;
+
+import dev.levee.bench.Suite;
+import dev.levee.bench.SuiteContext;
+import dev.levee.bench.cli.OptionSpec;
+import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.hadoop.sponge.SpongeServerProcess;
+import dev.levee.bench.results.RunFigures;
+import dev.levee.sponge.config.SpongeConf;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code sponge-fuzz}: the long fuzz and load run of issue 13. A sponge server runs as its own JVM
+ * (the standalone daemon with the README's command line: no {@code -Xmx}, default limits) on a real
+ * pool, watched from outside ({@link ServerSampler}: direct and mapped buffers over JMX, RSS,
+ * threads, descriptors), while a {@link Canary} stores, reads back and checks chunks throughout.
+ * Phases: fuzz ({@link FuzzPhase}, seeded hostile frames of every op), churn (short connections by
+ * the thousand from many addresses), crowd (connections opened together and held, beside trickling
+ * slow peers), then a quiet tail in which the server must serve the canary again. Every line
+ * records what the issue asks for: inputs tried, crashes, hangs, corrupt reads, peak direct memory
+ * against its configured bound, clients served and refused.
+ */
+public final class SpongeFuzzSuite implements Suite {
+  static final String NAME = "sponge-fuzz";
+  private static final long SAMPLE_MILLIS = 250;
+  private static final int QUIET_SECONDS = 10;
+
+  /**
+   * The fuzz's well-formed ALLOCATE_WRITEs are real grants to owners on a node that is no sponge
+   * server, so they fill the pool until the collector frees them: a short grace (and GC period)
+   * lets the run go on past the first full pool, and exercises the collector under load too.
+   */
+  private static final Map<String, String> SERVER_SETTINGS =
+      Map.of(
+          SpongeConf.GC_PERIOD_MS.name(), "1000",
+          SpongeConf.GC_PEER_GRACE_MS.name(), "2000");
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String summary() {
+    return "SpongeFiles server under fuzz and load in its own JVM: 10^5 hostile frames, thousands"
+        + " of connections; crashes, hangs, peak direct memory, clients refused";
+  }
+
+  @Override
+  public List<OptionSpec> options() {
+    return List.of(
+        OptionSpec.optional("inputs", "N", "hostile frames in the fuzz phase", "100000"),
+        OptionSpec.optional("churn", "N", "short connections in the churn phase", "20000"),
+        OptionSpec.optional("crowd", "N", "connections opened together and held", "4000"),
+        OptionSpec.optional("slow-peers", "N", "peers trickling a byte every 200 ms", "200"),
+        OptionSpec.optional("pool-mb", "MB", "the server's pool", "64"),
+        OptionSpec.optional("seed", "N", "the fuzz seed", "20261124"),
+        OptionSpec.optional(
+            "figures", "DIR", "where the figure goes (default: the run's own directory)", ""));
+  }
+
+  @Override
+  public void run(SuiteContext context) throws Exception {
+    ParsedOptions o = context.options();
+    long inputs = o.longAtLeast("inputs", 1000);
+    int churn = o.intIn("churn", 0, 1_000_000);
+    int crowd = o.intIn("crowd", 0, 15_000);
+    int slow = o.intIn("slow-peers", 0, 1000);
+    int poolMb = o.intIn("pool-mb", 4, 1 << 16);
+    long seed = o.longAtLeast("seed", 0);
+    int chunk = SpongeConf.CHUNK_SIZE.defaultValue();
+    int chunks = (int) ((long) poolMb * (1 << 20) / chunk);
+    PrintStream err = context.err();
+
+    // On tmpfs, as a NodeManager's pool is (a sticky /dev/shm passes the pool's trust checks).
+    Path pool = Path.of("/dev/shm", "levee-sponge-fuzz-" + ProcessHandle.current().pid());
+    Path log = context.store().dir().resolve("sponge-fuzz-server.log");
+    Files.createDirectories(log.getParent());
+    int jmxPort = freePort();
+    List<String> flags =
+        List.of(
+            "-Dcom.sun.management.jmxremote.port=" + jmxPort,
+            "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+            "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+            "-Djava.rmi.server.hostname=127.0.0.1",
+            "-Dcom.sun.management.jmxremote.authenticate=false",
+            "-Dcom.sun.management.jmxremote.ssl=false");
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("pool_mb", poolMb);
+    params.put("chunk_bytes", chunk);
+    params.put("max_connections", SpongeConf.MAX_CONNECTIONS.defaultValue());
+    params.put("max_connections_per_peer", SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue());
+    params.put("transfer_buffers", SpongeConf.TRANSFER_BUFFERS.defaultValue());
+    params.put("frame_timeout_ms", SpongeConf.FRAME_TIMEOUT_MS.defaultValue());
+    params.put("socket_timeout_ms", SpongeConf.SOCKET_TIMEOUT_MS.defaultValue());
+    params.put("seed", seed);
+    params.put("gc_period_ms", 1000);
+    params.put("gc_peer_unreachable_grace_ms", 2000);
+    params.put("server_jvm", "standalone daemon, no -Xmx, JMX on loopback");
+    long directBound = (long) SpongeConf.TRANSFER_BUFFERS.defaultValue() * chunk;
+
+    long started = System.nanoTime();
+    SpongeServerProcess server =
+        SpongeServerProcess.start(
+            "fuzz", pool, (long) poolMb << 20, chunk, log, 60, flags, SERVER_SETTINGS);
+    boolean crashed = false;
+    Map<String, Double> fuzzLine = new LinkedHashMap<>();
+    Map<String, Double> churnLine = new LinkedHashMap<>();
+    Map<String, Double> crowdLine = new LinkedHashMap<>();
+    List<double[]> phaseStarts = new ArrayList<>();
+    List<String> phaseNames = new ArrayList<>();
+    ServerSampler sampler = null;
+    Canary canary = null;
+    try {
+      sampler = new ServerSampler(server.pid(), jmxPort, SAMPLE_MILLIS);
+      canary = new Canary(server.address(), chunk, sampler);
+      canary.start();
+      double t0 = seconds(started);
+
+      phase(sampler, "fuzz", started, phaseStarts, phaseNames, err);
+      FuzzPhase fuzz = new FuzzPhase();
+      fuzz.run(server.address(), inputs, seed, chunk, chunks);
+      fuzzLine.put("inputs", (double) fuzz.inputs.get());
+      fuzzLine.put("connections", (double) fuzz.connections.get());
+      fuzzLine.put("replies", (double) fuzz.replies.get());
+      fuzzLine.put("hangs", (double) fuzz.hangs.get());
+      fuzzLine.put("connect_failures", (double) fuzz.connectFailures.get());
+      err.printf(
+          Locale.ROOT,
+          "sponge-fuzz: %,d inputs on %,d connections: %,d replies, %d hangs%n",
+          fuzz.inputs.get(),
+          fuzz.connections.get(),
+          fuzz.replies.get(),
+          fuzz.hangs.get());
+
+      phase(sampler, "churn", started, phaseStarts, phaseNames, err);
+      outcomes(churnLine, LoadPhase.churn(server.address(), churn, 32), err, "churn");
+
+      phase(sampler, "crowd", started, phaseStarts, phaseNames, err);
+      outcomes(crowdLine, LoadPhase.crowd(server.address(), crowd, slow), err, "crowd");
+      crowdLine.put("slow_peers", (double) slow);
+
+      phase(sampler, "quiet", started, phaseStarts, phaseNames, err);
+      long servedBefore = canary.served.get();
+      Thread.sleep(QUIET_SECONDS * 1000L);
+      boolean stillServing = canary.served.get() > servedBefore;
+      canary.close();
+
+      crashed = !server.alive();
+      Map<String, Double> serverLine = new LinkedHashMap<>();
+      serverLine.put("crashed", crashed ? 1.0 : 0.0);
+      serverLine.put("still_serving", stillServing ? 1.0 : 0.0);
+      serverLine.put("peak_direct_bytes", (double) sampler.peak(ServerSampler.Sample::directBytes));
+      serverLine.put("direct_bound_bytes", (double) directBound);
+      serverLine.put("peak_mapped_bytes", (double) sampler.peak(ServerSampler.Sample::mappedBytes));
+      serverLine.put("peak_rss_bytes", (double) sampler.peak(ServerSampler.Sample::rssBytes));
+      serverLine.put("peak_threads", (double) sampler.peak(s -> s.threads()));
+      serverLine.put("peak_fds", (double) sampler.peak(s -> s.fds()));
+      serverLine.put("warn_lines", (double) warnLines(log));
+      serverLine.put("canary_served", (double) canary.served.get());
+      serverLine.put("canary_failed", (double) canary.failed.get());
+      serverLine.put("canary_corrupt", (double) canary.corrupt.get());
+      serverLine.put("canary_no_room", (double) canary.noRoom.get());
+      serverLine.put("seconds", seconds(started) - t0);
+      for (String phase : phaseNames) {
+        List<Double> trips = canary.tripsIn(phase);
+        Map<String, Double> line =
+            switch (phase) {
+              case "fuzz" -> fuzzLine;
+              case "churn" -> churnLine;
+              case "crowd" -> crowdLine;
+              default -> serverLine;
+            };
+        line.put("canary_round_trips", (double) trips.size());
+        line.put("canary_p50_ms", percentile(trips, 0.50));
+        line.put("canary_p99_ms", percentile(trips, 0.99));
+      }
+      context.record("fuzz", params, fuzzLine, 0);
+      context.record("churn", params, churnLine, 0);
+      context.record("crowd", params, crowdLine, 0);
+      context.record("server", params, serverLine, 0);
+      err.printf(
+          Locale.ROOT,
+          "sponge-fuzz: server crashed %s, still serving %s; peak direct %,d B (bound %,d B),"
+              + " peak RSS %,d B, %d WARN lines; canary %,d served, %,d failed, %,d no room,"
+              + " %d corrupt%n",
+          crashed,
+          stillServing,
+          sampler.peak(ServerSampler.Sample::directBytes),
+          directBound,
+          sampler.peak(ServerSampler.Sample::rssBytes),
+          serverLine.get("warn_lines").longValue(),
+          canary.served.get(),
+          canary.failed.get(),
+          canary.noRoom.get(),
+          canary.corrupt.get());
+
+      Path figures = RunFigures.dir(context, o.string("figures"));
+      FuzzFigure.write(
+          figures,
+          sampler.samples(),
+          phaseStarts,
+          phaseNames,
+          directBound,
+          List.of(fuzzLine, churnLine, crowdLine),
+          context.gitRevision());
+      err.println("sponge-fuzz: figures in " + figures);
+    } finally {
+      if (canary != null) {
+        canary.close();
+      }
+      if (sampler != null) {
+        sampler.close();
+      }
+      server.close();
+      deleteTree(pool);
+    }
+  }
+
+  private static void phase(
+      ServerSampler sampler,
+      String name,
+      long started,
+      List<double[]> starts,
+      List<String> names,
+      PrintStream err) {
+    sampler.phase(name);
+    starts.add(new double[] {seconds(started)});
+    names.add(name);
+    err.printf(Locale.ROOT, "sponge-fuzz: phase %s at %.1f s%n", name, seconds(started));
+  }
+
+  private static void outcomes(
+      Map<String, Double> line, LoadPhase.Outcomes o, PrintStream err, String name) {
+    line.put("connections", (double) o.tried.get());
+    line.put("served", (double) o.served.get());
+    line.put("refused", (double) o.refused.get());
+    line.put("unanswered", (double) o.unanswered.get());
+    err.printf(
+        Locale.ROOT,
+        "sponge-fuzz: %s: %,d connections, %,d served, %,d refused, %,d unanswered%n",
+        name,
+        o.tried.get(),
+        o.served.get(),
+        o.refused.get(),
+        o.unanswered.get());
+  }
+
+  static double percentile(List<Double> values, double p) {
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int i = (int) Math.ceil(p * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
+  }
+
+  static long warnLines(Path log) throws IOException {
+    if (!Files.exists(log)) {
+      return 0;
+    }
+    try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+      return lines.filter(l -> l.contains(" WARN ") || l.contains(" ERROR ")).count();
+    }
+  }
+
+  private static double seconds(long since) {
+    return (System.nanoTime() - since) / 1e9;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                  // best effort: the pool is under .levee, git-ignored
+                }
+              });
+    } catch (IOException ignored) {
+      // nothing to delete
+    }
+  }
+}
