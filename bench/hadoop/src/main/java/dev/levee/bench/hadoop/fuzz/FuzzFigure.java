@@ -21,13 +21,16 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * over time, phases marked; and what became of the connections of each phase.
  */
 final class FuzzFigure {
-  static final String MEMORY_FILE = "sponge-fuzz-memory.png";
-  static final String CLIENTS_FILE = "sponge-fuzz-clients.png";
+  static final String MEMORY_FILE = "sponge-fuzz-memory%s.png";
+  static final String CLIENTS_FILE = "sponge-fuzz-clients%s.png";
   private static final double MIB = 1 << 20;
 
   private FuzzFigure() {}
 
-  /** Writes both figures into {@code dir}. */
+  /**
+   * Writes both figures into {@code dir}, their names ending in {@code fileSuffix} (empty for the
+   * server's default limits, so runs with other limits do not replace them when published).
+   */
   static void write(
       Path dir,
       List<ServerSampler.Sample> samples,
@@ -35,6 +38,8 @@ final class FuzzFigure {
       List<String> phaseNames,
       long directBound,
       List<Map<String, Double>> phaseLines,
+      String limits,
+      String fileSuffix,
       String revision)
       throws IOException {
     List<Double> t = samples.stream().map(ServerSampler.Sample::seconds).toList();
@@ -106,21 +111,22 @@ final class FuzzFigure {
     String footnote =
         String.format(
             Locale.ROOT,
-            "One server JVM (standalone daemon, default limits, no -Xmx), a canary client"
-                + " throughout. Revision %s.",
+            "One server JVM (standalone daemon, no -Xmx), %s, a canary client throughout."
+                + " Revision %s.",
+            limits,
             revision);
     Charts.write(
         Charts.panels(
             "SpongeFiles server memory under fuzz and load (./levee bench sponge-fuzz)",
             List.of(Charts.image(direct), Charts.image(rss)),
             footnote),
-        dir.resolve(MEMORY_FILE));
+        dir.resolve(String.format(MEMORY_FILE, fileSuffix)));
     Charts.write(
         Charts.panels(
             "SpongeFiles server: what became of each connection (./levee bench sponge-fuzz)",
             List.of(Charts.image(clients)),
             footnote),
-        dir.resolve(CLIENTS_FILE));
+        dir.resolve(String.format(CLIENTS_FILE, fileSuffix)));
   }
 
   private static void markPhases(

@@ -65,6 +65,16 @@ public final class SpongeFuzzSuite implements Suite {
         OptionSpec.optional("crowd", "N", "connections opened together and held", "4000"),
         OptionSpec.optional("slow-peers", "N", "peers trickling a byte every 200 ms", "200"),
         OptionSpec.optional("pool-mb", "MB", "the server's pool", "64"),
+        OptionSpec.optional(
+            "max-connections",
+            "N",
+            "levee.sponge.server.max-connections of the server",
+            Integer.toString(SpongeConf.MAX_CONNECTIONS.defaultValue())),
+        OptionSpec.optional(
+            "max-connections-per-peer",
+            "N",
+            "levee.sponge.server.max-connections-per-peer of the server",
+            Integer.toString(SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue())),
         OptionSpec.optional("seed", "N", "the fuzz seed", "20261124"),
         OptionSpec.optional(
             "figures", "DIR", "where the figure goes (default: the run's own directory)", ""));
@@ -79,6 +89,11 @@ public final class SpongeFuzzSuite implements Suite {
     int slow = o.intIn("slow-peers", 0, 1000);
     int poolMb = o.intIn("pool-mb", 4, 1 << 16);
     long seed = o.longAtLeast("seed", 0);
+    int maxConnections = o.intIn("max-connections", 1, 10_000);
+    int perPeer = o.intIn("max-connections-per-peer", 1, 10_000);
+    Map<String, String> settings = new LinkedHashMap<>(SERVER_SETTINGS);
+    settings.put(SpongeConf.MAX_CONNECTIONS.name(), Integer.toString(maxConnections));
+    settings.put(SpongeConf.MAX_CONNECTIONS_PER_PEER.name(), Integer.toString(perPeer));
     int chunk = SpongeConf.CHUNK_SIZE.defaultValue();
     int chunks = (int) ((long) poolMb * (1 << 20) / chunk);
     PrintStream err = context.err();
@@ -99,8 +114,8 @@ public final class SpongeFuzzSuite implements Suite {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("pool_mb", poolMb);
     params.put("chunk_bytes", chunk);
-    params.put("max_connections", SpongeConf.MAX_CONNECTIONS.defaultValue());
-    params.put("max_connections_per_peer", SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue());
+    params.put("max_connections", maxConnections);
+    params.put("max_connections_per_peer", perPeer);
     params.put("transfer_buffers", SpongeConf.TRANSFER_BUFFERS.defaultValue());
     params.put("frame_timeout_ms", SpongeConf.FRAME_TIMEOUT_MS.defaultValue());
     params.put("socket_timeout_ms", SpongeConf.SOCKET_TIMEOUT_MS.defaultValue());
@@ -113,7 +128,7 @@ public final class SpongeFuzzSuite implements Suite {
     long started = System.nanoTime();
     SpongeServerProcess server =
         SpongeServerProcess.start(
-            "fuzz", pool, (long) poolMb << 20, chunk, log, 60, flags, SERVER_SETTINGS);
+            "fuzz", pool, (long) poolMb << 20, chunk, log, 60, flags, settings);
     boolean crashed = false;
     Map<String, Double> fuzzLine = new LinkedHashMap<>();
     Map<String, Double> churnLine = new LinkedHashMap<>();
@@ -214,6 +229,16 @@ public final class SpongeFuzzSuite implements Suite {
           phaseNames,
           directBound,
           List.of(fuzzLine, churnLine, crowdLine),
+          String.format(
+              Locale.ROOT,
+              "max-connections %d, %d per peer, %d slow peers",
+              maxConnections,
+              perPeer,
+              slow),
+          maxConnections == SpongeConf.MAX_CONNECTIONS.defaultValue()
+                  && perPeer == SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue()
+              ? ""
+              : "-mc" + maxConnections + "-pp" + perPeer,
           context.gitRevision());
       err.println("sponge-fuzz: figures in " + figures);
     } finally {
