@@ -83,7 +83,8 @@ final class FuzzFigure {
     clients.getStyler().setStacked(true);
     clients.getStyler().setYAxisMin(0.0);
     clients.getStyler().setYAxisMax(100.0);
-    clients.getStyler().setDecimalPattern("#,##0.0");
+    // Shares go in the category names: stacked bar labels of 0 and 100 would overprint.
+    clients.getStyler().setLabelsVisible(false);
     List<String> names = new ArrayList<>();
     List<Double> served = new ArrayList<>();
     List<Double> refused = new ArrayList<>();
@@ -93,7 +94,15 @@ final class FuzzFigure {
       Map<String, Double> line = phaseLines.get(i);
       double[] o = outcomes(line);
       double n = Math.max(1, o[0] + o[1] + o[2]);
-      names.add(String.format(Locale.ROOT, "%s (%,.0f)", phases[i], n));
+      names.add(
+          String.format(
+              Locale.ROOT,
+              "%s, %,.0f: %.1f / %.1f / %.1f %%",
+              phases[i],
+              n,
+              100 * o[0] / n,
+              100 * o[1] / n,
+              100 * o[2] / n));
       served.add(100 * o[0] / n);
       refused.add(100 * o[1] / n);
       unanswered.add(100 * o[2] / n);
@@ -114,7 +123,7 @@ final class FuzzFigure {
             "One server JVM (standalone daemon, no -Xmx), %s, a canary client throughout."
                 + " Revision %s.",
             limits,
-            revision);
+            revision.length() > 12 ? revision.substring(0, 12) : revision);
     Charts.write(
         Charts.panels(
             "SpongeFiles server memory under fuzz and load (./levee bench sponge-fuzz)",
