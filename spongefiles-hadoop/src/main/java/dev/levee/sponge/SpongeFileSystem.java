@@ -81,8 +81,9 @@ public final class SpongeFileSystem implements Closeable {
   }
 
   /**
-   * Attaches the local sponge pool (creating it if this is the node's first user) and resolves the
-   * DFS directory.
+   * Attaches the local sponge pool (creating it if this is the node's first user: tools and tests
+   * that own the pool; tasks served by a sponge server use the overload that never creates) and
+   * resolves the DFS directory.
    *
    * @param hadoopConf resolves the DFS tier's file system
    * @param remote the cluster's remote sponges, or {@code null} to skip that tier; closed with this
@@ -93,12 +94,26 @@ public final class SpongeFileSystem implements Closeable {
    */
   public static SpongeFileSystem open(
       SpongeConfig config, Configuration hadoopConf, RemoteMemory remote) throws IOException {
+    return open(config, hadoopConf, remote, false);
+  }
+
+  /**
+   * As {@link #open(SpongeConfig, Configuration, RemoteMemory)}; with {@code serverOwnsPool} (a
+   * task on a node whose sponge server answered) the local pool is only attached, never created:
+   * only that server may start it ({@link SharedMemoryPool#attach}).
+   */
+  public static SpongeFileSystem open(
+      SpongeConfig config, Configuration hadoopConf, RemoteMemory remote, boolean serverOwnsPool)
+      throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(hadoopConf, "hadoopConf");
-    SharedMemoryPool pool =
-        config.localEnabled()
-            ? SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize())
-            : null;
+    SharedMemoryPool pool = null;
+    if (config.localEnabled()) {
+      pool =
+          serverOwnsPool
+              ? SharedMemoryPool.attach(config.poolDir(), config.poolSize(), config.chunkSize())
+              : SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize());
+    }
     if (pool != null) {
       pool.holdOwnerLease(); // this process's liveness, for the node's GC
     }

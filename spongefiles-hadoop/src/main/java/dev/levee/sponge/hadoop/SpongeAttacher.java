@@ -97,7 +97,8 @@ final class SpongeAttacher {
           return Attachment.unavailable(problem + node.why());
         }
       }
-      return openFileSystem(sponge, node.conf(), new ClosingRemoteMemory(client, opened), tracker);
+      return openFileSystem(
+          sponge, node.conf(), new ClosingRemoteMemory(client, opened), tracker, requireServer);
     } catch (RuntimeException e) {
       closeAll(opened);
       throw e;
@@ -168,9 +169,13 @@ final class SpongeAttacher {
       SpongeConfig sponge,
       Configuration conf,
       ClosingRemoteMemory remote,
-      GuardedServerList tracker) {
+      GuardedServerList tracker,
+      boolean serverOwnsPool) {
     try {
-      return new Attachment(SpongeFileSystem.open(sponge, conf, remote), null, tracker);
+      // The server answered the probe: it made this node's pool, and a task must never make
+      // another (a deleted pool directory would otherwise split the node in two).
+      return new Attachment(
+          SpongeFileSystem.open(sponge, conf, remote, serverOwnsPool), null, tracker);
     } catch (IOException e) {
       remote.close();
       return Attachment.unavailable(

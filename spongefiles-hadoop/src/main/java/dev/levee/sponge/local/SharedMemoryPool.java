@@ -126,7 +126,36 @@ public final class SharedMemoryPool implements Closeable {
    */
   public static SharedMemoryPool open(
       Path dir, long capacityBytes, int chunkSize, UserPrincipal expectedOwner) throws IOException {
-    return open(dir, capacityBytes, chunkSize, expectedOwner, null);
+    return open(dir, capacityBytes, chunkSize, expectedOwner, null, true);
+  }
+
+  /**
+   * Attaches to the pool its node's sponge server made, never creating one: a task on a node whose
+   * server serves the pool calls this, so that a pool directory deleted under the running server
+   * (issue 13) cannot make the task start a second pool that no server serves (the node split in
+   * two: chunks no collector reclaims, and tasks that do not see each other's memory). The task
+   * falls back to its next tier instead, with this message as the reason.
+   *
+   * @throws IOException naming the directory when there is no initialised pool in it
+   */
+  public static SharedMemoryPool attach(Path dir, long capacityBytes, int chunkSize)
+      throws IOException {
+    Objects.requireNonNull(dir, "dir");
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+        || !Files.exists(dir.resolve(META_FILE), LinkOption.NOFOLLOW_LINKS)) {
+      throw noPool(dir, "there is no " + dir.resolve(META_FILE));
+    }
+    return open(dir, capacityBytes, chunkSize, PoolDirectory.currentUser(), null, false);
+  }
+
+  private static IOException noPool(Path dir, String what) {
+    return new IOException(
+        "no sponge pool to attach in "
+            + dir
+            + ": "
+            + what
+            + "; only this node's sponge server creates its pool (if the directory was deleted"
+            + " under the running server, restart the server to start a new pool)");
   }
 
   /**
@@ -137,7 +166,12 @@ public final class SharedMemoryPool implements Closeable {
       ServerLock serverLock, long capacityBytes, int chunkSize) throws IOException {
     Objects.requireNonNull(serverLock, "serverLock");
     return open(
-        serverLock.directory(), capacityBytes, chunkSize, PoolDirectory.currentUser(), serverLock);
+        serverLock.directory(),
+        capacityBytes,
+        chunkSize,
+        PoolDirectory.currentUser(),
+        serverLock,
+        true);
   }
 
   private static SharedMemoryPool open(
@@ -145,7 +179,8 @@ public final class SharedMemoryPool implements Closeable {
       long capacityBytes,
       int chunkSize,
       UserPrincipal expectedOwner,
-      ServerLock serverLock)
+      ServerLock serverLock,
+      boolean mayCreate)
       throws IOException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(expectedOwner, "expectedOwner");
@@ -171,7 +206,7 @@ public final class SharedMemoryPool implements Closeable {
     int chunkCount = (int) count;
     PoolDirectory trusted = PoolDirectory.secure(dir, expectedOwner);
     synchronized (OPEN_MONITOR) {
-      try (FileChannel metaChannel = trusted.open(META_FILE, true);
+      try (FileChannel metaChannel = trusted.open(META_FILE, mayCreate);
           FileLock ignored = metaChannel.lock()) {
         // The file lock only serialises creation: the OS drops it if the creator dies, so a
         // half-made pool (no
@@ -180,6 +215,9 @@ public final class SharedMemoryPool implements Closeable {
         boolean initialized =
             metaChannel.size() >= PoolLayout.HEADER_BYTES && readMagic(metaChannel) != 0;
         if (!initialized) {
+          if (!mayCreate) {
+            throw noPool(dir, dir.resolve(META_FILE) + " is not an initialised pool");
+          }
           if (serverLock == null && ServerLock.heldByAnyone(trusted)) {
             // A live server maps this pool (and so may tasks): a new pool.meta would hand its
             // chunks out a second time, to other owners. Only the server may start a pool afresh.

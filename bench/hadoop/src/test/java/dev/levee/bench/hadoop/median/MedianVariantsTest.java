@@ -26,7 +26,7 @@ class MedianVariantsTest {
     Configuration tuned = MedianVariants.stockTuned(stock);
 
     assertEquals(100, tuned.getInt(MRJobConfig.IO_SORT_FACTOR, 0));
-    assertEquals(0.7f, tuned.getFloat(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, 0));
+    assertEquals(null, tuned.get(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT), "stock's 0 kept");
     assertEquals(0.9f, tuned.getFloat(MRJobConfig.SHUFFLE_MERGE_PERCENT, 0));
     assertEquals(0, tuned.getInt(MRJobConfig.REDUCE_MERGE_INMEM_THRESHOLD, -1));
     assertTrue(tuned.getBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, false));
@@ -37,7 +37,6 @@ class MedianVariantsTest {
         .removeAll(
             java.util.List.of(
                 MRJobConfig.IO_SORT_FACTOR,
-                MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT,
                 MRJobConfig.SHUFFLE_MERGE_PERCENT,
                 MRJobConfig.REDUCE_MERGE_INMEM_THRESHOLD,
                 MRJobConfig.MAP_OUTPUT_COMPRESS,
