@@ -52,7 +52,7 @@ public final class SpongeFile {
     this.name = name;
     this.tiers = Collections.unmodifiableMap(new EnumMap<>(tiers));
     List<ChunkTier> spill = new ArrayList<>();
-    for (Tier t : new Tier[] {Tier.REMOTE_MEMORY, Tier.LOCAL_DISK, Tier.DFS}) {
+    for (Tier t : new Tier[] {Tier.LOCAL_SERVER, Tier.REMOTE_MEMORY, Tier.LOCAL_DISK, Tier.DFS}) {
       if (tiers.containsKey(t)) {
         spill.add(tiers.get(t));
       }

@@ -7,6 +7,7 @@ import dev.levee.sponge.local.ChunkOwner;
 import dev.levee.sponge.local.SharedMemoryPool;
 import dev.levee.sponge.placement.PlacementPolicy;
 import dev.levee.sponge.placement.Placements;
+import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.tier.ChunkTier;
 import dev.levee.sponge.tier.DfsTier;
 import dev.levee.sponge.tier.LocalDiskTier;
@@ -48,6 +49,13 @@ public final class SpongeFileSystem implements Closeable {
 
   private final SpongeConfig config;
   private final SharedMemoryPool pool;
+
+  /** This node's sponge server, when local chunks go through it instead of {@link #pool}. */
+  private final SpongeServerAddress localServer;
+
+  /** Closed with this object; {@link #remote} is the same client when that tier is enabled. */
+  private final RemoteMemory client;
+
   private final RemoteMemory remote;
   private final PlacementPolicy placement;
   private final FileSystem dfs;
@@ -65,13 +73,16 @@ public final class SpongeFileSystem implements Closeable {
   private SpongeFileSystem(
       SpongeConfig config,
       SharedMemoryPool pool,
-      RemoteMemory remote,
+      SpongeServerAddress localServer,
+      RemoteMemory client,
       PlacementPolicy placement,
       FileSystem dfs,
       org.apache.hadoop.fs.Path dfsDir) {
     this.config = config;
     this.pool = pool;
-    this.remote = remote;
+    this.localServer = localServer;
+    this.client = client;
+    this.remote = config.remoteEnabled() ? client : null;
     this.placement = placement;
     this.dfs = dfs;
     this.dfsDir = dfsDir;
@@ -94,29 +105,31 @@ public final class SpongeFileSystem implements Closeable {
    */
   public static SpongeFileSystem open(
       SpongeConfig config, Configuration hadoopConf, RemoteMemory remote) throws IOException {
-    return open(config, hadoopConf, remote, false);
+    return open(config, hadoopConf, remote, null);
   }
 
   /**
-   * As {@link #open(SpongeConfig, Configuration, RemoteMemory)}; with {@code serverOwnsPool} (a
-   * task on a node whose sponge server answered) the local pool is only attached, never created:
-   * only that server may start it ({@link SharedMemoryPool#attach}).
+   * As {@link #open(SpongeConfig, Configuration, RemoteMemory)} for a task on a node whose sponge
+   * server answered at {@code nodeServer}: the local pool is only attached, never created (only
+   * that server may start it, {@link SharedMemoryPool#attach}), and where this process may not map
+   * it ({@code levee.sponge.local.access}), its chunks go to that server over loopback instead
+   * ({@link Tier#LOCAL_SERVER}) through {@code client}.
+   *
+   * @param client the task's sponge client, used for remote memory only if that tier is enabled;
+   *     closed with this object
+   * @param nodeServer this node's sponge server, or {@code null} when there is none (tools and
+   *     tests that own the pool, which is then created if missing)
    */
   public static SpongeFileSystem open(
-      SpongeConfig config, Configuration hadoopConf, RemoteMemory remote, boolean serverOwnsPool)
+      SpongeConfig config,
+      Configuration hadoopConf,
+      RemoteMemory client,
+      SpongeServerAddress nodeServer)
       throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(hadoopConf, "hadoopConf");
-    SharedMemoryPool pool = null;
-    if (config.localEnabled()) {
-      pool =
-          serverOwnsPool
-              ? SharedMemoryPool.attach(config.poolDir(), config.poolSize(), config.chunkSize())
-              : SharedMemoryPool.open(config.poolDir(), config.poolSize(), config.chunkSize());
-    }
-    if (pool != null) {
-      pool.holdOwnerLease(); // this process's liveness, for the node's GC
-    }
+    LocalPoolAccess local = LocalPoolAccess.choose(config, client, nodeServer);
+    SharedMemoryPool pool = local.pool();
     try {
       FileSystem dfs = null;
       org.apache.hadoop.fs.Path dfsDir = null;
@@ -126,12 +139,7 @@ public final class SpongeFileSystem implements Closeable {
         dfsDir = dfs.makeQualified(p);
       }
       return new SpongeFileSystem(
-          config,
-          pool,
-          config.remoteEnabled() ? remote : null,
-          Placements.fromConf(hadoopConf),
-          dfs,
-          dfsDir);
+          config, pool, local.server(), client, Placements.fromConf(hadoopConf), dfs, dfsDir);
     } catch (IOException | RuntimeException e) {
       if (pool != null) {
         pool.close();
@@ -160,6 +168,10 @@ public final class SpongeFileSystem implements Closeable {
     Map<Tier, ChunkTier> tiers = new EnumMap<>(Tier.class);
     if (pool != null) {
       tiers.put(Tier.LOCAL_MEMORY, new LocalMemoryTier(pool, owner));
+    }
+    if (localServer != null) {
+      tiers.put(
+          Tier.LOCAL_SERVER, RemoteMemoryTier.throughLocalServer(client, localServer, metrics));
     }
     if (remote != null) {
       List<ServerListEntry> servers = remoteServers(name);
@@ -200,7 +212,12 @@ public final class SpongeFileSystem implements Closeable {
     return owner;
   }
 
-  /** The attached local sponge pool, if that tier is enabled. */
+  /** This node's sponge server when local chunks go through it ({@link Tier#LOCAL_SERVER}). */
+  public Optional<SpongeServerAddress> localServer() {
+    return Optional.ofNullable(localServer);
+  }
+
+  /** The attached local sponge pool, if that tier is enabled and this process maps it. */
   public Optional<SharedMemoryPool> localPool() {
     return Optional.ofNullable(pool);
   }
@@ -232,9 +249,9 @@ public final class SpongeFileSystem implements Closeable {
     if (pool != null) {
       pool.close();
     }
-    if (remote != null) {
+    if (client != null) {
       try {
-        remote.close();
+        client.close();
       } catch (IOException e) {
         first = first == null ? e : first;
       }

@@ -4,6 +4,12 @@ package dev.levee.sponge;
 public enum Tier {
   /** This node's shared-memory sponge, mapped into the task: a memcpy, no server round trip. */
   LOCAL_MEMORY,
+  /**
+   * This node's sponge reached through its sponge server over loopback, for a task that may not map
+   * the pool (another user's task on a secure cluster): the same memory, one copy more, and each
+   * chunk guarded by a capability like a remote one ({@code levee.sponge.local.access}).
+   */
+  LOCAL_SERVER,
   /** Another node's sponge, through its sponge server. */
   REMOTE_MEMORY,
   /**

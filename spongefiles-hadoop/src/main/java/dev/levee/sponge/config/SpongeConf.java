@@ -88,6 +88,30 @@ public final class SpongeConf {
           .since(V010)
           .build();
 
+  /** How a task reaches its node's shared-memory pool. */
+  public enum LocalAccess {
+    /** Map the pool when this process may, else go through the node's sponge server. */
+    AUTO,
+    /** Map the pool; a task that may not has no local-memory tier. */
+    DIRECT,
+    /** Never map the pool: store local chunks in the node's sponge server over loopback. */
+    SERVER
+  }
+
+  public static final ConfigKey<LocalAccess> LOCAL_ACCESS =
+      B.key("levee.sponge.local.access", ValueTypes.enumOf(LocalAccess.class))
+          .defaultValue("auto")
+          .doc(
+              "How a task reaches its node's sponge memory. direct maps the pool (a memory copy,"
+                  + " no round trip), which only processes of the sponge server's user may do;"
+                  + " server stores the chunks in the node's sponge server over loopback, with a"
+                  + " capability per chunk and the connection's job-token authentication, as for"
+                  + " remote memory (for tasks of other users on a secure cluster, counted as tier"
+                  + " local_server); auto maps the pool when it can and otherwise uses the server,"
+                  + " saying so once per task.")
+          .since(V020)
+          .build();
+
   public static final ConfigKey<String> OWNER_HOST =
       B.key("levee.sponge.owner.host", hostName())
           .defaultValue("")

@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
  * naming the key, the value and what is allowed) and immutable.
  *
  * @param poolDir the node's pool directory
+ * @param localAccess whether a task maps the pool or reaches it through the node's server
  * @param remoteReplicas copies of each remote chunk, each on a different server
  * @param diskDirs never empty
  * @param dfsDir as configured: a path on the default file system or a full URI
@@ -21,6 +22,7 @@ import org.apache.hadoop.conf.Configuration;
 public record SpongeConfig(
     int chunkSize,
     boolean localEnabled,
+    SpongeConf.LocalAccess localAccess,
     Path poolDir,
     long poolSize,
     boolean remoteEnabled,
@@ -63,6 +65,7 @@ public record SpongeConfig(
     return new SpongeConfig(
         chunk,
         SpongeConf.LOCAL_ENABLED.from(s),
+        SpongeConf.LOCAL_ACCESS.from(s),
         Path.of(SpongeConf.LOCAL_POOL_DIR.from(s)),
         pool,
         SpongeConf.REMOTE_ENABLED.from(s),
@@ -95,7 +98,13 @@ public record SpongeConfig(
     return "SpongeConfig{chunkSize="
         + chunkSize
         + ", local="
-        + (localEnabled ? poolDir + " " + poolSize + " B" : "off")
+        + (localEnabled
+            ? poolDir
+                + " "
+                + poolSize
+                + " B, access "
+                + localAccess.name().toLowerCase(java.util.Locale.ROOT)
+            : "off")
         + ", remote="
         + (remoteEnabled ? remoteReplicas + (remoteReplicas == 1 ? " copy" : " copies") : "off")
         + ", disk="

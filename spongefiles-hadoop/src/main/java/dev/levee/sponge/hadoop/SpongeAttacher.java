@@ -98,7 +98,11 @@ final class SpongeAttacher {
         }
       }
       return openFileSystem(
-          sponge, node.conf(), new ClosingRemoteMemory(client, opened), tracker, requireServer);
+          sponge,
+          node.conf(),
+          new ClosingRemoteMemory(client, opened),
+          tracker,
+          requireServer ? local : null);
     } catch (RuntimeException e) {
       closeAll(opened);
       throw e;
@@ -170,16 +174,15 @@ final class SpongeAttacher {
       Configuration conf,
       ClosingRemoteMemory remote,
       GuardedServerList tracker,
-      boolean serverOwnsPool) {
+      SpongeServerAddress nodeServer) {
     try {
-      // The server answered the probe: it made this node's pool, and a task must never make
-      // another (a deleted pool directory would otherwise split the node in two).
-      return new Attachment(
-          SpongeFileSystem.open(sponge, conf, remote, serverOwnsPool), null, tracker);
+      // With a server that answered the probe: it made this node's pool, and a task must never
+      // make another (a deleted pool directory would otherwise split the node in two).
+      return new Attachment(SpongeFileSystem.open(sponge, conf, remote, nodeServer), null, tracker);
     } catch (IOException e) {
       remote.close();
       return Attachment.unavailable(
-          "cannot attach the local sponge pool " + sponge.poolDir() + ": " + e);
+          "cannot use the local sponge pool " + sponge.poolDir() + ": " + e.getMessage());
     }
   }
 

@@ -164,9 +164,12 @@ final class OwnerLiveness {
     return owner -> {
       if (isLocal(owner)) {
         // By the owner's lease, never by pid: a pid of another namespace (a Docker container) is
-        // not visible here, and a thread id or a recycled pid would pass for a live owner.
+        // not visible here, and a thread id or a recycled pid would pass for a live owner. A task
+        // that may not map the pool (levee.sponge.local.access) holds no pool lease: it stores
+        // through this server like a remote owner and keeps its chunks alive by renewing.
         try {
-          return !localLeases.held(owner.pid());
+          return !localLeases.held(owner.pid())
+              && !remoteLeases.fresh(owner, unreachableGraceMillis);
         } catch (IOException e) {
           LOG.warn("cannot check the lease of chunk owner {}; keeping its chunks: {}", owner, e);
           return false;

@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
 public final class RemoteMemoryTier implements ChunkTier {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteMemoryTier.class);
 
+  private final Tier tier;
   private final RemoteMemory remote;
   private final FilePlacement placement;
   private final SpongeMetrics metrics;
@@ -73,18 +74,54 @@ public final class RemoteMemoryTier implements ChunkTier {
    */
   public RemoteMemoryTier(
       RemoteMemory remote, FilePlacement placement, SpongeMetrics metrics, int replicas) {
+    this(Tier.REMOTE_MEMORY, remote, placement, metrics, replicas);
+  }
+
+  private RemoteMemoryTier(
+      Tier tier,
+      RemoteMemory remote,
+      FilePlacement placement,
+      SpongeMetrics metrics,
+      int replicas) {
     if (replicas < 1) {
       throw new IllegalArgumentException("replicas must be at least 1, was " + replicas);
     }
+    this.tier = tier;
     this.remote = remote;
     this.placement = placement;
     this.metrics = metrics;
     this.replicas = replicas;
   }
 
+  /**
+   * This node's sponge through its own server ({@link Tier#LOCAL_SERVER}): one copy, one server.
+   * The wire path is the remote one on purpose, so a task that may not map the pool gets exactly
+   * the remote tier's guarantees (a capability per chunk, an authenticated connection, the server's
+   * quota and owner checks) and no new code path on the server.
+   */
+  public static RemoteMemoryTier throughLocalServer(
+      RemoteMemory remote, SpongeServerAddress server, SpongeMetrics metrics) {
+    return new RemoteMemoryTier(
+        Tier.LOCAL_SERVER, remote, FreeListPolicy.forServers(List.of(server)), metrics, 1);
+  }
+
   @Override
   public Tier tier() {
-    return Tier.REMOTE_MEMORY;
+    return tier;
+  }
+
+  // The remote.* counters describe other nodes' servers; a full or failing local server shows in
+  // its tier's own fallback and error counters.
+  private void countStale() {
+    if (tier == Tier.REMOTE_MEMORY) {
+      metrics.staleRemoteServer();
+    }
+  }
+
+  private void countServerError() {
+    if (tier == Tier.REMOTE_MEMORY) {
+      metrics.remoteServerError();
+    }
   }
 
   /** Servers in the order the next chunk will try them. */
@@ -136,7 +173,7 @@ public final class RemoteMemoryTier implements ChunkTier {
       }
       copies.add(copy.get());
     }
-    return Optional.of(new StoredChunk.Remote(copies));
+    return Optional.of(new StoredChunk.Remote(copies, tier));
   }
 
   private Optional<RemoteChunk> storeOne(ByteBuffer data, Set<SpongeServerAddress> exclude)
@@ -153,14 +190,14 @@ public final class RemoteMemoryTier implements ChunkTier {
           return chunk;
         }
         placement.end(server, Outcome.FULL);
-        metrics.staleRemoteServer();
+        countStale();
         anyFull = true;
       } catch (IOException | RuntimeException e) {
         placement.end(server, Outcome.FAILED);
         if (e instanceof RuntimeException r) {
           throw r;
         }
-        metrics.remoteServerError();
+        countServerError();
         LOG.warn(
             "sponge server {} failed to store a chunk; not using it for this file again",
             server,
@@ -231,7 +268,7 @@ public final class RemoteMemoryTier implements ChunkTier {
   private CompletableFuture<Optional<StoredChunk>> more(
       ByteBuffer data, Executor retries, List<RemoteChunk> have) {
     return have.size() >= replicas
-        ? CompletableFuture.completedFuture(Optional.of(new StoredChunk.Remote(have)))
+        ? CompletableFuture.completedFuture(Optional.of(new StoredChunk.Remote(have, tier)))
         : copies(data, retries, have);
   }
 
@@ -289,7 +326,7 @@ public final class RemoteMemoryTier implements ChunkTier {
                   return chunk;
                 }
                 if (error == null) {
-                  metrics.staleRemoteServer();
+                  countStale();
                   so.anyFull = true;
                 } else {
                   Throwable cause =
@@ -299,7 +336,7 @@ public final class RemoteMemoryTier implements ChunkTier {
                   if (!(cause instanceof IOException)) {
                     throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
                   }
-                  metrics.remoteServerError();
+                  countServerError();
                   LOG.warn(
                       "sponge server {} failed to store a chunk; not using it for this file again",
                       server,

@@ -26,25 +26,29 @@ public sealed interface StoredChunk {
   }
 
   /**
-   * A chunk in other nodes' sponges: one copy per server, the same bytes in each, read from the
-   * first copy whose server answers.
+   * A chunk held by sponge servers: in other nodes' sponges, one copy per server, the same bytes in
+   * each, read from the first copy whose server answers; or ({@link Tier#LOCAL_SERVER}) in this
+   * node's sponge, through its server.
    */
-  record Remote(List<RemoteChunk> copies) implements StoredChunk {
+  record Remote(List<RemoteChunk> copies, Tier tier) implements StoredChunk {
     public Remote {
       copies = List.copyOf(copies);
       if (copies.isEmpty()) {
         throw new IllegalArgumentException("a remote chunk needs at least one copy");
       }
+      if (tier != Tier.REMOTE_MEMORY && tier != Tier.LOCAL_SERVER) {
+        throw new IllegalArgumentException("a chunk held by a sponge server is not in " + tier);
+      }
+    }
+
+    /** Copies in other nodes' sponges. */
+    public Remote(List<RemoteChunk> copies) {
+      this(copies, Tier.REMOTE_MEMORY);
     }
 
     /** The copy read first. */
     public RemoteChunk handle() {
       return copies.get(0);
-    }
-
-    @Override
-    public Tier tier() {
-      return Tier.REMOTE_MEMORY;
     }
 
     @Override
@@ -54,7 +58,8 @@ public sealed interface StoredChunk {
 
     @Override
     public String toString() {
-      StringBuilder b = new StringBuilder("remote chunk ");
+      StringBuilder b =
+          new StringBuilder(tier == Tier.LOCAL_SERVER ? "local chunk " : "remote chunk ");
       for (int i = 0; i < copies.size(); i++) {
         b.append(i == 0 ? "" : ", copy ").append(copies.get(i)).append(" on ");
         b.append(copies.get(i).server());

@@ -57,9 +57,21 @@ class SpongeShuffleLocalJobTest {
   /** Runs stock, then SpongeFiles; asserts equal output and a real spill into the local sponge. */
   private static Counters.Group compare(String name, boolean combiner, boolean compress)
       throws IOException {
+    return compare(name, combiner, compress, Tier.LOCAL_MEMORY);
+  }
+
+  /**
+   * @param tier where the spills must land: {@link Tier#LOCAL_SERVER} runs the reduce with {@code
+   *     levee.sponge.local.access=server}
+   */
+  private static Counters.Group compare(String name, boolean combiner, boolean compress, Tier tier)
+      throws IOException {
     JobConf stock = ShuffleJobs.job(work, input, work.resolve(name + "-stock"), combiner);
     JobConf withSponge =
         sponge.configure(ShuffleJobs.job(work, input, work.resolve(name + "-sponge"), combiner));
+    if (tier == Tier.LOCAL_SERVER) {
+      withSponge.set(SpongeConf.LOCAL_ACCESS.name(), "server");
+    }
     if (compress) {
       ShuffleJobs.compressMapOutput(stock, withSponge);
     }
@@ -83,15 +95,23 @@ class SpongeShuffleLocalJobTest {
         g.getCounter(SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()),
         name + ": unexpected fallback");
     assertTrue(
-        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)) > 0,
-        name + ": nothing reached the local sponge");
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(tier)) > 0,
+        name + ": nothing reached the local sponge through " + tier);
+    for (Tier other : Tier.values()) {
+      if (other != tier) {
+        assertEquals(
+            0,
+            g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(other)),
+            name + ": bytes spilled to " + other);
+      }
+    }
     assertEquals(
-        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)),
-        g.getCounter(SpongeCounters.PerTier.BYTES_READ.of(Tier.LOCAL_MEMORY)),
+        g.getCounter(SpongeCounters.PerTier.BYTES_WRITTEN.of(tier)),
+        g.getCounter(SpongeCounters.PerTier.BYTES_READ.of(tier)),
         name + ": every spilled byte is read back once");
     assertEquals(
-        g.getCounter(SpongeCounters.PerTier.CHUNKS_WRITTEN.of(Tier.LOCAL_MEMORY)),
-        g.getCounter(SpongeCounters.PerTier.CHUNKS_FREED.of(Tier.LOCAL_MEMORY)),
+        g.getCounter(SpongeCounters.PerTier.CHUNKS_WRITTEN.of(tier)),
+        g.getCounter(SpongeCounters.PerTier.CHUNKS_FREED.of(tier)),
         name + ": every chunk is freed");
     assertEquals(
         g.getCounter(SpongeCounters.Counter.FILES_CREATED.counterName()),
@@ -123,6 +143,12 @@ class SpongeShuffleLocalJobTest {
     assertTrue(
         g.getCounter(SpongeCounters.Counter.SHUFFLE_MAP_OUTPUTS_TO_SPONGE.counterName()) > 0,
         "map outputs larger than the single-shuffle limit must go straight into SpongeFiles");
+  }
+
+  /** Issue 13, item 2: a reduce that may not map the pool spills through its node's server. */
+  @Test
+  void reduceThatMayNotMapThePoolSpillsThroughTheNodesServerAndMatchesStock() throws IOException {
+    compare("via-server", false, false, Tier.LOCAL_SERVER);
   }
 
   @Test

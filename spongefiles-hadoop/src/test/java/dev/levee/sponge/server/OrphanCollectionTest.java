@@ -88,6 +88,42 @@ class OrphanCollectionTest {
     }
   }
 
+  /**
+   * Issue 13, item 2: a task of this node that may not map the pool stores through the server
+   * (levee.sponge.local.access=server). It holds no lease in the pool, so the collector judged it
+   * dead and freed its live chunks at the next round; now its lease with the server keeps them, and
+   * once it dies they come back one grace period after its last renewal.
+   */
+  @Test
+  void anOwnerOfThisNodeStoringThroughTheServerKeepsItsChunksWhileItLives() throws Exception {
+    Path dirC = TempDirs.newShmDir("gc-c");
+    Configuration cc = conf(dirC);
+    long grace = 1500;
+    cc.set(SpongeConf.GC_PEER_GRACE_MS.name(), Long.toString(grace));
+    try (SpongeService c = SpongeService.start(SpongeServerConfig.from(cc));
+        ChildJvm task =
+            ChildJvm.start(
+                SpongeChild.class,
+                stderr,
+                "remote",
+                c.address().host(),
+                Integer.toString(c.address().port()),
+                c.nodeName(),
+                "5")) {
+      assertEquals("HOLDING 5", task.awaitLine("HOLDING"));
+      c.collectGarbage();
+      c.collectGarbage();
+      assertEquals(
+          CHUNKS - 5,
+          c.metrics().getChunksFree(),
+          "a live task of this node lost the chunks it stored through the server");
+      task.kill9();
+      awaitFree(() -> c.metrics().getChunksFree(), CHUNKS); // fails after 30 s
+    } finally {
+      TempDirs.deleteRecursively(dirC);
+    }
+  }
+
   @Test
   void remoteOwnerKilledIsReclaimedAfterAskingItsNode() throws Exception {
     // This JVM holds chunks on A too, as a remote client of node B: they must survive every GC
