@@ -11,6 +11,7 @@ import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.hadoop.SharedClusterExtension;
 import dev.levee.sponge.SpongeCounters;
 import dev.levee.sponge.Tier;
+import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.hadoop.SpongeShuffle;
 import dev.levee.sponge.server.SpongeAuxService;
@@ -175,12 +176,54 @@ class SpongeShuffleOnYarnTest {
   }
 
   /**
+   * Issue 13, item 2: on a secure cluster a task runs as the job's user and may not map its node's
+   * pool. With {@code levee.sponge.local.access=server} (what {@code auto} falls back to there) the
+   * same skewed reducer fills its node's pool through its own server, authenticated with the job
+   * token the NodeManager gave the aux service, then the other nodes' memory, then disk.
+   */
+  @Test
+  @Order(3)
+  void aReduceThatMayNotMapThePoolFillsItsNodesMemoryThroughItsServer() throws Exception {
+    List<String> stock = stockOutput();
+    long[] bytesInBefore = serverBytesIn();
+    Job job = spongeJob("sponge-via-server");
+    job.getConfiguration().set(SpongeConf.LOCAL_ACCESS.name(), "server");
+    assertTrue(run(job), "sponge job failed: " + job.getStatus().getFailureInfo());
+
+    assertEquals(
+        stock, ClusterFiles.readOutput(fs, outputOf(job)), "SpongeFiles output equals stock");
+    Counters c = job.getCounters();
+    assertEquals(0, sponge(c, SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()));
+    assertEquals(
+        0,
+        sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_MEMORY)),
+        "the reduce mapped no pool");
+    long viaServer = sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_SERVER));
+    assertEquals(
+        (long) POOL_CHUNKS * CHUNK, viaServer, "its node's pool filled up through its server");
+    long remoteBytes = sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.REMOTE_MEMORY));
+    assertEquals(2L * POOL_CHUNKS * CHUNK, remoteBytes, "then both other sponges");
+    assertTrue(sponge(c, SpongeCounters.PerTier.BYTES_WRITTEN.of(Tier.LOCAL_DISK)) > 0);
+
+    long[] bytesIn = serverBytesIn();
+    long landed = 0;
+    for (int nm = 0; nm < NODE_MANAGERS; nm++) {
+      long delta = bytesIn[nm] - bytesInBefore[nm];
+      landed += delta;
+      assertEquals(
+          (long) POOL_CHUNKS * CHUNK, delta, "NodeManager " + nm + "'s server took a full pool");
+    }
+    assertEquals(viaServer + remoteBytes, landed, "every node's memory went through its server");
+    assertPoolsEmpty();
+  }
+
+  /**
    * The path a real cluster takes: the containers get no test classpath (the mini cluster otherwise
    * hands them the test JVM's), only Hadoop's own jars as mapreduce.application.classpath, the job
    * jar, and the packaged spongefiles-hadoop jar through -libjars.
    */
   @Test
-  @Order(3)
+  @Order(4)
   void pluginReachesTheTasksThroughLibjarsAsOnARealCluster() throws Exception {
     List<String> stock = stockOutput();
     JobClasspath classpath = JobClasspath.fromTestJvm("spongefiles-hadoop");
@@ -221,7 +264,7 @@ class SpongeShuffleOnYarnTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void losingASpongeServerThatHoldsChunksFailsTheAttemptAndTheRerunIsCorrect() throws Exception {
     List<String> stock = stockOutput();
     Job job = spongeJob("sponge-server-loss");
