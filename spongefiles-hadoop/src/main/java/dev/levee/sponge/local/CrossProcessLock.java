@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -46,6 +47,12 @@ final class CrossProcessLock {
   private final ByteBuffer meta;
   private final Recovery recovery;
 
+  /** The lock word a wait of this process last ran out on; 0 when none is known to be stuck. */
+  private volatile long stuck;
+
+  private final AtomicLong timeouts = new AtomicLong();
+  private final AtomicLong skips = new AtomicLong();
+
   CrossProcessLock(ByteBuffer meta, Recovery recovery) {
     this.meta = meta;
     this.recovery = recovery;
@@ -79,6 +86,7 @@ final class CrossProcessLock {
       }
       long now = System.nanoTime();
       if (now - begin >= maxWaitNanos) {
+        timeouts.incrementAndGet();
         return 0L;
       }
       if (seen != watched) {
@@ -98,6 +106,40 @@ final class CrossProcessLock {
       }
       backOff(spins++);
     }
+  }
+
+  /**
+   * {@link #lock(long)} for callers that have somewhere else to go (an allocation falls back to the
+   * next tier): while the lock still holds the very word a wait already ran out on, and that
+   * holder's process is alive, answers 0 at once. A stopped holder then costs each process one
+   * bounded wait, not one per chunk. Once the word changes (the holder ran on) or its process is
+   * gone (its lock can be broken), callers wait again.
+   */
+  long lockUnlessStuck(long maxWaitNanos) {
+    long known = stuck;
+    if (known != 0L) {
+      if ((long) LONGS.getVolatile(meta, PoolLayout.LOCK_OFFSET) == known
+          && isAlive(known >>> 32)) {
+        skips.incrementAndGet();
+        return 0L;
+      }
+      stuck = 0L;
+    }
+    long word = lock(maxWaitNanos);
+    if (word == 0L) {
+      stuck = (long) LONGS.getVolatile(meta, PoolLayout.LOCK_OFFSET);
+    }
+    return word;
+  }
+
+  /** Waits in this process that ran out (see {@link #lock(long)}). */
+  long timeouts() {
+    return timeouts.get();
+  }
+
+  /** Calls {@link #lockUnlessStuck} answered at once because the holder was known to be stuck. */
+  long skips() {
+    return skips.get();
   }
 
   void unlock(long word) {

@@ -65,8 +65,6 @@ public final class SharedMemoryPool implements Closeable {
   private static final long LOCK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   private volatile long lockWaitNanos = LOCK_WAIT_NANOS;
-  private final java.util.concurrent.atomic.AtomicLong lockTimeouts =
-      new java.util.concurrent.atomic.AtomicLong();
 
   private final PoolDirectory trusted;
   private final Path dir;
@@ -356,9 +354,8 @@ public final class SharedMemoryPool implements Closeable {
       return OptionalInt.empty();
     }
     byte[] host = owner.host().getBytes(StandardCharsets.UTF_8);
-    long word = lock.lock(lockWaitNanos);
+    long word = lock.lockUnlessStuck(lockWaitNanos);
     if (word == 0L) {
-      lockTimeouts.incrementAndGet();
       return OptionalInt.empty(); // the lock's holder does not run: no room here, next tier
     }
     try {
@@ -559,7 +556,6 @@ public final class SharedMemoryPool implements Closeable {
   private long lockOrFail() {
     long word = lock.lock(lockWaitNanos);
     if (word == 0L) {
-      lockTimeouts.incrementAndGet();
       throw new IllegalStateException(
           "sponge pool "
               + dir
@@ -574,7 +570,15 @@ public final class SharedMemoryPool implements Closeable {
 
   /** Lock waits that ran out in this process (see {@link CrossProcessLock#lock(long)}). */
   public long lockTimeouts() {
-    return lockTimeouts.get();
+    return lock.timeouts();
+  }
+
+  /**
+   * Allocations answered "no room" at once, without waiting, because the lock's holder already made
+   * a wait run out and has not run since (see {@link CrossProcessLock#lockUnlessStuck}).
+   */
+  public long lockSkips() {
+    return lock.skips();
   }
 
   /** For tests: how long an operation waits for the metadata lock. */
