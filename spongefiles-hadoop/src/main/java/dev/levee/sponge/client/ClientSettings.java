@@ -30,7 +30,12 @@ public record ClientSettings(
       int maxChunkBytes,
       int idleConnectionsPerServer) {
     this(
-        connectTimeoutMillis, readTimeoutMillis, maxChunkBytes, idleConnectionsPerServer, null, null);
+        connectTimeoutMillis,
+        readTimeoutMillis,
+        maxChunkBytes,
+        idleConnectionsPerServer,
+        null,
+        null);
   }
 
   /** The same settings, authenticating with {@code c} (null: none). */

@@ -12,7 +12,6 @@ import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.protocol.TimedChannel;
 import dev.levee.sponge.protocol.WireTls;
 import java.io.Closeable;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -86,7 +85,7 @@ final class ServerConnection implements Closeable {
               + "=true); it answered in plaintext: "
               + e.serverMessage(),
           e);
-    } catch (SSLException | EOFException e) {
+    } catch (SSLException e) {
       throw new IOException(
           "TLS handshake with sponge server "
               + server

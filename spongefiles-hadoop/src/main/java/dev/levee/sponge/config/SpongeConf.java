@@ -455,10 +455,11 @@ public final class SpongeConf {
   public static final ConfigKey<String> TLS_TRUSTSTORE_PASSWORD =
       B.key("levee.sponge.wire.tls.truststore.password", ValueTypes.simple("a password", t -> t))
           .defaultValue("")
-          .defaultDescription("none (no integrity check of a JKS store)")
+          .defaultDescription("none")
           .doc(
-              "Password of the trust store (it protects the store's integrity, not a secret);"
-                  + " read like levee.sponge.wire.tls.keystore.password.")
+              "Password of the trust store, read like levee.sponge.wire.tls.keystore.password."
+                  + " A PKCS12 store's certificates cannot be read without it; a JKS store's can"
+                  + " (the password only checks its integrity). It guards no secret.")
           .since(V020)
           .build();
 

@@ -77,8 +77,8 @@ public final class WireTlsConfig {
   }
 
   /**
-   * A server's TLS: its key store, and the trust store its own client connections (liveness
-   * probes, the tracker's polls) check other servers with; null when TLS is off.
+   * A server's TLS: its key store, and the trust store its own client connections (liveness probes,
+   * the tracker's polls) check other servers with; null when TLS is off.
    *
    * @throws ConfigException naming the key and the file when a store is missing or unusable
    */
@@ -108,8 +108,7 @@ public final class WireTlsConfig {
   /**
    * A client's TLS: the certificates it trusts; null when TLS is off.
    *
-   * @throws ConfigException naming the key and the file when the trust store is missing or
-   *     unusable
+   * @throws ConfigException naming the key and the file when the trust store is missing or unusable
    */
   public WireTls forClient() {
     return enabled ? create(null) : null;
@@ -121,6 +120,15 @@ public final class WireTlsConfig {
             ? null
             : load(
                 SpongeConf.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword);
+    if (trust != null && !holdsCertificate(trust)) {
+      throw new ConfigException(
+          SpongeConf.TLS_TRUSTSTORE_PATH.name(),
+          trustStorePath,
+          "a trust store with at least one certificate (none could be read from this one: a"
+              + " PKCS12 store needs "
+              + SpongeConf.TLS_TRUSTSTORE_PASSWORD.name()
+              + ")");
+    }
     String trustSource =
         trustStorePath.isEmpty()
             ? "the JDK's default trust store (" + SpongeConf.TLS_TRUSTSTORE_PATH.name() + " unset)"
@@ -129,7 +137,9 @@ public final class WireTlsConfig {
       return WireTls.create(keys, keyStorePassword, trust, verifyHostname, trustSource);
     } catch (GeneralSecurityException e) {
       throw new ConfigException(
-          keys != null ? SpongeConf.TLS_KEYSTORE_PATH.name() : SpongeConf.TLS_TRUSTSTORE_PATH.name(),
+          keys != null
+              ? SpongeConf.TLS_KEYSTORE_PATH.name()
+              : SpongeConf.TLS_TRUSTSTORE_PATH.name(),
           keys != null ? keyStorePath : trustStorePath,
           "stores the JDK can use for TLS (" + e + ")",
           e);
@@ -151,6 +161,19 @@ public final class WireTlsConfig {
     try {
       for (String alias : Collections.list(ks.aliases())) {
         if (ks.isKeyEntry(alias)) {
+          return true;
+        }
+      }
+      return false;
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  private static boolean holdsCertificate(KeyStore ks) {
+    try {
+      for (String alias : Collections.list(ks.aliases())) {
+        if (ks.getCertificate(alias) != null) {
           return true;
         }
       }

@@ -14,8 +14,8 @@ import javax.net.ssl.SSLHandshakeException;
 
 /**
  * TLS records over the non-blocking channel of a {@link TimedChannel}. The channel's own waits
- * (per-wait timeout, exchange deadline, wake-up on close) bound every read and write here, so a
- * TLS connection times out exactly like a plaintext one.
+ * (per-wait timeout, exchange deadline, wake-up on close) bound every read and write here, so a TLS
+ * connection times out exactly like a plaintext one.
  *
  * <p>As on a plaintext channel, one thread may read while another writes: the engine allows a wrap
  * and an unwrap at once, and the outbound lock keeps records in order on the socket. A handshake
@@ -94,7 +94,7 @@ final class TlsLink {
             if (engine.getUseClientMode() && !peerSpokeTls) {
               refusePlaintextAnswer();
             }
-            if (!unwrapOnce()) {
+            if (!unwrapOnce(null)) {
               throw new SSLHandshakeException(
                   "the peer closed the connection during the TLS handshake");
             }
@@ -119,7 +119,22 @@ final class TlsLink {
    */
   int read(ByteBuffer dst) throws IOException {
     while (!appIn.hasRemaining()) {
-      if (inboundDone || !unwrapOnce()) {
+      if (inboundDone) {
+        return -1;
+      }
+      if (dst.remaining() >= appIn.capacity()) {
+        // Room for a whole record: decrypt straight into the caller's buffer (a pool chunk).
+        int before = dst.position();
+        if (!unwrapOnce(dst)) {
+          return -1;
+        }
+        afterInboundHandshakeMessage();
+        if (dst.position() > before) {
+          return dst.position() - before;
+        }
+        continue;
+      }
+      if (!unwrapOnce(null)) {
         return -1;
       }
       afterInboundHandshakeMessage();
@@ -170,20 +185,25 @@ final class TlsLink {
   }
 
   /**
-   * Unwraps one record into {@link #appIn}, reading from the channel until one is complete.
+   * Unwraps one record into {@code direct}, or into {@link #appIn} when null (or too small),
+   * reading from the channel until one is complete.
    *
    * @return false at the end of the stream (with or without the peer's close_notify)
    */
-  private boolean unwrapOnce() throws IOException {
+  private boolean unwrapOnce(ByteBuffer direct) throws IOException {
     while (true) {
       SSLEngineResult r;
       netIn.flip();
-      appIn.compact();
+      if (direct == null) {
+        appIn.compact();
+      }
       try {
-        r = engine.unwrap(netIn, appIn);
+        r = engine.unwrap(netIn, direct != null ? direct : appIn);
       } finally {
         netIn.compact();
-        appIn.flip();
+        if (direct == null) {
+          appIn.flip();
+        }
       }
       switch (r.getStatus()) {
         case OK -> {
@@ -193,7 +213,13 @@ final class TlsLink {
           inboundDone = true;
           return false;
         }
-        case BUFFER_OVERFLOW -> appIn = grown(appIn, engine.getSession().getApplicationBufferSize());
+        case BUFFER_OVERFLOW -> {
+          if (direct != null) {
+            direct = null; // the record is bigger than the caller's room after all
+          } else {
+            appIn = grown(appIn, engine.getSession().getApplicationBufferSize());
+          }
+        }
         case BUFFER_UNDERFLOW -> {
           if (!netIn.hasRemaining()) {
             netIn = grownForFill(netIn, engine.getSession().getPacketBufferSize());
@@ -322,15 +348,16 @@ final class TlsLink {
     try {
       f =
           FrameCodec.read(
-              new DataInputStream(
-                  new ByteArrayInputStream(netIn.array(), 0, netIn.position())),
+              new DataInputStream(new ByteArrayInputStream(netIn.array(), 0, netIn.position())),
               netIn.capacity());
     } catch (IOException unreadable) {
       // not a sponge frame either
     }
     if (f == null) {
       throw new SSLException(
-          "the peer answered the TLS handshake with " + netIn.position() + " bytes that are not TLS");
+          "the peer answered the TLS handshake with "
+              + netIn.position()
+              + " bytes that are not TLS");
     }
     String message;
     try {

@@ -28,8 +28,7 @@ public final class WireTls {
   private final boolean verifyHostname;
   private final String trustSource;
 
-  private WireTls(
-      SSLContext context, boolean serves, boolean verifyHostname, String trustSource) {
+  private WireTls(SSLContext context, boolean serves, boolean verifyHostname, String trustSource) {
     this.context = context;
     this.serves = serves;
     this.verifyHostname = verifyHostname;
@@ -46,11 +45,7 @@ public final class WireTls {
    * @param trustSource where {@code trust} came from, for messages
    */
   public static WireTls create(
-      KeyStore keys,
-      char[] keyPassword,
-      KeyStore trust,
-      boolean verifyHostname,
-      String trustSource)
+      KeyStore keys, char[] keyPassword, KeyStore trust, boolean verifyHostname, String trustSource)
       throws GeneralSecurityException {
     KeyManagerFactory kmf = null;
     if (keys != null) {

@@ -146,9 +146,9 @@ final class ConnectionHandler implements Runnable {
   }
 
   /**
-   * A plaintext client of a TLS server: its first request is read and dropped (so that closing
-   * does not reset the connection before the client reads the reply) and answered, in plaintext,
-   * with what to set.
+   * A plaintext client of a TLS server: its first request is read and dropped (so that closing does
+   * not reset the connection before the client reads the reply) and answered, in plaintext, with
+   * what to set.
    */
   private void refusePlaintext(TimedChannel ch) throws IOException {
     ch.bound(new ExchangeDeadline(frameTimeoutMillis));

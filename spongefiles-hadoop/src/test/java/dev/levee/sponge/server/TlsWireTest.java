@@ -30,6 +30,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -65,25 +68,25 @@ class TlsWireTest {
     trustStore = stores.resolve("trust.p12");
     Path cert = stores.resolve("server.crt");
     keytool(
-        "-genkeypair", "-alias", "sponge", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2",
-        "-storetype", "PKCS12", "-keystore", keyStore.toString(),
-        "-storepass", PASSWORD, "-keypass", PASSWORD);
+        "-genkeypair -alias sponge -keyalg EC -groupname secp256r1 -dname CN=localhost"
+            + " -ext SAN=dns:localhost,ip:127.0.0.1 -validity 2 -storetype PKCS12"
+            + (" -keystore " + keyStore + " -storepass " + PASSWORD + " -keypass " + PASSWORD));
     keytool(
-        "-exportcert", "-rfc", "-alias", "sponge", "-keystore", keyStore.toString(),
-        "-storepass", PASSWORD, "-file", cert.toString());
+        "-exportcert -rfc -alias sponge -keystore "
+            + (keyStore + " -storepass " + PASSWORD + " -file " + cert));
     keytool(
-        "-importcert", "-noprompt", "-alias", "sponge", "-file", cert.toString(),
-        "-storetype", "PKCS12", "-keystore", trustStore.toString(), "-storepass", PASSWORD);
+        "-importcert -noprompt -alias sponge -storetype PKCS12 -file "
+            + (cert + " -keystore " + trustStore + " -storepass " + PASSWORD));
   }
 
-  private static void keytool(String... args) throws Exception {
+  /** Runs the JDK's keytool with {@code args} (split at spaces: the temp paths have none). */
+  private static void keytool(String args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-    cmd.addAll(List.of(args));
+    cmd.addAll(List.of(args.split(" ")));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.waitFor(), "keytool " + String.join(" ", args) + ": " + out);
+    assertEquals(0, p.waitFor(), "keytool " + args + ": " + out);
   }
 
   @AfterAll
@@ -121,12 +124,15 @@ class TlsWireTest {
     return SpongeServerConfig.from(c).tls().forClient();
   }
 
-  private static WireTls trustingClientTls() {
-    Configuration c = TestNodes.conf(Path.of("/unused"), 8);
+  private static Configuration trusting(Configuration c) {
     c.set(SpongeConf.TLS_ENABLED.name(), "true");
     c.set(SpongeConf.TLS_TRUSTSTORE_PATH.name(), trustStore.toString());
     c.set(SpongeConf.TLS_TRUSTSTORE_PASSWORD.name(), PASSWORD);
-    return clientTls(c);
+    return c;
+  }
+
+  private static WireTls trustingClientTls() {
+    return clientTls(trusting(TestNodes.conf(Path.of("/unused"), 8)));
   }
 
   private static SpongeClient client(SpongeServerAddress server, WireTls tls) {
@@ -179,13 +185,32 @@ class TlsWireTest {
   }
 
   @Test
+  void pipelinedStoresOverTlsReadBackIntact() throws Exception {
+    SpongeServerAddress server = tlsNode.address();
+    try (SpongeClient c = client(server, trustingClientTls())) {
+      // One connection, a writer and a reader thread at once (StorePipeline) over one TLS session.
+      List<CompletableFuture<Optional<RemoteChunk>>> stores = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        stores.add(c.storeAsync(server, TestNodes.randomBytes(TestNodes.CHUNK, i)));
+      }
+      for (int i = 0; i < 6; i++) {
+        RemoteChunk chunk = stores.get(i).get(30, TimeUnit.SECONDS).orElseThrow();
+        ByteBuffer back = ByteBuffer.allocate(TestNodes.CHUNK);
+        c.read(chunk, back);
+        assertEquals(TestNodes.randomBytes(TestNodes.CHUNK, i), back.flip(), "chunk " + i);
+        c.free(chunk);
+      }
+    }
+    assertEquals(8, tlsNode.metrics().getChunksFree());
+  }
+
+  @Test
   void aPlaintextClientOfATlsServerIsToldWhatToSetAndOthersKeepBeingServed() throws IOException {
     SpongeServerAddress server = tlsNode.address();
     try (SpongeClient tls = client(server, trustingClientTls())) {
       roundTrip(tls, server); // leaves a pooled TLS connection open
       try (SpongeClient plain = client(server, null)) {
-        IOException e =
-            assertThrows(IOException.class, () -> plain.store(server, markedChunk()));
+        IOException e = assertThrows(IOException.class, () -> plain.store(server, markedChunk()));
         assertTrue(e.getMessage().contains("requires TLS"), e.toString());
         assertTrue(e.getMessage().contains(WireTls.ENABLED_KEY + "=true"), e.toString());
       }
@@ -211,9 +236,9 @@ class TlsWireTest {
   @Test
   void aClientThatDoesNotTrustTheCertificateIsRefused() throws IOException {
     SpongeServerAddress server = tlsNode.address();
-    Configuration c = TestNodes.conf(Path.of("/unused"), 8);
-    c.set(SpongeConf.TLS_ENABLED.name(), "true"); // the JDK's cacerts: not our self-signed cert
-    try (SpongeClient untrusting = client(server, clientTls(c))) {
+    Configuration cacerts = TestNodes.conf(Path.of("/unused"), 8);
+    cacerts.set(SpongeConf.TLS_ENABLED.name(), "true"); // the JDK's: not our self-signed cert
+    try (SpongeClient untrusting = client(server, clientTls(cacerts))) {
       IOException e =
           assertThrows(IOException.class, () -> untrusting.store(server, markedChunk()));
       assertTrue(e.getMessage().contains("TLS handshake with sponge server"), e.toString());
@@ -221,6 +246,19 @@ class TlsWireTest {
     }
     try (SpongeClient trusting = client(server, trustingClientTls())) {
       roundTrip(trusting, server);
+    }
+    // A trusted certificate that does not name the host dialled (127.0.0.2: loopback on Linux).
+    try (Relay elsewhere = new Relay(InetAddress.getByName("127.0.0.2"), server.port());
+        SpongeClient c = client(elsewhere.address(), trustingClientTls())) {
+      IOException e =
+          assertThrows(IOException.class, () -> c.store(elsewhere.address(), markedChunk()));
+      assertTrue(e.getMessage().contains("127.0.0.2"), e.toString());
+    }
+    Configuration noHostCheck = TestNodes.conf(Path.of("/unused"), 8);
+    trusting(noHostCheck).set(SpongeConf.TLS_VERIFY_HOSTNAME.name(), "false");
+    try (Relay elsewhere = new Relay(InetAddress.getByName("127.0.0.2"), server.port());
+        SpongeClient c = client(elsewhere.address(), clientTls(noHostCheck))) {
+      roundTrip(c, elsewhere.address());
     }
   }
 
@@ -242,6 +280,12 @@ class TlsWireTest {
       e = assertThrows(ConfigException.class, () -> clientTls(client));
       assertEquals(SpongeConf.TLS_TRUSTSTORE_PATH.name(), e.key());
       assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
+
+      Configuration noTrustPassword = tlsConf(TestNodes.conf(pool, 8));
+      noTrustPassword.unset(SpongeConf.TLS_TRUSTSTORE_PASSWORD.name());
+      e = assertThrows(ConfigException.class, () -> clientTls(noTrustPassword));
+      assertTrue(
+          e.getMessage().contains(SpongeConf.TLS_TRUSTSTORE_PASSWORD.name()), e.getMessage());
 
       Configuration wrongPassword = tlsConf(TestNodes.conf(pool, 8));
       wrongPassword.set(SpongeConf.TLS_KEYSTORE_PASSWORD.name(), "wrong");
@@ -279,15 +323,20 @@ class TlsWireTest {
     private final Thread acceptor;
 
     Relay(int target) throws IOException {
+      this(InetAddress.getLoopbackAddress(), target);
+    }
+
+    Relay(InetAddress bind, int target) throws IOException {
       this.target = target;
-      this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      this.listener = new ServerSocket(0, 50, bind);
       this.acceptor = new Thread(this::acceptLoop, "tls-test-relay");
       acceptor.setDaemon(true);
       acceptor.start();
     }
 
     SpongeServerAddress address() {
-      return new SpongeServerAddress("127.0.0.1", listener.getLocalPort(), null);
+      return new SpongeServerAddress(
+          listener.getInetAddress().getHostAddress(), listener.getLocalPort(), null);
     }
 
     private void acceptLoop() {
