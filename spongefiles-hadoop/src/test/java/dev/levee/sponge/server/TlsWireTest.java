@@ -50,6 +50,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class TlsWireTest {
   private static final String PASSWORD = "changeit";
+  private static final int FRAME_TIMEOUT_MS = 2000;
   private static final byte[] MARKER = "LEVEE-TLS-MARKER;".getBytes(StandardCharsets.US_ASCII);
   private static Path stores;
   private static Path keyStore;
@@ -98,7 +99,9 @@ class TlsWireTest {
   void setUp() throws IOException {
     tlsPool = TempDirs.newShmDir("tls");
     plainPool = TempDirs.newShmDir("tls-plain");
-    tlsNode = SpongeService.start(SpongeServerConfig.from(tlsConf(TestNodes.conf(tlsPool, 8))));
+    Configuration tls = tlsConf(TestNodes.conf(tlsPool, 8));
+    tls.set(SpongeConf.FRAME_TIMEOUT_MS.name(), Integer.toString(FRAME_TIMEOUT_MS));
+    tlsNode = SpongeService.start(SpongeServerConfig.from(tls));
     plainNode = SpongeService.start(SpongeServerConfig.from(TestNodes.conf(plainPool, 8)));
   }
 
@@ -230,6 +233,26 @@ class TlsWireTest {
         assertTrue(e.getMessage().contains(WireTls.ENABLED_KEY), e.toString());
       }
       roundTrip(plain, server);
+    }
+  }
+
+  @Test
+  void aHandshakeThatStallsIsCutWhileOthersAreServed() throws IOException {
+    SpongeServerAddress server = tlsNode.address();
+    try (Socket stalled = new Socket(server.host(), server.port());
+        SpongeClient c = client(server, trustingClientTls())) {
+      // A TLS record header announcing 512 bytes of ClientHello, then nothing.
+      stalled.getOutputStream().write(new byte[] {22, 3, 1, 2, 0});
+      roundTrip(c, server);
+      stalled.setSoTimeout(10 * FRAME_TIMEOUT_MS);
+      int r;
+      try {
+        r = stalled.getInputStream().read();
+      } catch (java.net.SocketException reset) {
+        r = -1;
+      }
+      assertEquals(-1, r, "the server closes a handshake stalled past its frame timeout");
+      roundTrip(c, server);
     }
   }
 
