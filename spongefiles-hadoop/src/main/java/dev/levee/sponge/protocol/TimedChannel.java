@@ -179,7 +179,7 @@ public final class TimedChannel implements Closeable {
    * Whether the bytes at {@code at} open a TLS handshake record (type 22, version 3.x). A sponge
    * frame would open so only with a length prefix over 350 MB.
    */
-  public static boolean startsTlsHandshake(ByteBuffer b, int at) {
+  static boolean startsTlsHandshake(ByteBuffer b, int at) {
     return b.limit() - at >= 3
         && b.get(at) == 22
         && b.get(at + 1) == 3
