@@ -214,6 +214,38 @@ class TlsWireTest {
   }
 
   @Test
+  void serversProbeEachOtherOverTls() throws IOException {
+    Path poolA = TempDirs.newShmDir("tls-a");
+    Path poolB = TempDirs.newShmDir("tls-b");
+    try (SpongeService b = SpongeService.start(SpongeServerConfig.from(tlsConf(conf(poolB))))) {
+      Configuration a = tlsConf(conf(poolA));
+      a.set(SpongeConf.GC_OWNER_NODES.name(), b.nodeName());
+      a.set(SpongeConf.GC_PEER_GRACE_MS.name(), "0");
+      a.set(SpongeConf.GC_PERIOD_MS.name(), "86400000"); // rounds run by the test only
+      try (SpongeService nodeA = SpongeService.start(SpongeServerConfig.from(a));
+          SpongeClient task =
+              new SpongeClient(
+                  ClientIdentity.ofCurrentProcess("application_1_0001", b.nodeName(), null),
+                  new StaticServerList(List.of()),
+                  new ClientSettings(2000, 5000, TestNodes.CHUNK, 2)
+                      .withTls(trustingClientTls()))) {
+        // A chunk on A whose owner lives on B's node: A's collector asks B, over TLS.
+        task.store(nodeA.address(), markedChunk()).orElseThrow();
+        assertEquals(0, nodeA.collectGarbage(), "B answered that the owner is alive");
+        b.close();
+        assertEquals(1, nodeA.collectGarbage(), "with B gone (no grace) the chunk is reclaimed");
+      }
+    } finally {
+      TempDirs.deleteRecursively(poolA);
+      TempDirs.deleteRecursively(poolB);
+    }
+  }
+
+  private static Configuration conf(Path pool) {
+    return TestNodes.conf(pool, 8);
+  }
+
+  @Test
   void aPlaintextClientOfATlsServerIsToldWhatToSetAndOthersKeepBeingServed() throws IOException {
     SpongeServerAddress server = tlsNode.address();
     try (SpongeClient tls = client(server, trustingClientTls())) {
