@@ -145,7 +145,7 @@ public final class TimedChannel implements Closeable {
    * @throws javax.net.ssl.SSLException when the handshake fails (an untrusted certificate)
    */
   public void connectTls(SSLEngine engine, int budgetMillis) throws IOException {
-    handshake(engine, ByteBuffer.allocate(0), budgetMillis);
+    handshake(engine, ByteBuffer.allocate(0), startedDeadline(budgetMillis));
   }
 
   /**
@@ -158,7 +158,8 @@ public final class TimedChannel implements Closeable {
   public boolean acceptTls(SSLEngine engine, int budgetMillis) throws IOException {
     ByteBuffer first = ByteBuffer.allocate(3);
     ExchangeDeadline outer = exchange;
-    exchange = startedDeadline(budgetMillis);
+    ExchangeDeadline deadline = startedDeadline(budgetMillis);
+    exchange = deadline;
     try {
       if (!readFully(first, true)) {
         return false;
@@ -171,7 +172,7 @@ public final class TimedChannel implements Closeable {
       unread = first;
       return false;
     }
-    handshake(engine, first, budgetMillis);
+    handshake(engine, first, deadline);
     return true;
   }
 
@@ -187,10 +188,10 @@ public final class TimedChannel implements Closeable {
         && b.get(at + 2) <= 4;
   }
 
-  private void handshake(SSLEngine engine, ByteBuffer alreadyRead, int budgetMillis)
+  private void handshake(SSLEngine engine, ByteBuffer alreadyRead, ExchangeDeadline deadline)
       throws IOException {
     ExchangeDeadline outer = exchange;
-    exchange = startedDeadline(budgetMillis);
+    exchange = deadline;
     try {
       TlsLink link = new TlsLink(engine, channel, new LinkWaits(), alreadyRead);
       link.handshake();
