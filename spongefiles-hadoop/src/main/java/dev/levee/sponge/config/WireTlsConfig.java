@@ -95,7 +95,12 @@ public final class WireTlsConfig {
               + "=true)");
     }
     KeyStore keys =
-        load(SpongeConf.TLS_KEYSTORE_PATH, keyStorePath, keyStoreType, keyStorePassword);
+        load(
+            SpongeConf.TLS_KEYSTORE_PATH,
+            SpongeConf.TLS_KEYSTORE_PASSWORD,
+            keyStorePath,
+            keyStoreType,
+            keyStorePassword);
     if (!holdsKey(keys)) {
       throw new ConfigException(
           SpongeConf.TLS_KEYSTORE_PATH.name(),
@@ -119,7 +124,11 @@ public final class WireTlsConfig {
         trustStorePath.isEmpty()
             ? null
             : load(
-                SpongeConf.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword);
+                SpongeConf.TLS_TRUSTSTORE_PATH,
+                SpongeConf.TLS_TRUSTSTORE_PASSWORD,
+                trustStorePath,
+                trustStoreType,
+                trustStorePassword);
     if (trust != null && !holdsCertificate(trust)) {
       throw new ConfigException(
           SpongeConf.TLS_TRUSTSTORE_PATH.name(),
@@ -141,13 +150,22 @@ public final class WireTlsConfig {
               ? SpongeConf.TLS_KEYSTORE_PATH.name()
               : SpongeConf.TLS_TRUSTSTORE_PATH.name(),
           keys != null ? keyStorePath : trustStorePath,
-          "stores the JDK can use for TLS (" + e + ")",
+          "a key store whose key opens with "
+              + SpongeConf.TLS_KEYSTORE_PASSWORD.name()
+              + " and a trust store the JDK can use ("
+              + e
+              + ")",
           e);
     }
   }
 
-  private static KeyStore load(ConfigKey<String> key, String path, String type, char[] password) {
-    String allowed = "a readable " + type + " store with its password";
+  private static KeyStore load(
+      ConfigKey<String> key,
+      ConfigKey<String> passwordKey,
+      String path,
+      String type,
+      char[] password) {
+    String allowed = "a readable " + type + " store, opened with " + passwordKey.name();
     try (InputStream in = Files.newInputStream(Path.of(path))) {
       KeyStore ks = KeyStore.getInstance(type);
       ks.load(in, password.length == 0 ? null : password);

@@ -361,12 +361,14 @@ class TlsWireTest {
           e.getMessage().contains(SpongeConf.TLS_TRUSTSTORE_PASSWORD.name()), e.getMessage());
 
       Configuration wrongPassword = tlsConf(TestNodes.conf(pool, 8));
-      wrongPassword.set(SpongeConf.TLS_KEYSTORE_PASSWORD.name(), "wrong");
+      wrongPassword.set(SpongeConf.TLS_KEYSTORE_PASSWORD.name(), "Xq7-not-it");
       e =
           assertThrows(
               ConfigException.class,
               () -> SpongeService.start(SpongeServerConfig.from(wrongPassword)));
       assertEquals(SpongeConf.TLS_KEYSTORE_PATH.name(), e.key());
+      assertTrue(e.getMessage().contains(SpongeConf.TLS_KEYSTORE_PASSWORD.name()), e.getMessage());
+      assertFalse(e.getMessage().contains("Xq7-not-it"), "never the password: " + e.getMessage());
     } finally {
       TempDirs.deleteRecursively(pool);
     }
