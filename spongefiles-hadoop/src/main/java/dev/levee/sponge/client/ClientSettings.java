@@ -1,6 +1,7 @@
 package dev.levee.sponge.client;
 
 import dev.levee.sponge.protocol.Handshake;
+import dev.levee.sponge.protocol.WireTls;
 
 /**
  * Socket behaviour of a sponge client.
@@ -12,27 +13,46 @@ import dev.levee.sponge.protocol.Handshake;
  * @param idleConnectionsPerServer connections kept open per server between calls
  * @param credential what each new connection authenticates with ({@link Handshake}), or null to
  *     stay unauthenticated
+ * @param tls the TLS each new connection runs, or null for plaintext
  */
 public record ClientSettings(
     int connectTimeoutMillis,
     int readTimeoutMillis,
     int maxChunkBytes,
     int idleConnectionsPerServer,
-    Handshake.Credential credential) {
+    Handshake.Credential credential,
+    WireTls tls) {
 
-  /** Unauthenticated connections. */
+  /** Unauthenticated plaintext connections. */
   public ClientSettings(
       int connectTimeoutMillis,
       int readTimeoutMillis,
       int maxChunkBytes,
       int idleConnectionsPerServer) {
-    this(connectTimeoutMillis, readTimeoutMillis, maxChunkBytes, idleConnectionsPerServer, null);
+    this(
+        connectTimeoutMillis,
+        readTimeoutMillis,
+        maxChunkBytes,
+        idleConnectionsPerServer,
+        null,
+        null);
   }
 
   /** The same settings, authenticating with {@code c} (null: none). */
   public ClientSettings withCredential(Handshake.Credential c) {
     return new ClientSettings(
-        connectTimeoutMillis, readTimeoutMillis, maxChunkBytes, idleConnectionsPerServer, c);
+        connectTimeoutMillis, readTimeoutMillis, maxChunkBytes, idleConnectionsPerServer, c, tls);
+  }
+
+  /** The same settings, over TLS {@code t} (null: plaintext). */
+  public ClientSettings withTls(WireTls t) {
+    return new ClientSettings(
+        connectTimeoutMillis,
+        readTimeoutMillis,
+        maxChunkBytes,
+        idleConnectionsPerServer,
+        credential,
+        t);
   }
 
   /**

@@ -6,15 +6,18 @@ import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.PlaintextReplyException;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.protocol.TimedChannel;
+import dev.levee.sponge.protocol.WireTls;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLException;
 
 /**
  * One TCP connection to one sponge server. Requests may be pipelined: {@link #send} writes a
@@ -52,13 +55,46 @@ final class ServerConnection implements Closeable {
       throw e;
     }
     this.maxFrameBytes = Frame.maxFrameBytes(settings.maxChunkBytes());
-    if (settings.credential() != null) {
-      try {
-        authenticate(settings.credential());
-      } catch (IOException | RuntimeException e) {
-        close();
-        throw e;
+    try {
+      if (settings.tls() != null) {
+        startTls(settings.tls(), settings.readTimeoutMillis());
       }
+      if (settings.credential() != null) {
+        authenticate(settings.credential());
+      }
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** The TLS handshake, within one read timeout; its failures say which setting to look at. */
+  private void startTls(WireTls tls, int timeoutMillis) throws IOException {
+    try {
+      channel.connectTls(tls.clientEngine(server.host(), server.port()), timeoutMillis);
+    } catch (PlaintextReplyException e) {
+      if (e.status() == Status.BUSY) {
+        throw new RemoteReplyException(
+            Status.BUSY, "sponge server " + server + " answered with BUSY: " + e.serverMessage());
+      }
+      throw new IOException(
+          "sponge server "
+              + server
+              + " does not speak TLS, which this client requires ("
+              + WireTls.ENABLED_KEY
+              + "=true); it answered in plaintext: "
+              + e.serverMessage(),
+          e);
+    } catch (SSLException e) {
+      throw new IOException(
+          "TLS handshake with sponge server "
+              + server
+              + " failed: "
+              + e.getMessage()
+              + " (this client trusts "
+              + tls.trustSource()
+              + ")",
+          e);
     }
   }
 

@@ -413,6 +413,91 @@ public final class SpongeConf {
           .since(V020)
           .build();
 
+  // --- TLS on the wire (issue 13, item 11; area "harden").
+
+  public static final ConfigKey<Boolean> TLS_ENABLED =
+      B.key(dev.levee.sponge.protocol.WireTls.ENABLED_KEY, bool())
+          .defaultValue("false")
+          .doc(
+              "Encrypt sponge connections with TLS (1.3, or 1.2): capabilities, handshakes and"
+                  + " chunk bytes no longer cross the network in clear. A server with it on"
+                  + " refuses plaintext clients, and a client with it on refuses servers without"
+                  + " it: set it the same on every NodeManager and in the jobs' configuration."
+                  + " Servers need levee.sponge.wire.tls.keystore.path; clients check the"
+                  + " server's certificate against levee.sponge.wire.tls.truststore.path.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> TLS_KEYSTORE_PATH =
+      B.key("levee.sponge.wire.tls.keystore.path", absolutePathOrEmpty())
+          .defaultValue("")
+          .defaultDescription("none")
+          .doc(
+              "Key store holding the server's private key and certificate (one key entry, whose"
+                  + " password is the store's). Read when the server starts; a missing or"
+                  + " unreadable store stops it. Needed by servers when TLS is on.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> TLS_KEYSTORE_TYPE =
+      B.key("levee.sponge.wire.tls.keystore.type", noWhitespace("a KeyStore type", false))
+          .defaultValue("PKCS12")
+          .doc("Type of the key store: PKCS12 or JKS.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> TLS_KEYSTORE_PASSWORD =
+      B.key("levee.sponge.wire.tls.keystore.password", ValueTypes.simple("a password", t -> t))
+          .defaultValue("")
+          .defaultDescription("none")
+          .doc(
+              "Password of the key store and its key. Read through Hadoop's credential providers"
+                  + " (hadoop.security.credential.provider.path) when configured, else from this"
+                  + " value in the site file, which must then be readable by the server's user"
+                  + " only.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> TLS_TRUSTSTORE_PATH =
+      B.key("levee.sponge.wire.tls.truststore.path", absolutePathOrEmpty())
+          .defaultValue("")
+          .defaultDescription("the JDK's default trust store (cacerts)")
+          .doc(
+              "Certificates a client trusts (tasks, and servers probing each other): the cluster's"
+                  + " CA, or every server's own certificate. A missing or unreadable store fails"
+                  + " the client's creation (the server's start).")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> TLS_TRUSTSTORE_TYPE =
+      B.key("levee.sponge.wire.tls.truststore.type", noWhitespace("a KeyStore type", false))
+          .defaultValue("PKCS12")
+          .doc("Type of the trust store: PKCS12 or JKS.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<String> TLS_TRUSTSTORE_PASSWORD =
+      B.key("levee.sponge.wire.tls.truststore.password", ValueTypes.simple("a password", t -> t))
+          .defaultValue("")
+          .defaultDescription("none")
+          .doc(
+              "Password of the trust store, read like levee.sponge.wire.tls.keystore.password."
+                  + " A PKCS12 store's certificates cannot be read without it; a JKS store's can"
+                  + " (the password only checks its integrity). It guards no secret.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Boolean> TLS_VERIFY_HOSTNAME =
+      B.key("levee.sponge.wire.tls.verify-hostname", bool())
+          .defaultValue("true")
+          .doc(
+              "A client checks that the server's certificate names the host it connects to (a"
+                  + " DNS or IP subject alternative name matching the server's advertised host)."
+                  + " Turn off only when every node shares one certificate that names none of"
+                  + " them: any holder of a trusted key could then pose as any server.")
+          .since(V020)
+          .build();
+
   // --- The tracker (ZooKeeper).
 
   public static final ConfigKey<String> ZK_QUORUM =
@@ -574,6 +659,17 @@ public final class SpongeConf {
         "an absolute local path",
         t -> {
           if (!java.nio.file.Path.of(t).isAbsolute()) {
+            throw new IllegalArgumentException("relative");
+          }
+          return t;
+        });
+  }
+
+  private static ValueType<String> absolutePathOrEmpty() {
+    return ValueTypes.simple(
+        "an absolute local path, or empty",
+        t -> {
+          if (!t.isEmpty() && !java.nio.file.Path.of(t).isAbsolute()) {
             throw new IllegalArgumentException("relative");
           }
           return t;

@@ -38,7 +38,8 @@ public record SpongeServerConfig(
     int gcProbeTimeoutMillis,
     int gcProbeThreads,
     ServerLimits limits,
-    WireAuthConfig auth) {
+    WireAuthConfig auth,
+    WireTlsConfig tls) {
 
   public static SpongeServerConfig from(Configuration conf) {
     // Pool geometry and the local owner name are shared with the tasks on the node: read them the
@@ -75,7 +76,8 @@ public record SpongeServerConfig(
         SpongeConf.GC_PROBE_TIMEOUT_MS.from(s),
         SpongeConf.GC_PROBE_THREADS.from(s),
         ServerLimits.from(s),
-        WireAuthConfig.from(s));
+        WireAuthConfig.from(s),
+        WireTlsConfig.from(conf, s));
   }
 
   public boolean zooKeeperEnabled() {

@@ -164,7 +164,10 @@ final class SpongeAttacher {
             server.clientReadTimeoutMillis(),
             sponge.chunkSize(),
             2);
-    settings = settings.withCredential(TaskCredentials.of(identity.applicationId(), server));
+    settings =
+        settings
+            .withCredential(TaskCredentials.of(identity.applicationId(), server))
+            .withTls(server.tls().forClient());
     return new SpongeClient(
         identity, tracker != null ? tracker : new StaticServerList(List.of()), settings);
   }

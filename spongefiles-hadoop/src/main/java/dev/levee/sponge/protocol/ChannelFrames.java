@@ -42,6 +42,9 @@ public final class ChannelFrames {
     if (!ch.readFully(scratch, true)) {
       return null;
     }
+    if (TimedChannel.startsTlsHandshake(scratch, 0)) {
+      throw tlsOnPlaintext(ch, scratch);
+    }
     int length = scratch.getInt(0);
     if (length < Frame.HEADER_BYTES) {
       throw new MalformedFrameException(
@@ -61,6 +64,26 @@ public final class ChannelFrames {
     ch.readFully(scratch, false);
     return new Head(
         scratch.get(0), scratch.get(1), scratch.getLong(2), length - Frame.HEADER_BYTES);
+  }
+
+  /**
+   * A TLS client reached a server without TLS. Its ClientHello is dropped whole (it sends nothing
+   * more until answered), so that closing after the reply does not reset the connection under the
+   * client before it reads why.
+   */
+  private static MalformedFrameException tlsOnPlaintext(TimedChannel ch, ByteBuffer scratch)
+      throws IOException {
+    scratch.clear().limit(5).position(4);
+    ch.readFully(scratch, false);
+    int recordBytes = scratch.getShort(3) & 0xffff;
+    ch.skip(recordBytes, scratch.clear());
+    return new MalformedFrameException(
+        Status.BAD_REQUEST,
+        0,
+        false,
+        "a TLS handshake reached a sponge server without TLS: "
+            + WireTls.ENABLED_KEY
+            + " must be the same on servers and their clients");
   }
 
   /**

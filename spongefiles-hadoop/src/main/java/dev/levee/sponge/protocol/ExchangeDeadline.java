@@ -13,10 +13,17 @@ import java.net.SocketTimeoutException;
 public final class ExchangeDeadline {
   private final long budgetNanos;
   private final int budgetMillis;
+  private final String what;
   private boolean running;
   private long deadlineNanos;
 
   public ExchangeDeadline(int budgetMillis) {
+    this(budgetMillis, null);
+  }
+
+  /** A deadline over something other than a request and its reply, named {@code what}. */
+  ExchangeDeadline(int budgetMillis, String what) {
+    this.what = what;
     if (budgetMillis <= 0) {
       throw new IllegalArgumentException(
           "exchange budget must be positive, got " + budgetMillis + " ms");
@@ -43,12 +50,16 @@ public final class ExchangeDeadline {
     return running ? deadlineNanos - System.nanoTime() : Long.MAX_VALUE;
   }
 
-  SocketTimeoutException expired(String what) {
+  SocketTimeoutException expired(String doing) {
+    if (what != null) {
+      return new SocketTimeoutException(
+          what + " not done within its " + budgetMillis + " ms deadline (" + doing + ")");
+    }
     return new SocketTimeoutException(
         "request and reply not done within the "
             + budgetMillis
             + " ms exchange deadline ("
-            + what
+            + doing
             + ")");
   }
 }

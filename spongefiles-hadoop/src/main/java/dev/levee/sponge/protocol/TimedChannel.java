@@ -11,6 +11,7 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLEngine;
 
 /**
  * Blocking reads and writes with a timeout on a socket channel. Chunks move between the socket and
@@ -19,6 +20,9 @@ import java.nio.channels.SocketChannel;
  * channel is put in non-blocking mode and waits go through a selector with a deadline. Reads and
  * writes have a selector each, so one thread may read replies while another writes requests on the
  * same connection.
+ *
+ * <p>With TLS ({@link #connectTls}, {@link #acceptTls}) the same reads and writes go through a
+ * {@link TlsLink} under the same waits; callers see no difference.
  */
 public final class TimedChannel implements Closeable {
   private final SocketChannel channel;
@@ -26,6 +30,12 @@ public final class TimedChannel implements Closeable {
   private final Selector readSelector;
   private final Selector writeSelector;
   private ExchangeDeadline exchange;
+
+  /** Null on a plaintext connection; set by the handshake, before any other thread uses this. */
+  private TlsLink tls;
+
+  /** Bytes {@link #acceptTls} read to tell TLS from plaintext, served before the channel's. */
+  private ByteBuffer unread;
 
   /**
    * @param timeoutMillis how long one read or write may wait for the peer before {@link
@@ -75,7 +85,7 @@ public final class TimedChannel implements Closeable {
   public boolean readFully(ByteBuffer dst, boolean eofAllowed) throws IOException {
     boolean first = true;
     while (dst.hasRemaining()) {
-      int n = channel.read(dst);
+      int n = tls != null ? tls.read(dst) : readPlain(dst);
       if (n < 0) {
         if (first && eofAllowed) {
           return false;
@@ -114,12 +124,118 @@ public final class TimedChannel implements Closeable {
     for (ByteBuffer b : srcs) {
       left += b.remaining();
     }
+    if (tls != null && left > 0) {
+      tls.write(srcs);
+      return;
+    }
     while (left > 0) {
       long n = channel.write(srcs);
       if (n == 0) {
         await(writeSelector, "write");
       }
       left -= n;
+    }
+  }
+
+  /**
+   * Makes this a TLS client connection: runs the handshake, all of it within {@code budgetMillis}.
+   *
+   * @throws PlaintextReplyException when the server answered in plaintext (no TLS there, or a BUSY
+   *     refusal)
+   * @throws javax.net.ssl.SSLException when the handshake fails (an untrusted certificate)
+   */
+  public void connectTls(SSLEngine engine, int budgetMillis) throws IOException {
+    handshake(engine, ByteBuffer.allocate(0), startedDeadline(budgetMillis));
+  }
+
+  /**
+   * Makes this a TLS server connection if the peer opens with a TLS handshake, within {@code
+   * budgetMillis}.
+   *
+   * @return false when the peer speaks plaintext (or closed at once): the channel stays plaintext,
+   *     with the bytes already looked at still to be read, so the caller can answer in kind
+   */
+  public boolean acceptTls(SSLEngine engine, int budgetMillis) throws IOException {
+    ByteBuffer first = ByteBuffer.allocate(3);
+    ExchangeDeadline outer = exchange;
+    ExchangeDeadline deadline = startedDeadline(budgetMillis);
+    exchange = deadline;
+    try {
+      if (!readFully(first, true)) {
+        return false;
+      }
+    } finally {
+      exchange = outer;
+    }
+    first.flip();
+    if (!startsTlsHandshake(first, 0)) {
+      unread = first;
+      return false;
+    }
+    handshake(engine, first, deadline);
+    return true;
+  }
+
+  /**
+   * Whether the bytes at {@code at} open a TLS handshake record (type 22, version 3.x). A sponge
+   * frame would open so only with a length prefix over 350 MB.
+   */
+  static boolean startsTlsHandshake(ByteBuffer b, int at) {
+    return b.limit() - at >= 3
+        && b.get(at) == 22
+        && b.get(at + 1) == 3
+        && b.get(at + 2) >= 1
+        && b.get(at + 2) <= 4;
+  }
+
+  private void handshake(SSLEngine engine, ByteBuffer alreadyRead, ExchangeDeadline deadline)
+      throws IOException {
+    ExchangeDeadline outer = exchange;
+    exchange = deadline;
+    try {
+      TlsLink link = new TlsLink(engine, channel, new LinkWaits(), alreadyRead);
+      link.handshake();
+      tls = link;
+    } finally {
+      exchange = outer;
+    }
+  }
+
+  private static ExchangeDeadline startedDeadline(int budgetMillis) {
+    ExchangeDeadline d = new ExchangeDeadline(budgetMillis, "TLS handshake");
+    d.onBytesRead();
+    return d;
+  }
+
+  private int readPlain(ByteBuffer dst) throws IOException {
+    if (unread == null || !unread.hasRemaining()) {
+      return channel.read(dst);
+    }
+    int n = Math.min(unread.remaining(), dst.remaining());
+    dst.put(unread.slice(unread.position(), n));
+    unread.position(unread.position() + n);
+    return n;
+  }
+
+  /** The link's waits are this channel's. */
+  private final class LinkWaits implements TlsLink.Waits {
+    @Override
+    public void readable() throws IOException {
+      await(readSelector, "read");
+    }
+
+    @Override
+    public void writable() throws IOException {
+      await(writeSelector, "write");
+    }
+
+    @Override
+    public void progress() {
+      // A record arriving a byte at a time must not hold the connection past the deadline.
+      ExchangeDeadline d = exchange;
+      if (d != null) {
+        d.onBytesRead();
+      }
     }
   }
 
@@ -164,6 +280,10 @@ public final class TimedChannel implements Closeable {
    */
   @Override
   public void close() {
+    TlsLink link = tls;
+    if (link != null) {
+      link.closeQuietly();
+    }
     closeQuietly(channel);
     closeQuietly(readSelector);
     closeQuietly(writeSelector);

@@ -7,6 +7,7 @@ import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.protocol.TimedChannel;
+import dev.levee.sponge.protocol.WireTls;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -14,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,7 @@ final class ConnectionHandler implements Runnable {
   private final ChunkService service;
   private final TransferBuffers buffers;
   private final ConnectionAuth auth;
+  private final WireTls tls;
   private final SpongeServerMetrics metrics;
   private final int maxFrameBytes;
   private final String peer;
@@ -61,8 +64,10 @@ final class ConnectionHandler implements Runnable {
       ChunkService service,
       TransferBuffers buffers,
       ConnectionAuth auth,
+      WireTls tls,
       SpongeServerMetrics metrics) {
     this.auth = auth;
+    this.tls = tls;
     this.socket = socket;
     this.timeoutMillis = timeoutMillis;
     this.frameTimeoutMillis = frameTimeoutMillis;
@@ -77,6 +82,10 @@ final class ConnectionHandler implements Runnable {
   public void run() {
     metrics.openConnections.incrementAndGet();
     try (TimedChannel ch = new TimedChannel(socket, timeoutMillis)) {
+      if (tls != null && !ch.acceptTls(tls.serverEngine(), frameTimeoutMillis)) {
+        refusePlaintext(ch);
+        return;
+      }
       ExchangeDeadline exchange = new ExchangeDeadline(frameTimeoutMillis);
       ch.bound(exchange);
       while (!Thread.currentThread().isInterrupted()) {
@@ -120,6 +129,9 @@ final class ConnectionHandler implements Runnable {
             "closing sponge connection from {}: idle or stalled longer than the socket timeout",
             peer);
       }
+    } catch (SSLException e) {
+      metrics.authenticationFailures.increment();
+      THROTTLED.warn("tls", "TLS handshake with sponge client {} failed: {}", peer, e.getMessage());
     } catch (IOException e) {
       if (socket.isOpen()) {
         LOG.info("sponge connection from {} failed: {}", peer, e.toString());
@@ -131,6 +143,38 @@ final class ConnectionHandler implements Runnable {
     } finally {
       metrics.openConnections.decrementAndGet();
     }
+  }
+
+  /**
+   * A plaintext client of a TLS server: its first request is read and dropped (so that closing does
+   * not reset the connection before the client reads the reply) and answered, in plaintext, with
+   * what to set.
+   */
+  private void refusePlaintext(TimedChannel ch) throws IOException {
+    ch.bound(new ExchangeDeadline(frameTimeoutMillis));
+    ChannelFrames.Head head;
+    try {
+      head = ChannelFrames.readHead(ch, fixedIn, maxFrameBytes);
+    } catch (MalformedFrameException e) {
+      metrics.protocolErrors.increment();
+      return;
+    }
+    if (head == null) {
+      return; // connected and closed: a port probe
+    }
+    ch.skip(head.payloadBytes(), discardBuffer());
+    metrics.authenticationFailures.increment();
+    THROTTLED.warn(
+        "plaintext", "refusing a plaintext sponge connection from {}: TLS is required", peer);
+    send(
+        ch,
+        head.requestId(),
+        Reply.error(
+            Status.UNAUTHENTICATED,
+            "this sponge server requires TLS: set "
+                + WireTls.ENABLED_KEY
+                + "=true on the client, with a trust store that holds the server's certificate"
+                + " or its CA"));
   }
 
   /**

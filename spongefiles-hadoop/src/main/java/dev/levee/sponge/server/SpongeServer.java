@@ -5,6 +5,7 @@ import dev.levee.sponge.protocol.ChannelFrames;
 import dev.levee.sponge.protocol.FrameCodec;
 import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.Status;
+import dev.levee.sponge.protocol.WireTls;
 import java.io.Closeable;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * The sponge server's TCP front end: an acceptor thread and at most {@code maxConnections}
  * connection threads. Blocking I/O with one thread per connection is enough here: clients keep a
  * few long-lived connections and move whole megabyte chunks, so threads are few and busy. A
- * connection beyond the limit gets a BUSY reply and is closed.
+ * connection beyond the limit gets a BUSY reply and is closed; with TLS too that reply goes in
+ * plaintext before any handshake, so that refusing costs the acceptor no handshake.
  */
 final class SpongeServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
@@ -44,6 +46,7 @@ final class SpongeServer implements Closeable {
   private final ApplicationSecrets secrets;
   private final boolean authRequired;
   private final TransferBuffers buffers;
+  private final WireTls tls;
   private final ThrottledLog throttled = new ThrottledLog(LOG, 10, TimeUnit.SECONDS);
   private final Thread acceptor;
   private volatile boolean closed;
@@ -56,9 +59,11 @@ final class SpongeServer implements Closeable {
       ServerLimits limits,
       ApplicationSecrets secrets,
       boolean authRequired,
+      WireTls tls,
       ChunkService service,
       SpongeServerMetrics metrics)
       throws IOException {
+    this.tls = tls;
     this.service = service;
     this.metrics = metrics;
     this.socketTimeoutMillis = socketTimeoutMillis;
@@ -142,6 +147,7 @@ final class SpongeServer implements Closeable {
                         service,
                         buffers,
                         new ConnectionAuth(secrets, authRequired),
+                        tls,
                         metrics)
                     .run();
               } finally {

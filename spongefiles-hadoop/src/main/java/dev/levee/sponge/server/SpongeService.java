@@ -16,6 +16,7 @@ import dev.levee.sponge.local.SharedMemoryPool;
 import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.protocol.WireTls;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -77,6 +78,8 @@ public final class SpongeService implements Closeable {
   public static SpongeService start(SpongeServerConfig cfg) throws IOException {
     Deque<Closeable> started = new ArrayDeque<>();
     try {
+      // Before anything starts: a bad store stops the server here, naming its key and file.
+      WireTls tls = cfg.tls().forServer();
       PoolDirectory poolDir = PoolDirectory.secure(cfg.poolDir(), PoolDirectory.currentUser());
       // Held for the server's lifetime, before the pool is opened: one server per pool.
       ServerLock serverLock = ServerLock.acquire(poolDir);
@@ -107,6 +110,7 @@ public final class SpongeService implements Closeable {
               cfg.limits(),
               secrets,
               cfg.auth().required(),
+              tls,
               service,
               metrics);
       started.push(server);
@@ -127,7 +131,7 @@ public final class SpongeService implements Closeable {
       started.push(metrics::unregister);
       LOG.info(
           "sponge server {} serving {} chunks of {} bytes from {} (GC every {} ms, quota {}"
-              + " chunks/app{})",
+              + " chunks/app{}{})",
           self,
           pool.chunkCount(),
           pool.chunkSize(),
@@ -136,7 +140,8 @@ public final class SpongeService implements Closeable {
           cfg.quotaChunksPerApplication(),
           cfg.zooKeeperEnabled()
               ? ", ZooKeeper " + cfg.zkQuorum() + cfg.zkRoot()
-              : ", no ZooKeeper");
+              : ", no ZooKeeper",
+          tls != null ? ", TLS" : "");
       SpongeService node =
           new SpongeService(cfg, pool, metrics, service, self, collector, tracker, started);
       node.secrets = secrets;
@@ -262,7 +267,8 @@ public final class SpongeService implements Closeable {
       throw new java.io.UncheckedIOException(e);
     }
     ClientSettings settings =
-        new ClientSettings(connectMillis, readMillis, cfg.chunkSize(), inFlight);
+        new ClientSettings(connectMillis, readMillis, cfg.chunkSize(), inFlight)
+            .withTls(cfg.tls().forClient());
     if (clusterSecret != null) {
       settings =
           settings.withCredential(
