@@ -4,6 +4,7 @@ import dev.levee.sponge.discovery.ServerListEntry;
 import dev.levee.sponge.discovery.ServerListSource;
 import dev.levee.sponge.protocol.Capability;
 import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.Op;
@@ -251,6 +252,22 @@ public final class SpongeClient implements RemoteMemory {
     ByteBuffer head = ByteBuffer.allocate(8).putLong(pid).flip();
     Frame reply = call(server, Op.IS_ALIVE, head, null);
     return expectOk(server, Op.IS_ALIVE, reply).getByte("alive") != 0;
+  }
+
+  /**
+   * Asks this node's own {@code server} for the application's cluster-derived secret ({@link
+   * Op#GRANT_SECRET}); this client's connections must have proved the job's own secret.
+   *
+   * @throws IOException naming the server's reason when it refuses (no cluster secret there, or
+   *     this client did not prove the job's secret)
+   */
+  public byte[] grantSecret(SpongeServerAddress server) throws IOException {
+    Payload reply =
+        expectOk(
+            server, Op.GRANT_SECRET, call(server, Op.GRANT_SECRET, ByteBuffer.allocate(0), null));
+    byte[] secret = reply.getBytes("secret", Handshake.PROOF_BYTES);
+    reply.expectEnd("GRANT_SECRET reply");
+    return secret;
   }
 
   /**

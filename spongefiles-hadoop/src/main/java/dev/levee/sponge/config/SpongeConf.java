@@ -383,11 +383,13 @@ public final class SpongeConf {
           .defaultValue("false")
           .doc(
               "Refuse every request but FREE_SPACE on a connection that has not proved an"
-                  + " application's secret (its job token, which the NodeManager hands the aux"
-                  + " service when the application starts here) or the cluster secret. Needs"
-                  + " levee.sponge.auth.secret-file. Off by default: MapReduce hands the job"
-                  + " token only to aux services listed in mapreduce.job.shuffle.provider.services,"
-                  + " and a job whose tasks cannot prove it would silently lose remote memory.")
+                  + " application's secret (its job's shuffle secret, which MapReduce hands only"
+                  + " the mapreduce_shuffle aux service: run it as"
+                  + " dev.levee.sponge.server.JobSecretRelayingShuffleHandler, which passes it on;"
+                  + " or the secret derived from the cluster secret, which the node's server grants"
+                  + " a task that proved its job's) or the cluster secret. Needs"
+                  + " levee.sponge.auth.secret-file. Off by default: without the relaying"
+                  + " ShuffleHandler on every NodeManager, tasks would silently lose SpongeFiles.")
           .since(V020)
           .build();
 

@@ -12,6 +12,7 @@ import dev.levee.sponge.discovery.PublishedServerList;
 import dev.levee.sponge.discovery.SpongeZnodes;
 import dev.levee.sponge.discovery.StaticServerList;
 import dev.levee.sponge.discovery.ZooKeeperClients;
+import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.server.SpongeNodeDescriptor;
@@ -88,13 +89,24 @@ final class SpongeAttacher {
           sponge.remoteEnabled() && server.zooKeeperEnabled()
               ? connectTracker(server, opened)
               : null;
-      SpongeClient client = client(taskId, sponge, server, local, tracker);
+      TaskCredentials.Proof proof =
+          TaskCredentials.of(SpongeAttacher.applicationId(taskId), server);
+      SpongeClient client = client(taskId, sponge, server, local, tracker, proof.credential());
       opened.add(client);
       if (requireServer) {
         String problem = probe(client, local, sponge);
         if (problem != null) {
           closeAll(opened);
           return Attachment.unavailable(problem + node.why());
+        }
+        if (proof.isJobSecret()) {
+          Handshake.Credential derived = derivedCredential(taskId, client, local, proof);
+          if (derived != null) {
+            opened.remove(client);
+            client.close();
+            client = client(taskId, sponge, server, local, tracker, derived);
+            opened.add(client);
+          }
         }
       }
       return openFileSystem(
@@ -148,13 +160,46 @@ final class SpongeAttacher {
     return new NodeSettings(node.applyTo(conf), "");
   }
 
+  /**
+   * The job's secret is known only to servers on nodes where the application started a container;
+   * the secret derived from the cluster secret is known to every server. The node's own server,
+   * having checked the job's secret, hands the derived one over ({@code GRANT_SECRET}), so that
+   * with authentication required remote memory still reaches every node. Null (and the job's secret
+   * stays in use, reaching only nodes the job runs on) when the server cannot grant it.
+   */
+  private static Handshake.Credential derivedCredential(
+      TaskAttemptID taskId,
+      SpongeClient client,
+      SpongeServerAddress local,
+      TaskCredentials.Proof proof) {
+    try {
+      byte[] derived = client.grantSecret(local);
+      LOG.info(
+          "{}: proved the job's secret to the sponge server {}; using the application's"
+              + " cluster-derived secret it granted, which every sponge server can check",
+          taskId,
+          local);
+      return new Handshake.Credential(
+          Handshake.Kind.APPLICATION, proof.credential().principal(), derived);
+    } catch (IOException | RuntimeException e) {
+      LOG.info(
+          "{}: no cluster-derived secret from {} ({}); servers on nodes this job does not run on"
+              + " will refuse its remote chunks",
+          taskId,
+          local,
+          e.getMessage());
+      return null;
+    }
+  }
+
   /** The task's client of sponge servers, owned by the node's server (or host) it runs on. */
   private static SpongeClient client(
       TaskAttemptID taskId,
       SpongeConfig sponge,
       SpongeServerConfig server,
       SpongeServerAddress local,
-      GuardedServerList tracker) {
+      GuardedServerList tracker,
+      Handshake.Credential credential) {
     String ownerNode = local != null ? NodeNames.of(local) : sponge.ownerHost();
     ClientIdentity identity =
         ClientIdentity.ofCurrentProcess(applicationId(taskId), ownerNode, server.rack());
@@ -164,10 +209,7 @@ final class SpongeAttacher {
             server.clientReadTimeoutMillis(),
             sponge.chunkSize(),
             2);
-    settings =
-        settings
-            .withCredential(TaskCredentials.of(identity.applicationId(), server))
-            .withTls(server.tls().forClient());
+    settings = settings.withCredential(credential).withTls(server.tls().forClient());
     return new SpongeClient(
         identity, tracker != null ? tracker : new StaticServerList(List.of()), settings);
   }

@@ -25,9 +25,19 @@ final class TaskCredentials {
 
   private TaskCredentials() {}
 
-  static Handshake.Credential of(String applicationId, SpongeServerConfig server) {
+  /**
+   * What the task proves, and whether it is its job's own secret (which its node's server can
+   * exchange for the cluster-derived one) rather than a secret it derived itself.
+   *
+   * @param credential null to connect unauthenticated
+   */
+  record Proof(Handshake.Credential credential, boolean isJobSecret) {
+    static final Proof NONE = new Proof(null, false);
+  }
+
+  static Proof of(String applicationId, SpongeServerConfig server) {
     if (!server.auth().required()) {
-      return null;
+      return Proof.NONE;
     }
     try {
       Credentials creds = UserGroupInformation.getCurrentUser().getCredentials();
@@ -37,18 +47,21 @@ final class TaskCredentials {
         secret = job == null ? null : job.getPassword();
       }
       if (secret != null && secret.length > 0) {
-        return new Handshake.Credential(Handshake.Kind.APPLICATION, applicationId, secret);
+        return new Proof(
+            new Handshake.Credential(Handshake.Kind.APPLICATION, applicationId, secret), true);
       }
       byte[] cluster = server.auth().clusterSecret();
       if (cluster != null) {
-        return new Handshake.Credential(
-            Handshake.Kind.APPLICATION,
-            applicationId,
-            Handshake.derivedApplicationSecret(cluster, applicationId));
+        return new Proof(
+            new Handshake.Credential(
+                Handshake.Kind.APPLICATION,
+                applicationId,
+                Handshake.derivedApplicationSecret(cluster, applicationId)),
+            false);
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("sponge task connects unauthenticated: no usable secret ({})", e.toString());
     }
-    return null;
+    return Proof.NONE;
   }
 }

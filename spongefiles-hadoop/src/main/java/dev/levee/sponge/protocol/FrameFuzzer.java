@@ -60,7 +60,7 @@ public final class FrameFuzzer {
         Payload.putString(p, "127.0.0.1:1");
         yield p.array();
       }
-      case CHALLENGE -> new byte[0];
+      case CHALLENGE, GRANT_SECRET -> new byte[0];
       case AUTHENTICATE -> {
         byte[] proof = new byte[Handshake.PROOF_BYTES];
         r.nextBytes(proof);

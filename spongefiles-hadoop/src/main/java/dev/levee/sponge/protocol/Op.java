@@ -30,7 +30,14 @@ public enum Op {
    * a client that stores chunks there): while the lease is fresh the owner counts as alive even
    * when its own node's server does not answer.
    */
-  RENEW(8);
+  RENEW(8),
+  /**
+   * Asks the node's own server for the application secret derived from the cluster secret ({@link
+   * Handshake#derivedApplicationSecret}), which every server can check: a task that proved its
+   * job's secret here may then authenticate on nodes its application never started on. Answered
+   * only on a connection from this host that proved the application's own secret.
+   */
+  GRANT_SECRET(9);
 
   private final byte code;
 

@@ -1,9 +1,12 @@
 package dev.levee.sponge.server;
 
 import dev.levee.sponge.protocol.Handshake;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The secrets a server checks handshakes against: each application's, handed over by the
@@ -16,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ApplicationSecrets {
   private final Map<String, byte[]> applications = new ConcurrentHashMap<>();
   private final byte[] cluster;
+  private volatile Function<String, Optional<byte[]>> source = id -> Optional.empty();
 
   /**
    * @param clusterSecret the cluster's secret, or null if none is configured
@@ -31,23 +35,60 @@ public final class ApplicationSecrets {
     applications.put(applicationId, secret.clone());
   }
 
+  /**
+   * Where to find the secret of an application that was not {@link #register registered} (the
+   * NodeManager's job secret drop); looked up when one of its tasks authenticates, and kept.
+   */
+  public void lookUpIn(Function<String, Optional<byte[]>> source) {
+    this.source = source;
+  }
+
   public void forget(String applicationId) {
     applications.remove(applicationId);
   }
 
-  /** The secret {@code principal} of {@code kind} must prove, if this server knows one. */
-  Optional<byte[]> secretOf(Handshake.Kind kind, String principal) {
-    return switch (kind) {
-      case SERVER -> Optional.ofNullable(cluster);
+  /**
+   * The secrets {@code principal} of {@code kind} may prove here, the application's own (its job's
+   * secret) first; empty if this server knows none. An application may always prove the secret
+   * derived from the cluster secret too: its tasks get it from their own node's server ({@link
+   * dev.levee.sponge.protocol.Op#GRANT_SECRET}), so that they can authenticate on every node.
+   */
+  List<Secret> secretsOf(Handshake.Kind kind, String principal) {
+    List<Secret> out = new ArrayList<>(2);
+    switch (kind) {
+      case SERVER -> {
+        if (cluster != null) {
+          out.add(new Secret(cluster, false));
+        }
+      }
       case APPLICATION -> {
         byte[] s = applications.get(principal);
-        if (s != null) {
-          yield Optional.of(s);
+        if (s == null) {
+          s = source.apply(principal).orElse(null);
+          if (s != null && s.length > 0) {
+            applications.put(principal, s.clone());
+          }
         }
-        yield cluster == null
-            ? Optional.empty()
-            : Optional.of(Handshake.derivedApplicationSecret(cluster, principal));
+        if (s != null && s.length > 0) {
+          out.add(new Secret(s, false));
+        }
+        Optional<byte[]> derived = derivedSecretOf(principal);
+        derived.ifPresent(d -> out.add(new Secret(d, true)));
       }
-    };
+    }
+    return out;
   }
+
+  /** The application secret derived from the cluster secret, if this server has one. */
+  Optional<byte[]> derivedSecretOf(String applicationId) {
+    return cluster == null
+        ? Optional.empty()
+        : Optional.of(Handshake.derivedApplicationSecret(cluster, applicationId));
+  }
+
+  /**
+   * @param derived whether this is the cluster-derived application secret rather than one the
+   *     principal was given (the job's secret, or the cluster secret for a server)
+   */
+  record Secret(byte[] bytes, boolean derived) {}
 }

@@ -63,7 +63,7 @@ final class ChunkService {
       case FREE -> free(p);
       case FREE_SPACE -> freeSpace(p);
       case IS_ALIVE -> isAlive(p);
-      case CHALLENGE, AUTHENTICATE ->
+      case CHALLENGE, AUTHENTICATE, GRANT_SECRET ->
           throw new IllegalStateException(op + " belongs to the connection, not the pool");
       case RENEW -> renew(p);
     };

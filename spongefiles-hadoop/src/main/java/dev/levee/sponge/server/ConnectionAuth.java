@@ -6,6 +6,7 @@ import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.Status;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -20,6 +21,7 @@ final class ConnectionAuth {
   private byte[] nonce;
   private Handshake.Kind kind;
   private String principal;
+  private boolean provenWithDerivedSecret;
 
   ConnectionAuth(ApplicationSecrets secrets, boolean required) {
     this.secrets = secrets;
@@ -46,8 +48,8 @@ final class ConnectionAuth {
     if (issued == null) {
       return Reply.error(Status.UNAUTHENTICATED, "AUTHENTICATE without a CHALLENGE before it");
     }
-    Optional<byte[]> secret = secrets.secretOf(k.get(), who);
-    if (secret.isEmpty()) {
+    List<ApplicationSecrets.Secret> candidates = secrets.secretsOf(k.get(), who);
+    if (candidates.isEmpty()) {
       return Reply.error(
           Status.UNAUTHENTICATED,
           "no secret for "
@@ -57,12 +59,45 @@ final class ConnectionAuth {
               + " on this server (an application must start on this node, or the cluster secret"
               + " be configured)");
     }
-    if (!Handshake.verify(secret.get(), issued, k.get(), who, proof)) {
-      return Reply.error(Status.UNAUTHENTICATED, "proof for " + k.get() + " " + who + " is wrong");
+    for (ApplicationSecrets.Secret secret : candidates) {
+      if (Handshake.verify(secret.bytes(), issued, k.get(), who, proof)) {
+        kind = k.get();
+        principal = who;
+        provenWithDerivedSecret = secret.derived();
+        return Reply.okEmpty();
+      }
     }
-    kind = k.get();
-    principal = who;
-    return Reply.okEmpty();
+    return Reply.error(Status.UNAUTHENTICATED, "proof for " + k.get() + " " + who + " is wrong");
+  }
+
+  /**
+   * Answers {@link Op#GRANT_SECRET}: the application's cluster-derived secret, to a task of this
+   * node that proved its job's secret here. The reply carries a secret, so it never leaves the host
+   * ({@code fromThisHost}); and a connection that proved only the derived secret, or none, gets
+   * nothing it did not have.
+   */
+  Reply grant(Payload p, boolean fromThisHost) throws MalformedFrameException {
+    p.expectEnd("GRANT_SECRET");
+    if (!authenticated() || kind != Handshake.Kind.APPLICATION || provenWithDerivedSecret) {
+      return Reply.error(
+          Status.UNAUTHENTICATED,
+          "GRANT_SECRET refused: only a connection that proved its application's own (job) secret"
+              + " on this server may ask");
+    }
+    if (!fromThisHost) {
+      return Reply.error(
+          Status.UNAUTHENTICATED,
+          "GRANT_SECRET refused: only tasks on this server's own host may ask (the reply is a"
+              + " secret)");
+    }
+    Optional<byte[]> derived = secrets.derivedSecretOf(principal);
+    if (derived.isEmpty()) {
+      return Reply.error(
+          Status.BAD_REQUEST,
+          "GRANT_SECRET: this server has no cluster secret (levee.sponge.auth.secret-file), so"
+              + " other servers could not check a derived secret either");
+    }
+    return Reply.ok(ByteBuffer.wrap(derived.get()));
   }
 
   boolean authenticated() {
@@ -75,7 +110,10 @@ final class ConnectionAuth {
    * (null if unknown).
    */
   String refusal(Op op, String application) {
-    if (op == Op.CHALLENGE || op == Op.AUTHENTICATE || op == Op.FREE_SPACE) {
+    if (op == Op.CHALLENGE
+        || op == Op.AUTHENTICATE
+        || op == Op.FREE_SPACE
+        || op == Op.GRANT_SECRET) { // GRANT_SECRET checks for itself: see grant()
       return null; // the handshake itself, and free space, which the tracker publishes anyway
     }
     if (!authenticated()) {

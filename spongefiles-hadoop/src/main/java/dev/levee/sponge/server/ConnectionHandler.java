@@ -178,6 +178,16 @@ final class ConnectionHandler implements Runnable {
   }
 
   /**
+   * Whether the peer runs on this host: over loopback, or from the very address it connected to (a
+   * task reaching its node's server by the node's name). A TCP peer cannot fake either.
+   */
+  private boolean fromThisHost() {
+    java.net.InetAddress remote = socket.socket().getInetAddress();
+    return remote != null
+        && (remote.isLoopbackAddress() || remote.equals(socket.socket().getLocalAddress()));
+  }
+
+  /**
    * @throws IOException only when reading the request's chunk bytes fails: the connection is
    *     unusable then
    */
@@ -216,6 +226,15 @@ final class ConnectionHandler implements Runnable {
       }
       if (op.get() == Op.CHALLENGE) {
         return auth.challenge(payload.whole(head.requestId()));
+      }
+      if (op.get() == Op.GRANT_SECRET) {
+        Reply r = auth.grant(payload.whole(head.requestId()), fromThisHost());
+        if (r.status() == Status.OK) {
+          metrics.secretsGranted.increment();
+        } else {
+          metrics.authenticationFailures.increment();
+        }
+        return r;
       }
       if (op.get() == Op.AUTHENTICATE) {
         Reply r = auth.authenticate(payload.whole(head.requestId()));

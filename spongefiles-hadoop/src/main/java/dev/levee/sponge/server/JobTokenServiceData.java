@@ -7,11 +7,11 @@ import org.apache.hadoop.io.DataInputByteBuffer;
 import org.apache.hadoop.security.token.Token;
 
 /**
- * Reads the secret MapReduce hands an aux service when an application starts on a node: for every
- * service named in {@code mapreduce.job.shuffle.provider.services} (and for the ShuffleHandler),
- * the ApplicationMaster puts the job's shuffle token, serialized as the ShuffleHandler's {@code
- * serializeServiceData} writes it, into the container's service data; its password is the job's
- * shuffle secret, which every task of the job also holds in its credentials.
+ * Reads the secret MapReduce hands the {@code mapreduce_shuffle} aux service when an application
+ * starts on a node: the job's shuffle token, serialized as the ShuffleHandler's {@code
+ * serializeServiceData} writes it; its password is the job's shuffle secret, which every task of
+ * the job also holds in its credentials. (Other services named in {@code
+ * mapreduce.job.shuffle.provider.services} get an empty buffer: see {@link JobSecretDrop}.)
  */
 final class JobTokenServiceData {
   private JobTokenServiceData() {}

@@ -79,6 +79,8 @@ public class SpongeAuxService extends AuxiliaryService {
   @Override
   protected void serviceStart() throws Exception {
     node = SpongeService.start(config);
+    // Job secrets reach this service through the ShuffleHandler's drop (JobSecretDrop).
+    node.secrets().lookUpIn(new JobSecretDrop(nodeManagerLocalDirs)::find);
     publishDescriptor();
     super.serviceStart();
   }
@@ -104,9 +106,9 @@ public class SpongeAuxService extends AuxiliaryService {
     if (n != null && secret.isPresent()) {
       n.secrets().register(app, secret.get());
     } else if (n != null) {
-      LOG.info(
-          "application {} brought no job token for the sponge service (add it to"
-              + " mapreduce.job.shuffle.provider.services); its tasks cannot authenticate here",
+      LOG.debug(
+          "application {} brought no job token for the sponge service; its secret comes from the"
+              + " ShuffleHandler's drop if JobSecretRelayingShuffleHandler runs as mapreduce_shuffle",
           app);
     }
   }
@@ -209,7 +211,7 @@ public class SpongeAuxService extends AuxiliaryService {
     descriptors.clear();
   }
 
-  private static List<Path> localDirs(String[] configured) {
+  static List<Path> localDirs(String[] configured) {
     List<Path> dirs = new ArrayList<>();
     for (String d : configured) {
       String p =

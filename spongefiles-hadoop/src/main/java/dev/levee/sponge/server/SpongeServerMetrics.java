@@ -31,6 +31,7 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   final LongAdder connectionsRefused = new LongAdder();
   final LongAdder exchangesTimedOut = new LongAdder();
   final LongAdder authenticationFailures = new LongAdder();
+  final LongAdder secretsGranted = new LongAdder();
   private volatile TransferBuffers transferBuffers;
   private ObjectName registeredAs;
 
@@ -171,5 +172,10 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   @Override
   public long getAuthenticationFailures() {
     return authenticationFailures.sum();
+  }
+
+  @Override
+  public long getSecretsGranted() {
+    return secretsGranted.sum();
   }
 }

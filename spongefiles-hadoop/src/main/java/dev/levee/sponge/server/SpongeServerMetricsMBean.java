@@ -58,4 +58,7 @@ public interface SpongeServerMetricsMBean {
 
   /** Handshakes that failed, and requests refused for want of the right authentication. */
   long getAuthenticationFailures();
+
+  /** Cluster-derived application secrets granted to tasks of this node (GRANT_SECRET). */
+  long getSecretsGranted();
 }

@@ -215,4 +215,72 @@ class AuthenticationTest {
     assertTrue(JobTokenServiceData.secret(ByteBuffer.allocate(0)).isEmpty());
     assertTrue(JobTokenServiceData.secret(ByteBuffer.wrap(new byte[] {1, 2, 3})).isEmpty());
   }
+
+  /**
+   * A task's job secret is known only where its application started a container. Its own node's
+   * server, having checked that secret, grants the cluster-derived one, which a server that never
+   * heard of the application accepts: with authentication required, remote memory reaches every
+   * node, not only those the job runs on.
+   */
+  @Test
+  void theGrantedDerivedSecretAuthenticatesOnNodesTheJobNeverStartedOn() throws IOException {
+    Path dirB = TempDirs.newShmDir("auth-b");
+    Configuration conf = TestNodes.conf(dirB, 8);
+    conf.set(SpongeConf.AUTH_REQUIRED.name(), "true");
+    conf.set(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());
+    try (SpongeService elsewhere = SpongeService.start(SpongeServerConfig.from(conf))) {
+      SpongeServerAddress b = elsewhere.address();
+      byte[] granted;
+      try (SpongeClient task = client(APP, app(APP, APP_SECRET))) {
+        IOException refused =
+            assertThrows(IOException.class, () -> task.store(b, TestNodes.randomBytes(10, 1)));
+        assertTrue(refused.toString().contains("UNAUTHENTICATED"), refused.toString());
+        granted = task.grantSecret(server);
+      }
+      assertArrayEquals(Handshake.derivedApplicationSecret(clusterSecret, APP), granted);
+      try (SpongeClient task = client(APP, app(APP, granted))) {
+        RemoteChunk onB = task.store(b, TestNodes.randomBytes(10, 2)).orElseThrow();
+        RemoteChunk onA = task.store(server, TestNodes.randomBytes(10, 3)).orElseThrow();
+        ByteBuffer back = ByteBuffer.allocate(10);
+        task.read(onB, back);
+        assertEquals(TestNodes.randomBytes(10, 2), back.flip());
+        task.free(onB);
+        task.free(onA);
+        // Holding the derived secret is not holding the job's: it is never granted onwards.
+        IOException again = assertThrows(IOException.class, () -> task.grantSecret(server));
+        assertTrue(again.getMessage().contains("job) secret"), again.getMessage());
+      }
+    } finally {
+      TempDirs.deleteRecursively(dirB);
+    }
+  }
+
+  @Test
+  void theSecretIsGrantedOnlyToAConnectionThatProvedTheJobsSecret() throws IOException {
+    try (SpongeClient anonymous = client(APP, null)) {
+      IOException e = assertThrows(IOException.class, () -> anonymous.grantSecret(server));
+      assertTrue(e.getMessage().contains("GRANT_SECRET refused"), e.getMessage());
+    }
+    try (SpongeClient otherApp =
+        client("application_1_0002", app("application_1_0002", APP_SECRET))) {
+      assertThrows(IOException.class, () -> otherApp.grantSecret(server), "wrong proof");
+    }
+    // A server without a cluster secret has nothing other servers could check.
+    Path dirC = TempDirs.newShmDir("auth-c");
+    Configuration conf = TestNodes.conf(dirC, 8); // requiring authentication needs the file
+    try (SpongeService noClusterSecret = SpongeService.start(SpongeServerConfig.from(conf));
+        SpongeClient task =
+            new SpongeClient(
+                ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
+                new StaticServerList(List.of()),
+                new ClientSettings(2000, 5000, TestNodes.CHUNK, 2)
+                    .withCredential(app(APP, APP_SECRET)))) {
+      noClusterSecret.secrets().register(APP, APP_SECRET);
+      IOException e =
+          assertThrows(IOException.class, () -> task.grantSecret(noClusterSecret.address()));
+      assertTrue(e.getMessage().contains(SpongeConf.AUTH_SECRET_FILE.name()), e.getMessage());
+    } finally {
+      TempDirs.deleteRecursively(dirC);
+    }
+  }
 }

@@ -6,16 +6,20 @@ import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.hadoop.SharedClusterExtension;
 import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.server.JobSecretRelayingShuffleHandler;
 import dev.levee.sponge.server.SpongeAuxService;
 import dev.levee.sponge.server.SpongeServerMetricsMBean;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.mapred.ShuffleHandler;
 
 /**
  * The cluster the SpongeFiles tests on YARN share: three NodeManagers, each running the sponge aux
@@ -47,6 +51,7 @@ public final class SpongeCluster {
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the sponge tests' ZooKeeper", e);
     }
+    Path clusterSecret = clusterSecret();
     return MiniMapReduceCluster.builder()
         .nodeManagers(NODE_MANAGERS)
         .dataNodes(1)
@@ -58,6 +63,13 @@ public final class SpongeCluster {
         .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString())
         .set(SpongeConf.TRACKER_POLL_MS.name(), "200")
         .set(SpongeConf.GC_PERIOD_MS.name(), "1000")
+        // A secure cluster's settings: every connection authenticates, tasks with their job's
+        // secret (which the ShuffleHandler in its relaying form leaves for the sponge service),
+        // servers with the cluster's.
+        .auxService(
+            ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID, JobSecretRelayingShuffleHandler.class)
+        .set(SpongeConf.AUTH_REQUIRED.name(), "true")
+        .set(SpongeConf.AUTH_SECRET_FILE.name(), clusterSecret.toString())
         .closeAfter(zooKeeper)
         .closeAfter(
             new AutoCloseable() {
@@ -71,6 +83,20 @@ public final class SpongeCluster {
                 return "sponge pools under " + poolRoot;
               }
             });
+  }
+
+  /** 32 random bytes, readable only by this user, as an operator would create them. */
+  private static Path clusterSecret() {
+    try {
+      Path file = Files.createTempFile(Path.of("target").toAbsolutePath(), "it-sponge-", ".secret");
+      byte[] secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+      Files.write(file, secret);
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** NodeManager {@code nm}'s sponge aux service. */

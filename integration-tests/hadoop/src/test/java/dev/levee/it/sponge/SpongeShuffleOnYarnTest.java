@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.ToLongFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapreduce.Counters;
@@ -117,6 +118,8 @@ class SpongeShuffleOnYarnTest {
   void skewedReducerSpillsToLocalThenRemoteSpongesThenDiskAndMatchesStock() throws Exception {
     List<String> stock = stockOutput();
     long[] bytesInBefore = serverBytesIn();
+    long grantedBefore = serversTotal(SpongeServerMetricsMBean::getSecretsGranted);
+    long authFailuresBefore = serversTotal(SpongeServerMetricsMBean::getAuthenticationFailures);
     PoolSampler sampler = PoolSampler.start();
 
     Job job = spongeJob("sponge-skewed");
@@ -169,6 +172,16 @@ class SpongeShuffleOnYarnTest {
     int reducerNode = reducerNodeOf(receivers);
     assertEquals(
         0, sampler.maxRemoteHeld(reducerNode), "the reducer's own node holds no remote chunks");
+    // The cluster requires authentication: the reducer proved its job's secret to its node's
+    // server and stored on the others with the cluster-derived secret that server granted.
+    assertEquals(
+        1,
+        serversTotal(SpongeServerMetricsMBean::getSecretsGranted) - grantedBefore,
+        "the reducer's node granted it the derived secret");
+    assertEquals(
+        authFailuresBefore,
+        serversTotal(SpongeServerMetricsMBean::getAuthenticationFailures),
+        "every connection authenticated");
     assertEquals(
         POOL_CHUNKS, sampler.maxUsed(reducerNode), "the reducer's node filled its pool locally");
 
@@ -370,6 +383,15 @@ class SpongeShuffleOnYarnTest {
 
   private static SpongeAuxService sponge(int nm) {
     return SpongeCluster.sponge(cluster, nm);
+  }
+
+  /** {@code metric} summed over every NodeManager's sponge server. */
+  private static long serversTotal(ToLongFunction<SpongeServerMetricsMBean> metric) {
+    long sum = 0;
+    for (int nm = 0; nm < NODE_MANAGERS; nm++) {
+      sum += metric.applyAsLong(sponge(nm).node().metrics());
+    }
+    return sum;
   }
 
   private static long[] serverBytesIn() {
