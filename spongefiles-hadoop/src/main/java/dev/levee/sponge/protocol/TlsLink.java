@@ -165,23 +165,8 @@ final class TlsLink {
 
   /** Best effort, never waits: a close_notify, so that the peer sees a clean end. */
   void closeQuietly() {
-    if (!outbound.tryLock()) {
-      return;
-    }
-    try {
-      engine.closeOutbound();
-      netOut.compact();
-      try {
-        engine.wrap(nothing, netOut);
-      } finally {
-        netOut.flip();
-      }
-      channel.write(netOut);
-    } catch (IOException | RuntimeException ignored) {
-      // the connection is being abandoned either way
-    } finally {
-      outbound.unlock();
-    }
+    engine.closeOutbound();
+    flushWhatTheEngineHolds();
   }
 
   /**
@@ -300,6 +285,15 @@ final class TlsLink {
 
   /** After a failed handshake the engine may hold an alert saying why: send it if it goes now. */
   private void sendAlert() {
+    flushWhatTheEngineHolds();
+  }
+
+  /**
+   * Wraps what the engine has to say on its own (a close_notify, an alert) and writes it once,
+   * without waiting: the connection is ending either way, and its own failure, if any, is what the
+   * caller reports.
+   */
+  private void flushWhatTheEngineHolds() {
     if (!outbound.tryLock()) {
       return;
     }
@@ -312,7 +306,7 @@ final class TlsLink {
       }
       channel.write(netOut);
     } catch (IOException | RuntimeException ignored) {
-      // the handshake's own failure is what the caller reports
+      // best effort
     } finally {
       outbound.unlock();
     }

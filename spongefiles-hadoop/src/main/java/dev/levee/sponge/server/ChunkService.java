@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.function.LongPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,7 @@ final class ChunkService {
   private final int quotaChunksPerApplication;
   private final SpongeServerMetrics metrics;
   private final RemoteOwnerLeases remoteLeases;
+  private volatile LongPredicate renewsHere = pid -> false;
 
   ChunkService(
       SharedMemoryPool pool,
@@ -219,6 +221,14 @@ final class ChunkService {
     NodeNames.serverOf(host, 1);
   }
 
+  /**
+   * How IS_ALIVE tells that an owner of this node which never mapped the pool is alive: by the
+   * lease it keeps with this server (set once the server knows its own node names).
+   */
+  void answerIsAliveFromLeases(LongPredicate renewsHere) {
+    this.renewsHere = renewsHere;
+  }
+
   RemoteOwnerLeases remoteOwnerLeases() {
     return remoteLeases;
   }
@@ -231,7 +241,10 @@ final class ChunkService {
       // The owner's lease in this node's pool first (namespace-independent); a task that never
       // attached the pool is judged by its pid, which excludes thread ids.
       alive =
-          pid > 0 && (pool.ownerLeaseHeld(pid) || new ChunkOwner(pid, "local").isAliveOnThisHost());
+          pid > 0
+              && (pool.ownerLeaseHeld(pid)
+                  || renewsHere.test(pid)
+                  || new ChunkOwner(pid, "local").isAliveOnThisHost());
     } catch (IOException e) {
       alive = true; // cannot tell: never let the caller free a possibly live owner's chunks
     }

@@ -81,6 +81,15 @@ final class OwnerLiveness {
   }
 
   /**
+   * Whether an owner of this node with id {@code pid} keeps a fresh lease with this server: a task
+   * that stores its local chunks through the server (levee.sponge.local.access) holds no lease in
+   * the pool, and its pid may be another namespace's, so this is how IS_ALIVE sees it alive.
+   */
+  boolean renewsHere(long pid) {
+    return remoteLeases.anyFresh(o -> o.pid() == pid && isLocal(o), unreachableGraceMillis);
+  }
+
+  /**
    * A predicate for one GC round over {@code owners}. Every remote owner's node is probed before
    * the round starts, all at once and bounded by the probe timeout, so silent nodes cost one
    * timeout per round, not one each; and only registered sponge servers are contacted at all (an

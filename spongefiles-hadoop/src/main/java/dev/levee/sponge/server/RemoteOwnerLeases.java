@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Leases of remote owners with this server: when each owner last stored a chunk here or renewed
@@ -38,6 +39,17 @@ final class RemoteOwnerLeases {
   boolean fresh(ChunkOwner owner, long leaseMillis) {
     Long at = renewedAtMillis.get(owner);
     return at != null && clockMillis.getAsLong() - at < leaseMillis;
+  }
+
+  /** Whether an owner {@code which} accepts renewed within the last {@code leaseMillis}. */
+  boolean anyFresh(Predicate<ChunkOwner> which, long leaseMillis) {
+    long now = clockMillis.getAsLong();
+    for (Map.Entry<ChunkOwner, Long> e : renewedAtMillis.entrySet()) {
+      if (now - e.getValue() < leaseMillis && which.test(e.getKey())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** This table's clock, for {@link #retainOwners}. */

@@ -118,6 +118,7 @@ public final class SpongeService implements Closeable {
       SpongeServerAddress self = new SpongeServerAddress(cfg.advertisedHost(), port, cfg.rack());
       RegisteredServers registered = new RegisteredServers(NodeNames.of(self), cfg.gcOwnerNodes());
       OwnerLiveness liveness = ownerLiveness(cfg, self, started, pool, registered, remoteLeases);
+      service.answerIsAliveFromLeases(liveness::renewsHere);
       reclaimPreviousRun(cfg, pool, liveness);
       OrphanCollector collector =
           new OrphanCollector(pool, grants, liveness, metrics, remoteLeases);

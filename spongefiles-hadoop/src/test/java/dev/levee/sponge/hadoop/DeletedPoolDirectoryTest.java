@@ -30,26 +30,23 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class DeletedPoolDirectoryTest {
-  private Path work;
   private LocalSponge sponge;
 
   @BeforeEach
   void setUp() throws Exception {
-    work = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "deleted-pool");
-    sponge = LocalSponge.start(work);
+    sponge = LocalSponge.startInTempDir("deleted-pool");
   }
 
   @AfterEach
   void tearDown() {
     sponge.close();
-    TempDirs.deleteRecursively(work);
   }
 
   @Test
   void aTaskNeverRecreatesAPoolDeletedUnderItsServer() throws Exception {
     JobConf job = sponge.configure(new JobConf(false));
     TaskAttemptID reduce = TaskAttemptID.forName("attempt_1_0001_r_000000_0");
-    Path pool = work.resolve("pool");
+    Path pool = sponge.poolDir();
 
     SpongeAttacher.Attachment before = SpongeAttacher.attach(job, reduce);
     assertTrue(before.available(), "the server's pool attaches: " + before.unavailableReason());

@@ -10,7 +10,6 @@ import dev.levee.sponge.SpongeFile;
 import dev.levee.sponge.SpongeFileSystem;
 import dev.levee.sponge.Tier;
 import dev.levee.sponge.config.SpongeConf;
-import dev.levee.sponge.testing.TempDirs;
 import dev.levee.sponge.tier.StoredChunk;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,19 +35,16 @@ import org.junit.jupiter.api.Timeout;
 class LocalAccessThroughServerTest {
   private static final TaskAttemptID REDUCE = TaskAttemptID.forName("attempt_1_0001_r_000000_0");
 
-  private Path work;
   private LocalSponge sponge;
 
   @BeforeEach
   void setUp() throws Exception {
-    work = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "via-server");
-    sponge = LocalSponge.start(work);
+    sponge = LocalSponge.startInTempDir("via-server");
   }
 
   @AfterEach
   void tearDown() {
     sponge.close();
-    TempDirs.deleteRecursively(work);
   }
 
   @Test
@@ -77,7 +73,7 @@ class LocalAccessThroughServerTest {
   @Test
   void autoAccessGoesThroughTheServerWhenThePoolBelongsToAnotherUser() throws Exception {
     assumeTrue("root".equals(System.getProperty("user.name")), "changing an owner needs root");
-    Path pool = work.resolve("pool");
+    Path pool = sponge.poolDir();
     UserPrincipal nobody =
         pool.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
     UserPrincipal owner = Files.getOwner(pool);

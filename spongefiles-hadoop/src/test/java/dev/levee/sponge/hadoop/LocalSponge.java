@@ -3,7 +3,9 @@ package dev.levee.sponge.hadoop;
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.server.SpongeService;
+import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
@@ -19,10 +21,24 @@ final class LocalSponge implements AutoCloseable {
 
   private final Path poolDir;
   private final SpongeService node;
+  private Path ownedWorkDir;
 
   private LocalSponge(Path poolDir, SpongeService node) {
     this.poolDir = poolDir;
     this.node = node;
+  }
+
+  /** A node in a fresh temporary directory, deleted again by {@link #close()}. */
+  static LocalSponge startInTempDir(String prefix) throws IOException {
+    Path work = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), prefix);
+    LocalSponge sponge = start(work);
+    sponge.ownedWorkDir = work;
+    return sponge;
+  }
+
+  /** The node's pool directory. */
+  Path poolDir() {
+    return poolDir;
   }
 
   static LocalSponge start(Path work) throws IOException {
@@ -69,5 +85,8 @@ final class LocalSponge implements AutoCloseable {
   @Override
   public void close() {
     node.close();
+    if (ownedWorkDir != null) {
+      TempDirs.deleteRecursively(ownedWorkDir);
+    }
   }
 }

@@ -1,10 +1,15 @@
 package dev.levee.sponge.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
 import dev.levee.sponge.client.SpongeClient;
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.StaticServerList;
 import dev.levee.sponge.testing.TempDirs;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,5 +75,41 @@ class RemoteOwnerLeaseTest {
       stranger.renewOwnerLease(server.address());
     }
     assertEquals(0, server.remoteOwnerLeases(), "a renewal does not create a lease");
+  }
+
+  /**
+   * A task of this node that stores through its server (levee.sponge.local.access=server) holds no
+   * lease in the pool, and in a container its pid is not one this server can see. Another node's
+   * collector asking IS_ALIVE about it got "dead" and freed its live chunks there; its lease with
+   * this server now answers.
+   */
+  @Test
+  void isAliveAnswersForAnOwnerOfThisNodeByItsLeaseWithTheServer() throws Exception {
+    long unseenPid = unusedPid();
+    ClientIdentity inContainer =
+        new ClientIdentity("application_1_0009", unseenPid, server.nodeName(), null);
+    try (SpongeClient task =
+            new SpongeClient(
+                inContainer,
+                new StaticServerList(List.of()),
+                new ClientSettings(2000, 5000, TestNodes.CHUNK, 2));
+        SpongeClient otherNode =
+            TestNodes.client("application_1_0001", DEAD_SERVER_NODE, List.of(server.address()))) {
+      assertFalse(otherNode.isAlive(server.address(), unseenPid), "no such process, no lease");
+      task.store(server.address(), TestNodes.randomBytes(10, 4)).orElseThrow();
+      assertTrue(
+          otherNode.isAlive(server.address(), unseenPid),
+          "an owner of this node that renews its lease here was reported dead");
+      assertEquals(0, server.collectGarbage(), "and this server keeps its chunks");
+    }
+  }
+
+  private static long unusedPid() {
+    for (long pid = 4_000_000; pid > 1_000; pid -= 7919) {
+      if (ProcessHandle.of(pid).isEmpty()) {
+        return pid;
+      }
+    }
+    throw new IllegalStateException("no unused pid found");
   }
 }
