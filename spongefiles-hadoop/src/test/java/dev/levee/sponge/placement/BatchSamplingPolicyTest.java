@@ -292,6 +292,36 @@ class BatchSamplingPolicyTest {
   }
 
   @Test
+  void theLoadInAStoreReplyReachesThePolicyThroughTheTier() throws Exception {
+    CountingServers s = new CountingServers();
+    List<SpongeServerAddress> servers = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      SpongeServerAddress a = s.add("s" + i, 1000);
+      servers.add(a);
+      s.reportedQueue.put(a, 6);
+    }
+    SpongeServerAddress idle = servers.get(13);
+    s.reportedQueue.put(idle, 0);
+    BatchSamplingPolicy policy = new BatchSamplingPolicy(2, 2, new Random(12));
+    RemoteMemoryTier tier =
+        new RemoteMemoryTier(s, policy.newFile(s.hint()), new SpongeMetrics(), 1);
+    int stores = 0;
+    while (!s.asked.contains(idle)) {
+      tier.store(chunk());
+      assertTrue(++stores < 500, "the idle server was never sampled");
+    }
+    // From its first reply on, the server that reports an empty queue takes every store: each of
+    // its replies says so again, and every other server said 6.
+    for (int i = 0; i < 20; i++) {
+      tier.storeAsync(chunk(), DIRECT).get();
+      tier.store(chunk());
+    }
+    assertEquals(
+        List.of(idle),
+        s.asked.subList(s.asked.size() - 40, s.asked.size()).stream().distinct().toList());
+  }
+
+  @Test
   void aServerThatReportedNoFreeChunkIsNotTriedBeforeTheRestUntilANewerList() throws Exception {
     CountingServers s = new CountingServers();
     List<SpongeServerAddress> servers = new ArrayList<>();
