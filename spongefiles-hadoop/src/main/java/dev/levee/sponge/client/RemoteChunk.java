@@ -1,5 +1,6 @@
 package dev.levee.sponge.client;
 
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 
 /**
@@ -12,4 +13,12 @@ public interface RemoteChunk {
 
   /** Bytes written into the chunk (at most the chunk size). */
   int length();
+
+  /**
+   * The server's load as its store reply gave it; {@link ServerLoad#UNKNOWN} when the reply said
+   * nothing (an older server) or the chunk did not come from a reply.
+   */
+  default ServerLoad loadWhenStored() {
+    return ServerLoad.UNKNOWN;
+  }
 }

@@ -9,6 +9,7 @@ import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
 import java.io.IOException;
@@ -168,7 +169,7 @@ public final class SpongeClient implements RemoteMemory {
     Payload p = expectOk(server, Op.ALLOCATE_WRITE, reply);
     int index = p.getInt("chunk index");
     Capability cap = Capability.of(p.getBytes("capability", Capability.BYTES));
-    return Optional.of(new RemoteChunkHandle(server, index, cap, length));
+    return Optional.of(new RemoteChunkHandle(server, index, cap, length, ServerLoad.read(p)));
   }
 
   private StorePipeline pipeline(SpongeServerAddress server) throws IOException {

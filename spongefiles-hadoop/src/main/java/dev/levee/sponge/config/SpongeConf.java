@@ -156,7 +156,8 @@ public final class SpongeConf {
           .doc(
               "How a task picks the server for each remote chunk. batch-sampling (Scatter): the"
                   + " least-loaded of levee.sponge.placement.sample-size servers sampled at random"
-                  + " from the tracker's list, which is only a hint; tasks reading the same stale"
+                  + " from the tracker's list, which is only a hint, and of the servers whose"
+                  + " latest store replies reported a short queue; tasks reading the same stale"
                   + " list spread over the whole pool. free-list (the paper): the list in order,"
                   + " servers the file already uses first, so a file spans few nodes but every task"
                   + " starts on the same server.")

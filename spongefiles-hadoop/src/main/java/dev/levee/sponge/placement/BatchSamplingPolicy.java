@@ -1,9 +1,12 @@
 package dev.levee.sponge.placement;
 
 import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,15 +25,21 @@ import java.util.concurrent.Semaphore;
  * stale list.
  *
  * <p>The tracker's list is only a hint: it names the candidates (servers with room at its last
- * poll). "Least loaded" is judged first-hand: fewest of this client's stores in flight there (a
- * store still unanswered is the client's view of that server's queue), then fewest of this client's
- * chunks there, and only then whether the list gave it room for a whole window of stores (a server
- * about to fill ranks after roomy ones); ties stay in random order. Ranking by the list's free
- * counts would herd: every task sampling a few servers would pick the same globally most-free ones,
- * whose counts are a poll old (Mitzenmacher, "How Useful Is Old Information?", IEEE TPDS 2000); in
- * the simulator in {@code bench} that ranking lost 5 to 12 points of utilization. A server that
- * answered "full" ranks last until a newer list reports a different free count. No probe is sent:
- * the store replies already say "stored" or "full".
+ * poll). "Least loaded" is judged first-hand. Each store reply carries the server's queue (the
+ * stores it was still serving) and free count ({@link ServerLoad}); the servers of the client's
+ * last ΦK replies join every sample, so a server that said its queue is short gets the next store
+ * of the client it told, and one that said it is long is passed over. That is where the thesis's
+ * premise (every server always has a request queued) is won or lost: a server whose queue runs dry
+ * between two rare samples sits idle. A server without a recent report is reckoned at the mean of
+ * the remembered reports plus the client's own stores in flight there. Ties go to fewest of this
+ * client's stores in flight, then fewest of its chunks there, then whether the list gave it room
+ * for a whole window of stores; remaining ties stay in random order. No probe is sent: the load
+ * rides on replies the client waits for anyway, and only the client that sent a store hears it, so
+ * tasks do not all chase the same server. Ranking by the list's free counts would herd: every task
+ * sampling a few servers would pick the same globally most-free ones, whose counts are a poll old
+ * (Mitzenmacher, "How Useful Is Old Information?", IEEE TPDS 2000); in the simulator in {@code
+ * bench} that ranking lost 5 to 12 points of utilization. A server that answered "full", or
+ * reported no free chunk, ranks last until a newer list reports a different free count.
  *
  * <p>Within a file a server that answered full, or failed, is not asked again (as with the free
  * list); a failed server is tried last by every later file of this client, as is one a read failed
@@ -55,6 +64,14 @@ public final class BatchSamplingPolicy implements PlacementPolicy {
   /** Servers a store or read failed on; guarded by {@code this}. */
   private final Set<SpongeServerAddress> failed = new HashSet<>();
 
+  /**
+   * The servers of this client's last ΦK load reports, oldest first; guarded by {@code this}. They
+   * join every sample as extra candidates (the "memory" of Mitzenmacher, Prabhakar and Shah, "Load
+   * Balancing with Memory", FOCS 2002): a server that just said its queue is short is worth another
+   * store from the client it told. Older reports are forgotten: the queue has moved on since.
+   */
+  private final ArrayDeque<SpongeServerAddress> reported = new ArrayDeque<>();
+
   /** What this client knows of one server's load. */
   private static final class Load {
     long hintFree = -1;
@@ -63,16 +80,61 @@ public final class BatchSamplingPolicy implements PlacementPolicy {
     boolean full;
     long hintWhenFull;
 
+    /** The queue and free count of the server's last report, -1 when there is none in use. */
+    int reportedQueue = -1;
+
+    long reportedFree = -1;
+    long hintWhenReported;
+
+    /** Stores this client sent there since that report: they are in its queue now. */
+    int sentSinceReport;
+
     long free() {
+      if (reportedFree >= 0) {
+        return reportedFree - sentSinceReport;
+      }
       return hintFree < 0 ? UNKNOWN_FREE : hintFree;
     }
   }
 
-  /** Least loaded first: fewest stores in flight, fewest chunks stored, room for a window. */
-  private final Comparator<SpongeServerAddress> leastLoaded =
-      Comparator.comparingInt((SpongeServerAddress s) -> loads.get(s).inFlight)
-          .thenComparingInt(s -> loads.get(s).stored)
-          .thenComparingInt(this::crowded);
+  /**
+   * A server's queue as this client reckons it: its last report plus what the client sent since;
+   * for a server that did not report lately, a typical reported queue plus the client's own stores
+   * in flight there. Equal for all servers while nothing was reported.
+   */
+  private double queue(SpongeServerAddress s, double typical) {
+    Load l = loads.get(s);
+    if (l.reportedQueue >= 0 && reported.contains(s)) {
+      return l.reportedQueue + l.sentSinceReport;
+    }
+    return typical + l.inFlight;
+  }
+
+  /** The mean queue of the remembered reports, or 0 when there is none. */
+  private double typicalQueue() {
+    if (reported.isEmpty()) {
+      return 0;
+    }
+    double sum = 0;
+    for (SpongeServerAddress s : reported) {
+      sum += loads.get(s).reportedQueue;
+    }
+    return sum / reported.size();
+  }
+
+  /**
+   * Least loaded first: shortest reckoned queue, then fewest stores in flight, fewest chunks
+   * stored, room for a window.
+   */
+  private Comparator<SpongeServerAddress> leastLoaded() {
+    double typical = typicalQueue();
+    Map<SpongeServerAddress, Double> queues = new HashMap<>();
+    return Comparator.comparingDouble(
+            (SpongeServerAddress s) -> queues.computeIfAbsent(s, a -> queue(a, typical)))
+        .thenComparingInt(s -> loads.get(s).inFlight)
+        .thenComparingInt(s -> loads.get(s).stored)
+        .thenComparingInt(this::crowded);
+  }
 
   /** 0 when the list gave {@code s} room for a whole window of stores, else 1. */
   private int crowded(SpongeServerAddress s) {
@@ -130,29 +192,123 @@ public final class BatchSamplingPolicy implements PlacementPolicy {
       if (l.full && l.hintWhenFull != e.freeChunks()) {
         l.full = false; // a newer poll: believe the list again
       }
+      if (l.reportedFree >= 0 && l.hintWhenReported != e.freeChunks()) {
+        l.reportedFree = -1; // likewise: the list is newer than the report
+      }
       l.hintFree = e.freeChunks();
     }
     return new File(servers);
   }
 
+  /** A load report from {@code server}'s store reply. */
+  private void learn(SpongeServerAddress server, Load l, ServerLoad load) {
+    l.reportedQueue = load.storesInProgress();
+    l.reportedFree = load.freeChunks();
+    l.hintWhenReported = l.hintFree;
+    l.sentSinceReport = 0;
+    if (load.freeChunks() == 0) {
+      l.full = true; // the next store there would only hear "full"
+      l.hintWhenFull = l.hintFree;
+    }
+    reported.remove(server);
+    reported.addLast(server);
+    if (reported.size() > window) {
+      reported.removeFirst();
+    }
+  }
+
   private final class File implements FilePlacement {
     private final List<SpongeServerAddress> candidates;
+    private final Set<SpongeServerAddress> candidateSet;
 
     /** Servers that answered full or failed for this file: not asked again. */
     private final Set<SpongeServerAddress> refused = new HashSet<>();
 
     File(List<SpongeServerAddress> candidates) {
       this.candidates = List.copyOf(candidates);
+      this.candidateSet = new HashSet<>(candidates);
+    }
+
+    /** Not excluded, refused, failed or full: a server the sample may hold. */
+    private boolean eligible(SpongeServerAddress s, Set<SpongeServerAddress> exclude) {
+      return !exclude.contains(s)
+          && !refused.contains(s)
+          && !failed.contains(s)
+          && !loads.get(s).full;
+    }
+
+    /**
+     * K eligible candidates drawn uniformly without replacement, in draw order, by rejection: a
+     * draw costs O(1), not a pass over the list. When ineligible servers make rejection slow, the
+     * draw is abandoned for an exact pass; the result is uniform either way, because which servers
+     * are drawn does not bear on whether the draw is abandoned.
+     */
+    private List<SpongeServerAddress> sample(Set<SpongeServerAddress> exclude) {
+      int n = candidates.size();
+      List<SpongeServerAddress> sample = new ArrayList<>(sampleSize);
+      if (n > 4 * sampleSize) {
+        Set<SpongeServerAddress> drawn = new HashSet<>();
+        for (int tries = 0; tries < 8 * sampleSize && sample.size() < sampleSize; tries++) {
+          SpongeServerAddress s = candidates.get(random.nextInt(n));
+          if (eligible(s, exclude) && drawn.add(s)) {
+            sample.add(s);
+          }
+        }
+        if (sample.size() == sampleSize) {
+          return sample;
+        }
+        sample.clear();
+      }
+      List<SpongeServerAddress> pool = new ArrayList<>();
+      for (SpongeServerAddress s : candidates) {
+        if (eligible(s, exclude)) {
+          pool.add(s);
+        }
+      }
+      int k = Math.min(sampleSize, pool.size());
+      for (int i = 0; i < k; i++) {
+        int j = i + random.nextInt(pool.size() - i);
+        SpongeServerAddress t = pool.get(i);
+        pool.set(i, pool.get(j));
+        pool.set(j, t);
+      }
+      sample.addAll(pool.subList(0, k));
+      return sample;
+    }
+
+    /** The sample and the remembered reporters, least loaded first. */
+    private List<SpongeServerAddress> ranked(Set<SpongeServerAddress> exclude) {
+      List<SpongeServerAddress> ranked = sample(exclude);
+      for (SpongeServerAddress s : reported) {
+        if (candidateSet.contains(s) && eligible(s, exclude) && !ranked.contains(s)) {
+          ranked.add(s);
+        }
+      }
+      ranked.sort(leastLoaded()); // stable: ties stay in random order
+      return ranked;
+    }
+
+    @Override
+    public SpongeServerAddress first(Set<SpongeServerAddress> exclude) {
+      synchronized (BatchSamplingPolicy.this) {
+        List<SpongeServerAddress> ranked = ranked(exclude);
+        if (!ranked.isEmpty()) {
+          return ranked.get(0);
+        }
+      }
+      return FilePlacement.super.first(exclude); // only full or failed servers left
     }
 
     @Override
     public List<SpongeServerAddress> order(Set<SpongeServerAddress> exclude) {
       synchronized (BatchSamplingPolicy.this) {
-        List<SpongeServerAddress> pool = new ArrayList<>();
+        List<SpongeServerAddress> ranked = ranked(exclude);
+        Set<SpongeServerAddress> inRanked = new HashSet<>(ranked);
+        List<SpongeServerAddress> rest = new ArrayList<>();
         List<SpongeServerAddress> fullOnes = new ArrayList<>();
         List<SpongeServerAddress> failedOnes = new ArrayList<>();
         for (SpongeServerAddress s : candidates) {
-          if (exclude.contains(s) || refused.contains(s)) {
+          if (exclude.contains(s) || refused.contains(s) || inRanked.contains(s)) {
             continue;
           }
           if (failed.contains(s)) {
@@ -160,24 +316,14 @@ public final class BatchSamplingPolicy implements PlacementPolicy {
           } else if (loads.get(s).full) {
             fullOnes.add(s);
           } else {
-            pool.add(s);
+            rest.add(s);
           }
         }
-        // A uniform sample of K distinct servers: the first K places of a partial shuffle.
-        int k = Math.min(sampleSize, pool.size());
-        for (int i = 0; i < k; i++) {
-          int j = i + random.nextInt(pool.size() - i);
-          SpongeServerAddress t = pool.get(i);
-          pool.set(i, pool.get(j));
-          pool.set(j, t);
-        }
-        List<SpongeServerAddress> sample = new ArrayList<>(pool.subList(0, k));
-        List<SpongeServerAddress> rest = pool.subList(k, pool.size());
-        sample.sort(leastLoaded); // stable: ties stay in random order
-        // The rest stays in random order: a further sample each, should the first be full.
+        // The rest in random order: a further sample each, should the first be full.
+        Collections.shuffle(rest, random);
         List<SpongeServerAddress> order =
-            new ArrayList<>(pool.size() + fullOnes.size() + failedOnes.size());
-        order.addAll(sample);
+            new ArrayList<>(ranked.size() + rest.size() + fullOnes.size() + failedOnes.size());
+        order.addAll(ranked);
         order.addAll(rest);
         order.addAll(fullOnes);
         order.addAll(failedOnes);
@@ -194,17 +340,29 @@ public final class BatchSamplingPolicy implements PlacementPolicy {
         throw new IOException("interrupted waiting for the sponge store window", e);
       }
       synchronized (BatchSamplingPolicy.this) {
-        loads.computeIfAbsent(server, a -> new Load()).inFlight++;
+        Load l = loads.computeIfAbsent(server, a -> new Load());
+        l.inFlight++;
+        l.sentSinceReport++;
       }
     }
 
     @Override
     public void end(SpongeServerAddress server, Outcome outcome) {
+      end(server, outcome, ServerLoad.UNKNOWN);
+    }
+
+    @Override
+    public void end(SpongeServerAddress server, Outcome outcome, ServerLoad load) {
       synchronized (BatchSamplingPolicy.this) {
         Load l = loads.computeIfAbsent(server, a -> new Load());
         l.inFlight--;
         switch (outcome) {
-          case STORED -> l.stored++;
+          case STORED -> {
+            l.stored++;
+            if (load.known()) {
+              learn(server, l, load);
+            }
+          }
           case FULL -> {
             l.full = true;
             l.hintWhenFull = l.hintFree;

@@ -1,5 +1,6 @@
 package dev.levee.sponge.placement;
 
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.util.List;
@@ -28,6 +29,15 @@ public interface FilePlacement {
   List<SpongeServerAddress> order(Set<SpongeServerAddress> exclude);
 
   /**
+   * The first of {@link #order}, or null when it is empty: all a pipelined store needs (it asks
+   * again after a refusal). Policies may answer it without ordering every candidate.
+   */
+  default SpongeServerAddress first(Set<SpongeServerAddress> exclude) {
+    List<SpongeServerAddress> order = order(exclude);
+    return order.isEmpty() ? null : order.get(0);
+  }
+
+  /**
    * Called before a store is sent to {@code server}; blocks while the client's request window is
    * full. Every call is matched by one {@link #end}.
    *
@@ -37,6 +47,14 @@ public interface FilePlacement {
 
   /** Called once a store sent after {@link #begin} has its answer (or failed). */
   void end(SpongeServerAddress server, Outcome outcome);
+
+  /**
+   * {@link #end}, with the load the server reported in its answer ({@link ServerLoad#UNKNOWN} when
+   * it reported none). Policies that do not weigh load need not override it.
+   */
+  default void end(SpongeServerAddress server, Outcome outcome, ServerLoad load) {
+    end(server, outcome);
+  }
 
   /** A read of a chunk on {@code server} failed: later copies should avoid it. */
   void readFailed(SpongeServerAddress server);

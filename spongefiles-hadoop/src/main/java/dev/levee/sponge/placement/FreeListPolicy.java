@@ -42,6 +42,9 @@ public final class FreeListPolicy implements PlacementPolicy {
     private final Set<SpongeServerAddress> used = new LinkedHashSet<>();
     private final Set<SpongeServerAddress> exhausted = new HashSet<>();
 
+    /** Candidates before this index are all exhausted (which they stay). */
+    private int cursor;
+
     File(List<SpongeServerAddress> candidates) {
       this.candidates = List.copyOf(candidates);
     }
@@ -60,6 +63,30 @@ public final class FreeListPolicy implements PlacementPolicy {
         }
       }
       return order;
+    }
+
+    /**
+     * {@link #order}'s first without building it: a task whose list is mostly full servers asks
+     * once per refusal, and each ask would otherwise walk the whole list.
+     */
+    @Override
+    public synchronized SpongeServerAddress first(Set<SpongeServerAddress> exclude) {
+      for (SpongeServerAddress s : used) {
+        if (!exclude.contains(s)) {
+          return s;
+        }
+      }
+      for (int i = cursor; i < candidates.size(); i++) {
+        SpongeServerAddress s = candidates.get(i);
+        if (exhausted.contains(s)) {
+          if (i == cursor) {
+            cursor++;
+          }
+        } else if (!used.contains(s) && !exclude.contains(s)) {
+          return s;
+        }
+      }
+      return null;
     }
 
     @Override

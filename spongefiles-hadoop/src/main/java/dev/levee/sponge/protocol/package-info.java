@@ -17,7 +17,7 @@
  * SecureRandom.
  *
  * <pre>
- *   ALLOCATE_WRITE  str appId, i64 ownerPid, str ownerNode, i32 n, n data bytes -> OK i32 chunk, cap[16] | NO_ROOM
+ *   ALLOCATE_WRITE  str appId, i64 ownerPid, str ownerNode, i32 n, n data bytes -> OK i32 chunk, cap[16] [load] | NO_ROOM
  *   READ            i32 chunk, cap[16]                                       -> OK i32 n, n data bytes
  *   FREE            i32 chunk, cap[16]                                       -> OK
  *   FREE_SPACE      (empty)                                                  -> OK i32 free, i32 total, i32 chunkSize
@@ -28,8 +28,13 @@
  *   any error                                                                -> status, str message
  * </pre>
  *
- * A wrong capability and an unknown chunk both answer {@code NO_SUCH_CHUNK}. A bad version, unknown
- * op or bad payload is answered and the connection keeps serving; a length prefix out of range is
- * answered and the connection closed (frame sync is lost); a frame cut short closes the connection.
+ * {@code load} ({@link dev.levee.sponge.protocol.ServerLoad}: i32 stores in progress, i32 free
+ * chunks) is an optional tail: servers before it do not send it, and clients before it stop reading
+ * after the capability, so either side may be the older one.
+ *
+ * <p>A wrong capability and an unknown chunk both answer {@code NO_SUCH_CHUNK}. A bad version,
+ * unknown op or bad payload is answered and the connection keeps serving; a length prefix out of
+ * range is answered and the connection closed (frame sync is lost); a frame cut short closes the
+ * connection.
  */
 package dev.levee.sponge.protocol;

@@ -7,12 +7,14 @@ import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.Status;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +32,12 @@ final class ChunkService {
   private final SpongeServerMetrics metrics;
   private final RemoteOwnerLeases remoteLeases;
   private volatile LongPredicate renewsHere = pid -> false;
+
+  /**
+   * ALLOCATE_WRITEs from their fields being read until their reply is made, over every connection:
+   * the server's store queue, which each store reply reports (see {@link ServerLoad}).
+   */
+  private final AtomicInteger storesInProgress = new AtomicInteger();
 
   ChunkService(
       SharedMemoryPool pool,
@@ -81,6 +89,16 @@ final class ChunkService {
    *     back first
    */
   Reply allocateWrite(Payload p, ChunkBody body) throws MalformedFrameException, IOException {
+    storesInProgress.incrementAndGet();
+    try {
+      return allocateWriteCounted(p, body);
+    } finally {
+      storesInProgress.decrementAndGet();
+    }
+  }
+
+  private Reply allocateWriteCounted(Payload p, ChunkBody body)
+      throws MalformedFrameException, IOException {
     String app = p.getString("application id");
     long pid = p.getLong("owner pid");
     String host = p.getString("owner node");
@@ -138,9 +156,13 @@ final class ChunkService {
     remoteLeases.stored(owner);
     metrics.allocations.increment();
     metrics.bytesIn.add(length);
-    ByteBuffer head =
-        ByteBuffer.allocate(4 + Capability.BYTES).putInt(index).put(cap.bytes()).flip();
-    return Reply.ok(head);
+    // This store still counts itself: what the client learns is the queue it leaves behind.
+    ServerLoad load =
+        new ServerLoad(Math.max(0, storesInProgress.get() - 1), Math.max(0, pool.freeChunks()));
+    ByteBuffer head = ByteBuffer.allocate(4 + Capability.BYTES + ServerLoad.BYTES);
+    head.putInt(index).put(cap.bytes());
+    load.put(head);
+    return Reply.ok(head.flip());
   }
 
   private Reply read(Payload p, ByteBuffer readBuffer) throws MalformedFrameException {

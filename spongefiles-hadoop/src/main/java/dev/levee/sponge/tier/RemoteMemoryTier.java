@@ -185,7 +185,7 @@ public final class RemoteMemoryTier implements ChunkTier {
       try {
         Optional<RemoteChunk> chunk = remote.store(server, data.duplicate());
         if (chunk.isPresent()) {
-          placement.end(server, Outcome.STORED);
+          placement.end(server, Outcome.STORED, chunk.get().loadWhenStored());
           held.add(chunk.get());
           return chunk;
         }
@@ -291,8 +291,7 @@ public final class RemoteMemoryTier implements ChunkTier {
       ByteBuffer data, Executor retries, Attempts so) {
     SpongeServerAddress server;
     synchronized (this) {
-      List<SpongeServerAddress> order = order(so.exclude);
-      server = order.isEmpty() ? null : order.get(0);
+      server = placement.first(so.exclude);
     }
     if (server == null) {
       if (so.failures != null && !so.anyFull) {
@@ -315,11 +314,11 @@ public final class RemoteMemoryTier implements ChunkTier {
             (chunk, error) -> {
               // Outside this tier's lock: ending frees a place in the client's window, which a
               // store of another file may be waiting for.
-              placement.end(
-                  server,
-                  error != null
-                      ? Outcome.FAILED
-                      : chunk.isPresent() ? Outcome.STORED : Outcome.FULL);
+              if (error == null && chunk.isPresent()) {
+                placement.end(server, Outcome.STORED, chunk.get().loadWhenStored());
+              } else {
+                placement.end(server, error != null ? Outcome.FAILED : Outcome.FULL);
+              }
               synchronized (this) {
                 if (error == null && chunk.isPresent()) {
                   held.add(chunk.get());

@@ -11,6 +11,7 @@ import dev.levee.sponge.SpongeMetrics;
 import dev.levee.sponge.client.RemoteChunk;
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.Await;
 import dev.levee.sponge.tier.RemoteMemoryTier;
@@ -232,6 +233,173 @@ class BatchSamplingPolicyTest {
     assertThrows(java.io.IOException.class, () -> reader.read(onFlaky, ByteBuffer.allocate(16)));
     List<SpongeServerAddress> order = policy.newFile(s.hint()).order(Set.of());
     assertEquals(Set.of(bad, flaky), Set.copyOf(order.subList(4, 6)));
+  }
+
+  /** A store to {@code server} whose reply reports {@code queue} and {@code free}. */
+  private static void reply(FilePlacement file, SpongeServerAddress server, int queue, int free)
+      throws Exception {
+    file.begin(server);
+    file.end(server, FilePlacement.Outcome.STORED, new ServerLoad(queue, free));
+  }
+
+  @Test
+  void aServerThatReportedAShortQueueGetsTheNextStoreAndOneThatReportedALongOneDoesNot()
+      throws Exception {
+    CountingServers s = new CountingServers();
+    List<SpongeServerAddress> servers = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      servers.add(s.add("s" + i, 100));
+    }
+    BatchSamplingPolicy policy = new BatchSamplingPolicy(2, 2, new Random(7));
+    FilePlacement file = policy.newFile(s.hint());
+    SpongeServerAddress shortQueue = servers.get(10);
+    SpongeServerAddress longQueue = servers.get(20);
+    reply(file, shortQueue, 1, 90);
+    reply(file, longQueue, 9, 90);
+    // Unreported servers count as the mean report (5): the short queue wins every time, however
+    // the sample falls; the long one never comes first.
+    for (int i = 0; i < 500; i++) {
+      assertEquals(shortQueue, file.first(Set.of()));
+      List<SpongeServerAddress> order = file.order(Set.of());
+      assertEquals(shortQueue, order.get(0));
+      assertEquals(100, order.size(), "every candidate, once");
+      assertNotEquals(longQueue, file.first(Set.of(shortQueue)));
+    }
+    // The client's own stores since the report lengthen the queue it reckons: after four more
+    // (1 + 4 = 5, as loaded as an unreported server that has none of its stores) it moves on.
+    for (int i = 0; i < 4; i++) {
+      file.begin(shortQueue);
+    }
+    assertNotEquals(shortQueue, file.first(Set.of()));
+    for (int i = 0; i < 4; i++) {
+      file.end(shortQueue, FilePlacement.Outcome.STORED);
+    }
+
+    // A report is forgotten once the window (4) holds newer ones: the queue has moved on since.
+    BatchSamplingPolicy other = new BatchSamplingPolicy(2, 2, new Random(11));
+    FilePlacement next = other.newFile(s.hint());
+    reply(next, servers.get(60), 8, 90);
+    reply(next, shortQueue, 0, 90);
+    assertEquals(shortQueue, next.first(Set.of()), "remembered");
+    for (int i = 0; i < 4; i++) {
+      reply(next, servers.get(50 + i), 8, 90);
+    }
+    Map<SpongeServerAddress, Integer> firsts = new HashMap<>();
+    for (int i = 0; i < 2000; i++) {
+      firsts.merge(next.first(Set.of()), 1, Integer::sum);
+    }
+    assertTrue(firsts.getOrDefault(shortQueue, 0) < 100, "forgotten: " + firsts.get(shortQueue));
+  }
+
+  @Test
+  void theLoadInAStoreReplyReachesThePolicyThroughTheTier() throws Exception {
+    CountingServers s = new CountingServers();
+    List<SpongeServerAddress> servers = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      SpongeServerAddress a = s.add("s" + i, 1000);
+      servers.add(a);
+      s.reportedQueue.put(a, 6);
+    }
+    SpongeServerAddress idle = servers.get(13);
+    s.reportedQueue.put(idle, 0);
+    BatchSamplingPolicy policy = new BatchSamplingPolicy(2, 2, new Random(12));
+    RemoteMemoryTier tier =
+        new RemoteMemoryTier(s, policy.newFile(s.hint()), new SpongeMetrics(), 1);
+    int stores = 0;
+    while (!s.asked.contains(idle)) {
+      tier.store(chunk());
+      assertTrue(++stores < 500, "the idle server was never sampled");
+    }
+    // From its first reply on, the server that reports an empty queue takes every store: each of
+    // its replies says so again, and every other server said 6.
+    for (int i = 0; i < 20; i++) {
+      tier.storeAsync(chunk(), DIRECT).get();
+      tier.store(chunk());
+    }
+    assertEquals(
+        List.of(idle),
+        s.asked.subList(s.asked.size() - 40, s.asked.size()).stream().distinct().toList());
+  }
+
+  @Test
+  void aServerThatReportedNoFreeChunkIsNotTriedBeforeTheRestUntilANewerList() throws Exception {
+    CountingServers s = new CountingServers();
+    List<SpongeServerAddress> servers = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      servers.add(s.add("s" + i, 50));
+    }
+    BatchSamplingPolicy policy = new BatchSamplingPolicy(2, 2, new Random(8));
+    FilePlacement file = policy.newFile(s.hint());
+    SpongeServerAddress filled = servers.get(3);
+    reply(file, servers.get(0), 8, 40);
+    reply(file, filled, 0, 0); // the shortest queue, but no room left
+    for (int i = 0; i < 50; i++) {
+      List<SpongeServerAddress> order = file.order(Set.of());
+      assertEquals(filled, order.get(5), "ranked last: " + order);
+      assertNotEquals(filled, file.first(Set.of()));
+    }
+    List<ServerListEntry> newer = new ArrayList<>();
+    for (SpongeServerAddress a : servers) {
+      newer.add(new ServerListEntry(a, 20, 50));
+    }
+    FilePlacement later = policy.newFile(newer);
+    for (int i = 0; i < 50; i++) {
+      assertEquals(filled, later.first(Set.of()), "a newer list is believed again");
+    }
+  }
+
+  @Test
+  void theFirstChoiceIsUniformOverTheEligibleServersOfALongList() {
+    CountingServers s = new CountingServers();
+    List<SpongeServerAddress> servers = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      servers.add(s.add("s" + i, 100));
+    }
+    List<ServerListEntry> hint = new ArrayList<>();
+    for (SpongeServerAddress a : servers) {
+      hint.add(new ServerListEntry(a, 100, 100));
+    }
+    BatchSamplingPolicy policy = new BatchSamplingPolicy(2, 2, new Random(9));
+    FilePlacement file = policy.newFile(hint);
+    // Sixty servers excluded: the draw by rejection must still treat the other forty alike.
+    Set<SpongeServerAddress> exclude = new HashSet<>(servers.subList(0, 60));
+    Map<SpongeServerAddress, Integer> firsts = new HashMap<>();
+    int trials = 20_000;
+    for (int i = 0; i < trials; i++) {
+      SpongeServerAddress f = file.first(exclude);
+      assertFalse(exclude.contains(f), f + " is excluded");
+      firsts.merge(f, 1, Integer::sum);
+    }
+    assertEquals(40, firsts.size(), "every eligible server comes first sometimes");
+    for (var e : firsts.entrySet()) {
+      // Each should win 1/40 = 2.5 % (binomial sd ~0.11 %).
+      double share = e.getValue() / (double) trials;
+      assertTrue(Math.abs(share - 0.025) < 0.006, e.getKey() + " first in " + share);
+    }
+  }
+
+  @Test
+  void theFreeListsFirstIsTheHeadOfItsOrder() {
+    Random r = new Random(10);
+    List<SpongeServerAddress> servers = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      servers.add(new SpongeServerAddress("s" + i, 7000, null));
+    }
+    FilePlacement file = FreeListPolicy.forServers(servers);
+    for (int step = 0; step < 400; step++) {
+      Set<SpongeServerAddress> exclude = new HashSet<>();
+      for (int i = r.nextInt(3); i > 0; i--) {
+        exclude.add(servers.get(r.nextInt(servers.size())));
+      }
+      List<SpongeServerAddress> order = file.order(exclude);
+      SpongeServerAddress first = file.first(exclude);
+      assertEquals(order.isEmpty() ? null : order.get(0), first, "step " + step);
+      if (first != null) {
+        FilePlacement.Outcome[] outcomes = FilePlacement.Outcome.values();
+        // Mostly stored, as in a real file; sometimes full or failed, which uses servers up.
+        file.end(first, r.nextInt(4) == 0 ? outcomes[1 + r.nextInt(2)] : outcomes[0]);
+      }
+    }
   }
 
   @Test

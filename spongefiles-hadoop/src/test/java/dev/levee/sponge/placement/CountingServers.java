@@ -3,10 +3,12 @@ package dev.levee.sponge.placement;
 import dev.levee.sponge.client.RemoteChunk;
 import dev.levee.sponge.client.RemoteMemory;
 import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,13 +23,22 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * can be held (their futures completed by the test) to observe the request window.
  */
 final class CountingServers implements RemoteMemory {
-  record Chunk(SpongeServerAddress server, int length) implements RemoteChunk {}
+  record Chunk(SpongeServerAddress server, int length, ServerLoad loadWhenStored)
+      implements RemoteChunk {
+    Chunk(SpongeServerAddress server, int length) {
+      this(server, length, ServerLoad.UNKNOWN);
+    }
+  }
 
   final Map<SpongeServerAddress, Integer> capacity = new LinkedHashMap<>();
   final Map<SpongeServerAddress, Integer> used = new LinkedHashMap<>();
   final List<SpongeServerAddress> asked = new ArrayList<>();
   final Set<SpongeServerAddress> lost = new HashSet<>();
   final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
+
+  /** The queue each server's store replies report; servers not named report no load. */
+  final Map<SpongeServerAddress, Integer> reportedQueue = new HashMap<>();
+
   volatile boolean hold;
 
   SpongeServerAddress add(String host, int chunks) {
@@ -63,7 +74,12 @@ final class CountingServers implements RemoteMemory {
       return Optional.empty();
     }
     used.put(server, u + 1);
-    return Optional.of(new Chunk(server, data.remaining()));
+    Integer queue = reportedQueue.get(server);
+    ServerLoad load =
+        queue == null
+            ? ServerLoad.UNKNOWN
+            : new ServerLoad(queue, capacity.get(server) - used.get(server));
+    return Optional.of(new Chunk(server, data.remaining(), load));
   }
 
   @Override

@@ -21,6 +21,7 @@ import dev.levee.sponge.protocol.FrameCodec;
 import dev.levee.sponge.protocol.NodeNames;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.ChildJvm;
@@ -94,6 +95,13 @@ class PipelinedStoreTest {
       List<RemoteChunk> chunks = new ArrayList<>();
       for (CompletableFuture<Optional<RemoteChunk>> f : sent) {
         chunks.add(f.get(30, TimeUnit.SECONDS).orElseThrow());
+      }
+      // Each reply reports the pool's free chunks after its own store (replies come in order)
+      // and the stores the server was still serving, at most the others in flight.
+      for (int i = 0; i < chunks.size(); i++) {
+        ServerLoad load = chunks.get(i).loadWhenStored();
+        assertEquals(16 - 1 - i, load.freeChunks(), "free chunks after store " + i);
+        assertTrue(load.storesInProgress() >= 0 && load.storesInProgress() < 12, "load " + load);
       }
       for (int i = 0; i < chunks.size(); i++) {
         assertEquals(TestNodes.CHUNK - i, chunks.get(i).length());

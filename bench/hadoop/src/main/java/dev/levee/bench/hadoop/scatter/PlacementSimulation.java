@@ -37,6 +37,8 @@ final class PlacementSimulation {
       int staleRounds,
       int fileChunks,
       int replicas,
+      int replyRounds,
+      boolean loadReports,
       long seed) {
     int tasks() {
       return servers * tasksPerServer;
@@ -125,7 +127,8 @@ final class PlacementSimulation {
 
   PlacementSimulation(Params p) {
     this.p = p;
-    this.servers = new SimulatedServers(p.servers(), p.capacity());
+    this.servers =
+        new SimulatedServers(p.servers(), p.capacity(), p.replyRounds(), p.loadReports());
     this.tasks = new Task[p.tasks()];
     for (int t = 0; t < tasks.length; t++) {
       tasks[t] = new Task(t);

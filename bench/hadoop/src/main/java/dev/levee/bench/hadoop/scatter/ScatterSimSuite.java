@@ -52,6 +52,17 @@ public final class ScatterSimSuite implements Suite {
         OptionSpec.optional(
             "file-chunks", "N", "chunks per spill file (one tracker read each)", "16"),
         OptionSpec.optional("replicas", "N", "copies of each chunk", "1"),
+        OptionSpec.optional(
+            "reply-rounds",
+            "N",
+            "rounds a store's reply takes to reach its task (0: before the next round)",
+            "0"),
+        OptionSpec.optional(
+            "load-reports",
+            "on|off",
+            "whether store replies report the server's queue and free chunks (off: servers before"
+                + " they did)",
+            "on"),
         OptionSpec.optional("seeds", "N", "seeds per scale and policy", "3"));
   }
 
@@ -73,6 +84,12 @@ public final class ScatterSimSuite implements Suite {
     int stale = o.intIn("stale-rounds", 1, 1 << 20);
     int fileChunks = o.intIn("file-chunks", 1, 1 << 20);
     int replicas = o.intIn("replicas", 1, 3);
+    int replyRounds = o.intIn("reply-rounds", 0, 1000);
+    String reports = o.string("load-reports");
+    if (!reports.equals("on") && !reports.equals("off")) {
+      throw new IllegalArgumentException("--load-reports: on or off, got " + reports);
+    }
+    boolean loadReports = reports.equals("on");
     int seeds = o.intIn("seeds", 1, 1000);
     List<String> policies = List.of(FreeListPolicy.NAME, BatchSamplingPolicy.NAME);
     ProgressReporter progress =
@@ -100,7 +117,18 @@ public final class ScatterSimSuite implements Suite {
         for (int seed = 0; seed < seeds; seed++) {
           PlacementSimulation.Params p =
               new PlacementSimulation.Params(
-                  policy, n, perServer, capacity, k, phi, stale, fileChunks, replicas, seed);
+                  policy,
+                  n,
+                  perServer,
+                  capacity,
+                  k,
+                  phi,
+                  stale,
+                  fileChunks,
+                  replicas,
+                  replyRounds,
+                  loadReports,
+                  seed);
           last = p;
           long start = System.nanoTime();
           PlacementSimulation.Outcome r = new PlacementSimulation(p).run();
@@ -116,6 +144,8 @@ public final class ScatterSimSuite implements Suite {
           params.put("stale_rounds", stale);
           params.put("file_chunks", fileChunks);
           params.put("replicas", replicas);
+          params.put("reply_rounds", replyRounds);
+          params.put("load_reports", loadReports);
           Map<String, Double> m = new LinkedHashMap<>();
           m.put("bound_u_pct", 100 * p.boundU());
           m.put("util_at_first_refusal_pct", 100 * r.utilizationAtFirstRefusal());

@@ -3,6 +3,7 @@ package dev.levee.bench.hadoop.scatter;
 import dev.levee.sponge.client.RemoteChunk;
 import dev.levee.sponge.client.RemoteMemory;
 import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.protocol.ServerLoad;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -17,15 +18,24 @@ import java.util.concurrent.CompletableFuture;
 /**
  * N sponge servers as the placement code sees them, without sockets: each has a capacity in chunks
  * and a FIFO queue of stores; each round it files one store (a refusal costs nothing), as a server
- * bound by its memory bandwidth does. The real {@code RemoteMemoryTier} and placement policies talk
- * to it through {@link RemoteMemory#storeAsync}, exactly as they talk to the TCP client.
+ * bound by its memory bandwidth does, and its reply reports the stores still queued and its free
+ * chunks, as a sponge server's store reply does. The real {@code RemoteMemoryTier} and placement
+ * policies talk to it through {@link RemoteMemory#storeAsync}, exactly as they talk to the TCP
+ * client.
  */
 final class SimulatedServers implements RemoteMemory {
-  record Chunk(SpongeServerAddress server, int length) implements RemoteChunk {}
+  record Chunk(SpongeServerAddress server, int length, ServerLoad loadWhenStored)
+      implements RemoteChunk {}
 
   private record Pending(CompletableFuture<Optional<RemoteChunk>> reply, int length) {}
 
   private final int capacity;
+  private final int replyRounds;
+  private final boolean loadReports;
+
+  /** Replies on their way back, by the round they arrive in (oldest first). */
+  private final ArrayDeque<List<Runnable>> inTransit = new ArrayDeque<>();
+
   private final List<SpongeServerAddress> addresses = new ArrayList<>();
   private final Map<SpongeServerAddress, Integer> index = new HashMap<>();
   private final int[] used;
@@ -36,8 +46,17 @@ final class SimulatedServers implements RemoteMemory {
   private double utilizationAtFirstRefusal = Double.NaN;
   private double[] spreadAtFirstRefusal;
 
-  SimulatedServers(int servers, int capacity) {
+  /**
+   * @param replyRounds rounds a reply takes to reach its task (0: before the next round)
+   * @param loadReports whether store replies carry the server's load (servers before it did not)
+   */
+  SimulatedServers(int servers, int capacity, int replyRounds, boolean loadReports) {
     this.capacity = capacity;
+    this.replyRounds = replyRounds;
+    this.loadReports = loadReports;
+    for (int r = 0; r < replyRounds; r++) {
+      inTransit.add(new ArrayList<>());
+    }
     this.used = new int[servers];
     for (int i = 0; i < servers; i++) {
       SpongeServerAddress a = new SpongeServerAddress("sim-" + i, 7000, null);
@@ -102,9 +121,11 @@ final class SimulatedServers implements RemoteMemory {
 
   /**
    * One round: every server files the store at the head of its queue and answers the refusals
-   * before it. Replies run the placement code's callbacks, which may queue retries elsewhere.
+   * before it. The answers reach their tasks {@code replyRounds} rounds later; replies run the
+   * placement code's callbacks, which may queue retries elsewhere.
    */
   void serveOneRound() {
+    List<Runnable> replies = new ArrayList<>();
     for (int i = 0; i < queues.size(); i++) {
       ArrayDeque<Pending> q = queues.get(i);
       while (!q.isEmpty()) {
@@ -112,7 +133,11 @@ final class SimulatedServers implements RemoteMemory {
         if (used[i] < capacity) {
           used[i]++;
           usedTotal++;
-          p.reply().complete(Optional.of(new Chunk(addresses.get(i), p.length())));
+          // The reply reports the queue the store leaves behind, as a real server's does.
+          ServerLoad load =
+              loadReports ? new ServerLoad(q.size(), capacity - used[i]) : ServerLoad.UNKNOWN;
+          Chunk c = new Chunk(addresses.get(i), p.length(), load);
+          answer(replies, () -> p.reply().complete(Optional.of(c)));
           break;
         }
         refusals++;
@@ -120,8 +145,21 @@ final class SimulatedServers implements RemoteMemory {
           utilizationAtFirstRefusal = utilization();
           spreadAtFirstRefusal = spread();
         }
-        p.reply().complete(Optional.empty());
+        answer(replies, () -> p.reply().complete(Optional.empty()));
       }
+    }
+    if (replyRounds > 0) {
+      inTransit.add(replies);
+      inTransit.poll().forEach(Runnable::run);
+    }
+  }
+
+  /** Without a delay a reply arrives at once, so a refused store's retry is filed this round. */
+  private void answer(List<Runnable> replies, Runnable reply) {
+    if (replyRounds == 0) {
+      reply.run();
+    } else {
+      replies.add(reply);
     }
   }
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** A seconds-long smoke run of {@code scatter-sim}: 32 servers, both policies, one seed. */
 class PlacementSimulationTest {
   private static PlacementSimulation.Params params(String policy, long seed) {
-    return new PlacementSimulation.Params(policy, 32, 1, 16, 5, 2, 100, 16, 1, seed);
+    return new PlacementSimulation.Params(policy, 32, 1, 16, 5, 2, 100, 16, 1, 0, true, seed);
   }
 
   @Test
