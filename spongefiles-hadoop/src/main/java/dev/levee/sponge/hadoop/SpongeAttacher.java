@@ -89,8 +89,7 @@ final class SpongeAttacher {
           sponge.remoteEnabled() && server.zooKeeperEnabled()
               ? connectTracker(server, opened)
               : null;
-      TaskCredentials.Proof proof =
-          TaskCredentials.of(SpongeAttacher.applicationId(taskId), server);
+      TaskCredentials.Proof proof = TaskCredentials.of(applicationId(taskId), server);
       SpongeClient client = client(taskId, sponge, server, local, tracker, proof.credential());
       opened.add(client);
       if (requireServer) {
@@ -100,7 +99,7 @@ final class SpongeAttacher {
           return Attachment.unavailable(problem + node.why());
         }
         if (proof.isJobSecret()) {
-          Handshake.Credential derived = derivedCredential(taskId, client, local, proof);
+          Handshake.Credential derived = derivedCredential(taskId, client, local);
           if (derived != null) {
             opened.remove(client);
             client.close();
@@ -168,10 +167,7 @@ final class SpongeAttacher {
    * stays in use, reaching only nodes the job runs on) when the server cannot grant it.
    */
   private static Handshake.Credential derivedCredential(
-      TaskAttemptID taskId,
-      SpongeClient client,
-      SpongeServerAddress local,
-      TaskCredentials.Proof proof) {
+      TaskAttemptID taskId, SpongeClient client, SpongeServerAddress local) {
     try {
       byte[] derived = client.grantSecret(local);
       LOG.info(
@@ -179,8 +175,7 @@ final class SpongeAttacher {
               + " cluster-derived secret it granted, which every sponge server can check",
           taskId,
           local);
-      return new Handshake.Credential(
-          Handshake.Kind.APPLICATION, proof.credential().principal(), derived);
+      return new Handshake.Credential(Handshake.Kind.APPLICATION, applicationId(taskId), derived);
     } catch (IOException | RuntimeException e) {
       LOG.info(
           "{}: no cluster-derived secret from {} ({}); servers on nodes this job does not run on"

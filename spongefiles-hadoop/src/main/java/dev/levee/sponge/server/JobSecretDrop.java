@@ -1,5 +1,6 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.local.PoolDirectory;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -113,13 +115,14 @@ final class JobSecretDrop {
       try {
         PosixFileAttributes a =
             Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        UserPrincipal me = PoolDirectory.currentUser();
         if (!a.isRegularFile()
-            || !a.owner().getName().equals(System.getProperty("user.name"))
+            || !a.owner().equals(me)
             || !OWNER_ONLY.containsAll(a.permissions())) {
           LOG.warn(
               "ignoring the job secret file {}: it must be a regular file of {} with mode 600",
               file,
-              System.getProperty("user.name"));
+              me.getName());
           continue;
         }
         byte[] secret = Files.readAllBytes(file);

@@ -97,8 +97,9 @@ public class SpongeAuxService extends AuxiliaryService {
 
   @Override
   public void initializeApplication(ApplicationInitializationContext context) {
-    // The job's shuffle secret, for the connection handshake; quotas need no set-up (an
-    // application's first chunk allocation creates its entry).
+    // A job secret in this service's own data, should a framework send one (MapReduce's
+    // ApplicationMaster sends it only to mapreduce_shuffle, hence JobSecretDrop); quotas need no
+    // set-up (an application's first chunk allocation creates its entry).
     SpongeService n = node;
     String app = context.getApplicationId().toString();
     java.util.Optional<byte[]> secret =

@@ -74,6 +74,7 @@ class DeletedPoolDirectoryTest {
       try (OutputStream out = file.output()) {
         out.write(new byte[LocalSponge.CHUNK * 2]);
       }
+      assertEquals(2, file.chunks().size());
       for (StoredChunk c : file.chunks()) {
         assertEquals(Tier.LOCAL_DISK, c.tier(), "a chunk went to a pool no server uses: " + c);
       }

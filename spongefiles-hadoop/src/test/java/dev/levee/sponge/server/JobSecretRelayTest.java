@@ -94,11 +94,14 @@ class JobSecretRelayTest {
   @Test
   void onlyAnApplicationIdNamesAFileAndOnlyAPrivateRegularFileIsBelieved() throws IOException {
     JobSecretDrop drop = new JobSecretDrop(List.of(localDir));
-    assertTrue(drop.find("../../etc/passwd").isEmpty());
-    assertThrows(IllegalArgumentException.class, () -> drop.put("../x", new byte[] {1}));
-
     drop.put("application_1_0001", new byte[] {1, 2, 3});
     Path dir = localDir.resolve(JobSecretDrop.RELATIVE_DIR);
+    // A private file one level up: a client naming "../x" would reach it without the name check.
+    Path outside = Files.write(dir.getParent().resolve("x"), new byte[] {7});
+    Files.setPosixFilePermissions(outside, PosixFilePermissions.fromString("rw-------"));
+    assertTrue(drop.find("../x").isEmpty(), "a path named by a client was read");
+    assertThrows(IllegalArgumentException.class, () -> drop.put("../x", new byte[] {1}));
+
     Files.setPosixFilePermissions(
         dir.resolve("application_1_0001"), PosixFilePermissions.fromString("rw-r--r--"));
     assertTrue(drop.find("application_1_0001").isEmpty(), "a world-readable secret was believed");
