@@ -33,7 +33,8 @@ final case class LeakyConf(
     maxHeapFraction: Double,
     maxLiveFraction: Double,
     aggregation: LeakyConf.AggregationMode = LeakyConf.AutoAggregation,
-    joinSpoolMemory: Int = 2 << 20
+    joinSpoolMemory: Int = 2 << 20,
+    arrivalHeapFraction: Double = 0.2
 )
 
 object LeakyConf extends Logging {
@@ -157,6 +158,18 @@ object LeakyConf extends Logging {
     .since(Since)
     .build()
 
+  val ArrivalHeapFraction: ConfigKey[java.lang.Double] = B
+    .key(Prefix + "aggregation.arrivalHeapFraction", ValueTypes.decimal(0, true, 1, true))
+    .defaultValue("0.2")
+    .doc(
+      "Under `auto`, a map-side-combined aggregation whose combiners are collections (aggregateByKey into a set, " +
+        "say) merges them on arrival in Spark's own map, as without Levee, until they hold this share of the JVM " +
+        "heap as objects or Spark grants no more memory; then they move into a leaky table, serialized. `0` sends " +
+        "them to the table from the first record; `1` leaves only Spark's grant as the bound."
+    )
+    .since(Since)
+    .build()
+
   val JoinSpoolMemory: ConfigKey[Integer] = B
     .key(Prefix + "join.spoolMemory", ValueTypes.intBytes(0, 1 << 30))
     .defaultValue("2m")
@@ -194,7 +207,8 @@ object LeakyConf extends Logging {
       maxHeapFraction = MaxHeapFraction.from(source),
       maxLiveFraction = MaxLiveFraction.from(source),
       aggregation = aggregationModes.find(_.name == Aggregation.from(source)).get,
-      joinSpoolMemory = JoinSpoolMemory.from(source)
+      joinSpoolMemory = JoinSpoolMemory.from(source),
+      arrivalHeapFraction = ArrivalHeapFraction.from(source)
     )
   }
 

@@ -23,13 +23,14 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(c.maxHeapFraction == 0.3)
     assert(c.maxLiveFraction == 0.7)
     assert(c.aggregation == LeakyConf.AutoAggregation)
+    assert(c.arrivalHeapFraction == 0.2)
     assert(
       LeakyConf(new SparkConf(false).set(LeakyConf.Aggregation.name, "TABLE")).aggregation ==
         LeakyConf.TableAggregation
     )
     // Every key is registered with a doc and a version, and the registry's defaults parse.
     val keys = LeakyConf.REGISTRY.keys().asScala
-    assert(keys.size == 11 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
+    assert(keys.size == 12 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
     assert(keys.forall(k => k.since == "0.1.0" && k.doc.nonEmpty && k.defaultValue != null))
   }
 
@@ -76,6 +77,8 @@ class LeakyConfSuite extends AnyFunSuite {
     check(LeakyConf.Delegate.name, "not a class", "ShuffleManager class name")
     check(LeakyConf.SpillFileBuffer.name, "512", "between 1k and 64m")
     check(LeakyConf.Aggregation.name, "always", "auto | table")
+    check(LeakyConf.ArrivalHeapFraction.name, "1.5", "[0, 1]")
+    check(LeakyConf.ArrivalHeapFraction.name, "-0.1", "[0, 1]")
     for (
       key <- Seq(LeakyConf.MaxHeapFraction.name, LeakyConf.MaxLiveFraction.name);
       bad <- Seq("0", "1.5", "half")

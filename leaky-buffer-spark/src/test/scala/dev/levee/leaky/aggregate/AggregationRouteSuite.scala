@@ -38,16 +38,16 @@ class AggregationRouteSuite extends AnyFunSuite {
   }
 
   test(
-    "auto: growing or uncombined to the table, scalar combiners on arrival, table mode takes all"
+    "auto: uncombined to the table, map-side-combined collections on arrival then the table, scalar combiners on arrival, table mode takes all"
   ) {
     val auto = LeakyConf.AutoAggregation
     assert(ofDependency(auto, mapSideCombine = false, Growing).contains(Table))
-    assert(ofDependency(auto, mapSideCombine = true, Growing).contains(Table))
+    assert(ofDependency(auto, mapSideCombine = true, Growing).contains(ArrivalThenTable))
     assert(ofDependency(auto, mapSideCombine = true, Fixed).contains(OnArrival))
     assert(ofDependency(auto, mapSideCombine = false, Fixed).contains(OnArrival))
     assert(ofDependency(auto, mapSideCombine = false, Unknown).contains(Table))
     assert(ofDependency(auto, mapSideCombine = true, Unknown).isEmpty)
-    assert(ofFirstCombiner(Some(mutable.HashSet(1))) == Table)
+    assert(ofFirstCombiner(Some(mutable.HashSet(1))) == ArrivalThenTable)
     assert(ofFirstCombiner(Some((1L, 2L))) == OnArrival)
     assert(ofFirstCombiner(None) == OnArrival)
     for (mapSide <- Seq(true, false); shape <- Seq(Growing, Fixed, Unknown))

@@ -3,7 +3,13 @@ package org.apache.spark.shuffle.levee
 import scala.collection
 
 import dev.levee.leaky.LeakyConf
-import dev.levee.leaky.aggregate.{AggregationRoute, LeakyAggregation}
+import dev.levee.leaky.aggregate.{
+  AggregationRoute,
+  ArrivalCombiner,
+  LeakyAggregation,
+  LeakyTask,
+  TaskTable
+}
 import org.apache.spark.{Aggregator, InterruptibleIterator, SparkEnv, TaskContext}
 import org.apache.spark.internal.config
 import org.apache.spark.shuffle.{BaseShuffleHandle, ShuffleReader, ShuffleReadMetricsReporter}
@@ -75,6 +81,25 @@ private[levee] final class LeakyShuffleReader[K, C](
             .asInstanceOf[Aggregator[K, Any, C]]
             .combineValuesByKey(interruptible.asInstanceOf[Iterator[(K, Any)]], context)
         }
+      case AggregationRoute.ArrivalThenTable =>
+        val combiner = new ArrivalCombiner[K, C](
+          context,
+          aggregator.mergeCombiners,
+          (Runtime.getRuntime.maxMemory * leakyConf.arrivalHeapFraction).toLong,
+          leakyConf.initialMemoryThreshold,
+          SparkInternals.spillTriggers(conf),
+          () => SparkInternals.newCombinerMap[K, C](),
+          () => {
+            onTableRead()
+            new TaskTable[K](
+              context,
+              dep.serializer,
+              leakyConf,
+              LeakyTask.useJoinLayout(leakyConf, joinLike = false)
+            )
+          }
+        )
+        combiner.combine(interruptible.asInstanceOf[Iterator[(K, C)]])
       case AggregationRoute.Table =>
         onTableRead()
         if (dep.mapSideCombine) {

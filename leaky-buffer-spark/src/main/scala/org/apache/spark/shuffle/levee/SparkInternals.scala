@@ -1,10 +1,12 @@
 package org.apache.spark.shuffle.levee
 
+import dev.levee.leaky.aggregate.CombinerMap
 import dev.levee.leaky.spill.{SpillFile, SpillStorage}
 import dev.levee.leaky.table.SpillTriggers
 import org.apache.spark.{SparkConf, SparkEnv, TaskContext}
 import org.apache.spark.internal.config
 import org.apache.spark.memory.TaskMemoryManager
+import org.apache.spark.util.collection.SizeTrackingAppendOnlyMap
 
 /**
  * The few private[spark] members the leaky buffer needs, and nothing else. Logic stays in
@@ -41,4 +43,15 @@ object SparkInternals {
     m.incMemoryBytesSpilled(memorySpilled)
     m.incDiskBytesSpilled(diskSpilled)
   }
+
+  /** Spark's own combining map (ExternalAppendOnlyMap's in-memory part). */
+  def newCombinerMap[K, C](): CombinerMap[K, C] = new CombinerMap[K, C] {
+    private val map = new SizeTrackingAppendOnlyMap[K, C]
+    override def changeValue(key: K, update: (Boolean, C) => C): C = map.changeValue(key, update)
+    override def estimateSize(): Long = map.estimateSize()
+    override def iterator: Iterator[(K, C)] = map.iterator
+  }
+
+  def recordPeakMemory(context: TaskContext, peakBytes: Long): Unit =
+    context.taskMetrics().incPeakExecutionMemory(peakBytes)
 }

@@ -38,11 +38,12 @@ abstract class LeakyOperatorsSuite extends LeakySparkSuite {
       assert(sums == data.groupBy(_._1).map { case (k, vs) => k -> vs.map(_._2.length.toLong).sum })
     } == 0)
 
-    // A set per key grows with the values: the table.
+    // A set per key grows with the values, but these few kB of sets stay far below the arrival bound: combined on
+    // arrival, as stock does (ArrivalCombinerSuite moves them into the table).
     assert(tableReads {
       val agg = rdd.aggregateByKey(Set.empty[String], 2)(_ + _, _ ++ _).collect().toMap
       assert(agg == data.groupBy(_._1).map { case (k, vs) => k -> vs.map(_._2).toSet })
-    } == 2)
+    } == 0)
 
     assert(tableReads {
       val comb = rdd
