@@ -141,9 +141,8 @@ public final class PiranhaSuite implements Suite {
       for (int round = 1; round <= runs; round++) {
         Path r = new Path("/bench/piranha/round-" + round);
         if (workloads.contains(FLOOR)) {
-          // Table 1. The arm that follows another sees its ApplicationMaster linger a moment, so
-          // the
-          // order rotates round by round.
+          // Table 1. An arm that follows another shares the cluster with that one's lingering
+          // ApplicationMaster for a moment, so the order rotates round by round.
           List<String> arms =
               List.of(EMPTY_MR, EMPTY_MAP_ONLY, mapOnlyN, EMPTY_PIRANHA, EMPTY_PIRANHA_INSTALLED);
           for (int i = 0; i < arms.size(); i++) {
