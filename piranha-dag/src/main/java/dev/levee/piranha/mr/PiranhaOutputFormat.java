@@ -1,9 +1,11 @@
 package dev.levee.piranha.mr;
 
 import dev.levee.piranha.plan.RunPlan;
+import dev.levee.piranha.rendezvous.ZkWarmUp;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.OutputFormat;
 import org.apache.hadoop.mapreduce.RecordWriter;
@@ -68,6 +70,11 @@ public final class PiranhaOutputFormat extends OutputFormat<Object, Object> {
   @Override
   public OutputCommitter getOutputCommitter(TaskAttemptContext context)
       throws IOException, InterruptedException {
+    if (context.getConfiguration().get(MRJobConfig.TASK_ATTEMPT_ID) != null) {
+      // A task JVM (the ApplicationMaster's job configuration names no attempt), where this is the
+      // first Piranha code MapReduce runs, well before the task's own.
+      ZkWarmUp.startInBackground();
+    }
     TaskAttemptContext t = terminal(context);
     return new PartitionNamingCommitter(real(t.getConfiguration()).getOutputCommitter(t));
   }

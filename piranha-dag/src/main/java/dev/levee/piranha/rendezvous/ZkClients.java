@@ -47,4 +47,17 @@ public final class ZkClients {
     }
     return client;
   }
+
+  /**
+   * Closes {@code client} without waiting for it to finish. ZooKeeper's NIO client sleeps 100 ms in
+   * its socket clean-up after the server has already ended the session, and both the last task of a
+   * run and the runner would add that sleep to what the user waits for. A JVM that exits before the
+   * close reached the server leaves a session ZooKeeper expires on its own; the run's znodes go
+   * with the runner's clean-up either way.
+   */
+  public static void closeInBackground(CuratorFramework client) {
+    Thread closer = new Thread(client::close, "piranha-zookeeper-close");
+    closer.setDaemon(true);
+    closer.start();
+  }
 }

@@ -192,13 +192,14 @@ public final class ZkRendezvous implements Closeable {
     }
   }
 
+  /** Stops listening at once; the session ends shortly after, without this task waiting. */
   @Override
   public void close() {
     closing = true;
     try {
       cache.close();
     } finally {
-      client.close();
+      ZkClients.closeInBackground(client);
     }
   }
 

@@ -133,8 +133,9 @@ public final class ZkRunTracker implements Closeable {
     }
   }
 
+  /** Ends the runner's session without waiting for the client's own clean-up. */
   @Override
   public void close() {
-    client.close();
+    ZkClients.closeInBackground(client);
   }
 }

@@ -13,6 +13,8 @@ import dev.levee.bench.results.RunFigures;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.piranha.examples.TopWords;
+import dev.levee.piranha.exec.TaskTimeline;
+import dev.levee.piranha.plan.RunPlan;
 import dev.levee.piranha.runner.PiranhaRunner;
 import dev.levee.piranha.runner.RunResult;
 import dev.levee.piranha.runner.StageBreakdown;
@@ -26,6 +28,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobID;
 
 /**
  * {@code ./levee bench piranha}: the paper's Table-1 floor (an empty MapReduce job with a reduce,
@@ -34,9 +37,21 @@ import org.apache.hadoop.fs.Path;
  * chained MapReduce and as Piranha in the chosen configurations; every arm on the same YARN mini
  * cluster (HDFS, several NodeManagers, one ZooKeeper) with the same poll and heartbeat settings,
  * arms interleaved round by round, each output checked equal to the chain's in the same round.
+ *
+ * <p>The floor adds two arms the paper did not need: an empty map-only job with as many tasks as
+ * the dummy (on a two-core machine, starting several task JVMs at once costs more than one), and
+ * the dummy with its plugin jar already on the cluster, as the stock floor jobs' classes are. Each
+ * floor arm also records when it passed each point of a job's life ({@link FloorTimeline}).
  */
 public final class PiranhaSuite implements Suite {
   static final String CHAIN = "chained-mapreduce";
+  static final String FLOOR = "floor";
+  static final String TOP_K = "top-k-words";
+  static final String EMPTY_MR = "empty-mapreduce";
+  static final String EMPTY_MAP_ONLY = "empty-map-only";
+  static final String EMPTY_PIRANHA = "empty-piranha";
+  static final String EMPTY_PIRANHA_INSTALLED = "empty-piranha-site-installed";
+  static final String DUMMY_CONFIG = "fused-none";
 
   @Override
   public String name() {
@@ -52,6 +67,8 @@ public final class PiranhaSuite implements Suite {
   public List<OptionSpec> options() {
     return List.of(
         OptionSpec.optional("runs", "N", "rounds; every arm runs once per round", "5"),
+        OptionSpec.optional(
+            "workloads", "LIST", "which workloads: floor, top-k-words", "floor,top-k-words"),
         OptionSpec.optional("records", "N", "web records for the query", "400000"),
         OptionSpec.optional("node-managers", "N", "NodeManagers of the mini cluster", "2"),
         OptionSpec.optional(
@@ -69,6 +86,13 @@ public final class PiranhaSuite implements Suite {
     long records = context.options().longAtLeast("records", 1);
     int nms = context.options().intIn("node-managers", 1, 8);
     List<String> configs = List.of(context.options().string("configs").split(","));
+    List<String> workloads = List.of(context.options().string("workloads").split(","));
+    for (String w : workloads) {
+      if (!List.of(FLOOR, TOP_K).contains(w)) {
+        throw new IllegalArgumentException(
+            "--workloads: '" + w + "' is not one of " + FLOOR + ", " + TOP_K);
+      }
+    }
     java.nio.file.Path base = java.nio.file.Path.of(".levee", "bench-piranha").toAbsolutePath();
     Files.createDirectories(base);
     try (TestingServer zk = ZooKeeperServers.standalone(base.resolve("zookeeper"));
@@ -91,81 +115,57 @@ public final class PiranhaSuite implements Suite {
         out.write("one line\n".getBytes(StandardCharsets.UTF_8));
       }
       Path web = new Path("/bench/piranha/web");
-      RecordGenerator gen = Datasets.builtIn().configure("web", 42, Map.of());
-      DatasetWriter.Result data =
-          new DatasetWriter(conf)
-              .write(
-                  "web",
-                  42,
-                  gen,
-                  Map.of(),
-                  new DatasetWriter.Plan(web.toString(), records, 2, 2, true),
-                  context.progress("generate", records, "records"));
-      context.err().printf("web data: %d records, %d bytes%n", data.records(), data.bytes());
+      long webBytes = 0;
+      if (workloads.contains(TOP_K)) {
+        webBytes = writeWeb(context, conf, web, records);
+      }
+      // The honest floor for the dummy: as many map tasks as it has tasks, one one-line file each.
+      int dummyTasks = dummyTaskCount(conf, tiny);
+      Path tinyN = new Path("/bench/piranha/tiny-" + dummyTasks);
+      for (int i = 0; i < dummyTasks; i++) {
+        try (var out = fs.create(new Path(tinyN, "one-line-" + i + ".txt"))) {
+          out.write("one line\n".getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      String mapOnlyN = "empty-map-only-" + dummyTasks + "-tasks";
+      // The mini cluster's containers inherit this JVM's classpath, as a site-wide install of the
+      // plugin (mapreduce.application.classpath) would give them: the stock floor jobs ship no jar
+      // at all. The runner ships the 4.3 MB plugin jar as the job jar unless the job names its own,
+      // so this arm names a near-empty one, splitting the shipping cost from the rest.
+      Configuration installed = new Configuration(conf);
+      installed.set("mapreduce.job.jar", emptyJar(base.resolve("empty-job.jar")).toString());
 
       Map<String, Object> floor = Map.of("query", "floor");
-      Map<String, Object> topk =
-          Map.of("query", "top-k-words", "records", records, "bytes", data.bytes());
+      Map<String, Object> topk = Map.of("query", TOP_K, "records", records, "bytes", webBytes);
       List<Measurement> measured = new ArrayList<>();
       for (int round = 1; round <= runs; round++) {
         Path r = new Path("/bench/piranha/round-" + round);
-        // The floor, Table 1.
-        measured.add(
-            context.record(
-                "empty-mapreduce",
-                floor,
-                Map.of("seconds", FloorJobs.emptyMapReduce(conf, tiny, new Path(r, "e-mr"))),
-                round));
-        measured.add(
-            context.record(
-                "empty-map-only",
-                floor,
-                Map.of("seconds", FloorJobs.emptyMapOnly(conf, tiny, new Path(r, "e-map"))),
-                round));
-        RunResult dummy =
-            new PiranhaRunner(withConfig(conf, "fused-none", "/bench/floor"))
-                .run(FloorJobs.emptyPiranha(tiny, new Path(r, "e-piranha")));
-        measured.add(
-            context.record("empty-piranha", floor, metrics(dummy, "empty-piranha"), round));
-
-        // The query.
-        Path chainOut = new Path(r, "chain");
-        Map<String, Double> chainMetrics = new LinkedHashMap<>();
-        long t0 = System.nanoTime();
-        int k = 0;
-        for (var job : TopWords.chain(conf, web, new Path(r, "chain-tmp"), chainOut, 2, 20)) {
-          long j0 = System.nanoTime();
-          if (!job.waitForCompletion(false)) {
-            throw new IllegalStateException("stock job " + job.getJobName() + " failed");
+        if (workloads.contains(FLOOR)) {
+          // Table 1. An arm that follows another shares the cluster with that one's lingering
+          // ApplicationMaster for a moment, so the order rotates round by round.
+          List<String> arms =
+              List.of(EMPTY_MR, EMPTY_MAP_ONLY, mapOnlyN, EMPTY_PIRANHA, EMPTY_PIRANHA_INSTALLED);
+          for (int i = 0; i < arms.size(); i++) {
+            String arm = arms.get((i + round - 1) % arms.size());
+            Path out = new Path(r, arm);
+            Map<String, Double> m;
+            if (arm.equals(EMPTY_MR)) {
+              m = floorMetrics(conf, cluster, FloorJobs.emptyMapReduce(conf, tiny, out));
+            } else if (arm.equals(EMPTY_MAP_ONLY)) {
+              m = floorMetrics(conf, cluster, FloorJobs.emptyMapOnly(conf, tiny, out));
+            } else if (arm.equals(mapOnlyN)) {
+              m = floorMetrics(conf, cluster, FloorJobs.emptyMapOnly(conf, tinyN, out));
+            } else if (arm.equals(EMPTY_PIRANHA)) {
+              m = dummyMetrics(conf, cluster, tiny, out);
+            } else {
+              m = dummyMetrics(installed, cluster, tiny, out);
+            }
+            measured.add(context.record(arm, floor, m, round));
           }
-          chainMetrics.put(
-              BreakdownChart.PREFIX
-                  + "job "
-                  + (++k)
-                  + " ("
-                  + job.getJobName().replace("top-words: ", "")
-                  + ")",
-              (System.nanoTime() - j0) / 1e9);
         }
-        chainMetrics.put("seconds", (System.nanoTime() - t0) / 1e9);
-        List<String> expected = PiranhaDemoRow.read(fs, chainOut);
-        measured.add(context.record(CHAIN, topk, chainMetrics, round));
-        for (String c : configs) {
-          Path out = new Path(r, "piranha-" + c);
-          Configuration pc = withConfig(conf, c, "/bench/topk");
-          RunResult res =
-              new PiranhaRunner(pc)
-                  .run(TopWords.dagFromChain(pc, web, new Path(r, "unused-" + c), out, 2, 20));
-          if (res.mode() != RunResult.Mode.PIRANHA || res.attempts() != 1) {
-            throw new IllegalStateException(
-                "piranha-" + c + " did not run as one Piranha attempt: " + res.fallbackReason());
-          }
-          List<String> got = PiranhaDemoRow.read(fs, out);
-          if (!got.equals(expected)) {
-            throw new IllegalStateException(
-                "piranha-" + c + " output differs from chained MapReduce in round " + round);
-          }
-          measured.add(context.record("piranha-" + c, topk, metrics(res, "piranha-" + c), round));
+
+        if (workloads.contains(TOP_K)) {
+          measured.addAll(topKRound(context, conf, fs, web, r, topk, configs, round));
         }
         fs.delete(r, true);
         context.err().printf("round %d of %d done%n", round, runs);
@@ -174,6 +174,146 @@ public final class PiranhaSuite implements Suite {
     } finally {
       org.apache.hadoop.fs.FileUtil.fullyDelete(base.toFile());
     }
+  }
+
+  /** The query's arms in one round: the chain first, then each Piranha configuration. */
+  private static List<Measurement> topKRound(
+      SuiteContext context,
+      Configuration conf,
+      FileSystem fs,
+      Path web,
+      Path r,
+      Map<String, Object> topk,
+      List<String> configs,
+      int round)
+      throws Exception {
+    List<Measurement> measured = new ArrayList<>();
+    Path chainOut = new Path(r, "chain");
+    Map<String, Double> chainMetrics = new LinkedHashMap<>();
+    long t0 = System.nanoTime();
+    int k = 0;
+    for (var job : TopWords.chain(conf, web, new Path(r, "chain-tmp"), chainOut, 2, 20)) {
+      long j0 = System.nanoTime();
+      if (!job.waitForCompletion(false)) {
+        throw new IllegalStateException("stock job " + job.getJobName() + " failed");
+      }
+      chainMetrics.put(
+          BreakdownChart.PREFIX
+              + "job "
+              + (++k)
+              + " ("
+              + job.getJobName().replace("top-words: ", "")
+              + ")",
+          (System.nanoTime() - j0) / 1e9);
+    }
+    chainMetrics.put("seconds", (System.nanoTime() - t0) / 1e9);
+    List<String> expected = PiranhaDemoRow.read(fs, chainOut);
+    measured.add(context.record(CHAIN, topk, chainMetrics, round));
+    for (String c : configs) {
+      Path out = new Path(r, "piranha-" + c);
+      Configuration pc = withConfig(conf, c, "/bench/topk");
+      RunResult res =
+          new PiranhaRunner(pc)
+              .run(TopWords.dagFromChain(pc, web, new Path(r, "unused-" + c), out, 2, 20));
+      if (res.mode() != RunResult.Mode.PIRANHA || res.attempts() != 1) {
+        throw new IllegalStateException(
+            "piranha-" + c + " did not run as one Piranha attempt: " + res.fallbackReason());
+      }
+      List<String> got = PiranhaDemoRow.read(fs, out);
+      if (!got.equals(expected)) {
+        throw new IllegalStateException(
+            "piranha-" + c + " output differs from chained MapReduce in round " + round);
+      }
+      measured.add(context.record("piranha-" + c, topk, metrics(res, "piranha-" + c), round));
+    }
+    return measured;
+  }
+
+  private static long writeWeb(SuiteContext context, Configuration conf, Path web, long records)
+      throws Exception {
+    RecordGenerator gen = Datasets.builtIn().configure("web", 42, Map.of());
+    DatasetWriter.Result data =
+        new DatasetWriter(conf)
+            .write(
+                "web",
+                42,
+                gen,
+                Map.of(),
+                new DatasetWriter.Plan(web.toString(), records, 2, 2, true),
+                context.progress("generate", records, "records"));
+    context.err().printf("web data: %d records, %d bytes%n", data.records(), data.bytes());
+
+    return data.bytes();
+  }
+
+  private static java.nio.file.Path emptyJar(java.nio.file.Path jar) throws java.io.IOException {
+    try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new java.util.zip.ZipEntry("META-INF/levee-bench-empty-job"));
+      out.closeEntry();
+    }
+    return jar;
+  }
+
+  /** Tasks of the dummy as the bench runs it (fused, one input file). */
+  private static int dummyTaskCount(Configuration conf, Path tiny) {
+    Configuration c = withConfig(conf, DUMMY_CONFIG, "/bench/floor");
+    RunPlan plan =
+        RunPlan.resolve(FloorJobs.emptyPiranha(tiny, new Path("/unused")), Map.of("scan", 1));
+    return plan.withoutRedundantStages(c).taskCount();
+  }
+
+  private static Map<String, Double> floorMetrics(
+      Configuration conf, MiniMapReduceCluster cluster, FloorJobs.Run run) throws Exception {
+    Map<String, Double> m = new LinkedHashMap<>();
+    m.put("seconds", run.seconds());
+    m.putAll(
+        FloorTimeline.of(
+            conf, run.id(), run.startMillis(), run.endMillis(), cluster.workDir(), null));
+    return m;
+  }
+
+  /**
+   * The dummy's wall time as its caller sees it, clean-up after the job included; its timeline from
+   * the same sources as the stock arms', the task marks from its own task timelines.
+   */
+  private static Map<String, Double> dummyMetrics(
+      Configuration conf, MiniMapReduceCluster cluster, Path in, Path out) throws Exception {
+    long t0 = System.currentTimeMillis();
+    RunResult res =
+        new PiranhaRunner(withConfig(conf, DUMMY_CONFIG, "/bench/floor"))
+            .run(FloorJobs.emptyPiranha(in, out));
+    long t1 = System.currentTimeMillis();
+    if (res.mode() != RunResult.Mode.PIRANHA || res.attempts() != 1) {
+      throw new IllegalStateException(
+          "the empty Piranha job did not run as one Piranha attempt: " + res.fallbackReason());
+    }
+    Map<String, Double> m = metrics(res, EMPTY_PIRANHA);
+    m.put("seconds", (t1 - t0) / 1000.0);
+    m.put("runner-seconds", res.seconds());
+    long start = 0;
+    long registered = 0;
+    long done = 0;
+    for (TaskTimeline t : res.timelines().values()) {
+      start = Math.max(start, orZero(t.get(TaskTimeline.START)));
+      registered = Math.max(registered, orZero(t.get(TaskTimeline.REGISTERED)));
+      done = Math.max(done, orZero(t.get(TaskTimeline.DONE)));
+    }
+    Map<String, Double> at =
+        FloorTimeline.of(
+            conf,
+            JobID.forName(res.jobIds().get(0)),
+            t0,
+            t1,
+            cluster.workDir(),
+            new long[] {start, done});
+    at.put(FloorTimeline.PREFIX + "tasks-registered", (registered - t0) / 1000.0);
+    at.put(FloorTimeline.PREFIX + "runner-done", (res.finishedMillis() - t0) / 1000.0);
+    m.putAll(at);
+    return m;
+  }
+
+  private static long orZero(Long v) {
+    return v == null ? 0 : v;
   }
 
   private static Configuration withConfig(Configuration conf, String config, String root) {
@@ -211,12 +351,16 @@ public final class PiranhaSuite implements Suite {
     context.out().println("|---|---|---|---|---|---|---|");
     double chain = Double.NaN;
     double mapOnly = Double.NaN;
+    double mapOnlyN = Double.NaN;
     for (ResultGroup g : groups) {
       if (g.variant().equals(CHAIN)) {
         chain = g.summary("seconds").median();
       }
-      if (g.variant().equals("empty-map-only")) {
+      if (g.variant().equals(EMPTY_MAP_ONLY)) {
         mapOnly = g.summary("seconds").median();
+      }
+      if (g.variant().startsWith(EMPTY_MAP_ONLY + "-")) {
+        mapOnlyN = g.summary("seconds").median();
       }
     }
     for (ResultGroup g : groups) {
@@ -224,8 +368,11 @@ public final class PiranhaSuite implements Suite {
       String versus = "";
       if (g.variant().startsWith("piranha-")) {
         versus = String.format("%.0f%% faster", 100 * (1 - s.median() / chain));
-      } else if (g.variant().equals("empty-piranha")) {
-        versus = String.format("%+.0f%% vs map-only floor", 100 * (s.median() / mapOnly - 1));
+      } else if (g.variant().startsWith(EMPTY_PIRANHA)) {
+        versus =
+            String.format(
+                "%+.0f%% vs the map-only floor, %+.0f%% vs map-only with as many tasks",
+                100 * (s.median() / mapOnly - 1), 100 * (s.median() / mapOnlyN - 1));
       }
       context
           .out()
@@ -236,7 +383,13 @@ public final class PiranhaSuite implements Suite {
     java.nio.file.Path dir = RunFigures.dir(context, context.options().string("figures"));
     Files.createDirectories(dir);
     context.err().println("figure: " + SecondsChart.write(groups, dir));
-    context.err().println("figure: " + BreakdownChart.write("top-k words", groups, dir));
+    context
+        .err()
+        .println(
+            "figure: "
+                + BreakdownChart.write(
+                    Double.isNaN(chain) ? "the empty job" : "top-k words", groups, dir));
+    timelineTable(context, groups);
     context.out().println();
     context.out().println("| arm | phase | median s |");
     context.out().println("|---|---|---|");
@@ -252,6 +405,50 @@ public final class PiranhaSuite implements Suite {
                   g.summary(metric).median());
         }
       }
+    }
+  }
+
+  /**
+   * The floor arms' instants (seconds after the client began, medians over the rounds), one column
+   * per arm, so consecutive rows show where each arm's time goes.
+   */
+  private static void timelineTable(SuiteContext context, List<ResultGroup> groups) {
+    List<ResultGroup> arms =
+        groups.stream()
+            .filter(
+                g -> g.values().keySet().stream().anyMatch(k -> k.startsWith(FloorTimeline.PREFIX)))
+            .toList();
+    if (arms.isEmpty()) {
+      return;
+    }
+    List<String> instants = new ArrayList<>();
+    for (ResultGroup g : arms) {
+      for (String k : g.values().keySet()) {
+        if (k.startsWith(FloorTimeline.PREFIX) && !instants.contains(k)) {
+          instants.add(k);
+        }
+      }
+    }
+    instants.sort(
+        java.util.Comparator.comparingInt(
+            k -> FloorTimeline.ORDER.indexOf(k.substring(FloorTimeline.PREFIX.length()))));
+    context.out().println();
+    StringBuilder head = new StringBuilder("| instant (s after the client began) |");
+    StringBuilder rule = new StringBuilder("|---|");
+    for (ResultGroup g : arms) {
+      head.append(' ').append(g.variant()).append(" |");
+      rule.append("---:|");
+    }
+    context.out().println(head);
+    context.out().println(rule);
+    for (String k : instants) {
+      StringBuilder row =
+          new StringBuilder("| " + k.substring(FloorTimeline.PREFIX.length()) + " |");
+      for (ResultGroup g : arms) {
+        Summary s = g.summary(k);
+        row.append(s == null ? " |" : String.format(" %.2f |", s.median()));
+      }
+      context.out().println(row);
     }
   }
 }
