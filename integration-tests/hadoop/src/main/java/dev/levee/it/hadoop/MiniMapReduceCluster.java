@@ -336,20 +336,23 @@ public final class MiniMapReduceCluster implements AutoCloseable {
   }
 
   /**
-   * MiniYARNCluster picks each NodeManager's local dir itself, {@code <name>-localDir-nm-<i>_0}
-   * under the directory its constructor makes, and creates it when the NodeManager initializes; a
-   * link put there first makes the NodeManager use the link's target instead.
+   * MiniYARNCluster picks each NodeManager's local dir itself, {@code <name>-localDir-nm-<i>_0} in
+   * a work directory its constructor names (private, and created only when the NodeManagers
+   * initialize), and keeps a directory that already exists there; a link put there first makes the
+   * NodeManager use the link's target instead.
    */
   private void linkLocalDirs(int count, java.util.function.IntFunction<Path> targets)
       throws IOException {
-    Path clusterDir = workDir.resolve("yarn").resolve(yarn.getName());
     Path testDir;
-    try (Stream<Path> dirs = Files.list(clusterDir)) {
-      testDir =
-          dirs.filter(d -> d.getFileName().toString().startsWith("yarn-"))
-              .findFirst()
-              .orElseThrow(() -> new IOException("no yarn-* directory in " + clusterDir));
+    try {
+      java.lang.reflect.Field field = MiniYARNCluster.class.getDeclaredField("testWorkDir");
+      field.setAccessible(true);
+      testDir = ((File) field.get(yarn)).toPath();
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new IOException(
+          "cannot find MiniYARNCluster's work directory to place the local dirs in", e);
     }
+    Files.createDirectories(testDir);
     for (int i = 0; i < count; i++) {
       Path target = Files.createDirectories(targets.apply(i));
       Files.createSymbolicLink(

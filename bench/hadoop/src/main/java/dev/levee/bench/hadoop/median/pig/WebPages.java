@@ -17,6 +17,12 @@ public final class WebPages {
   /** The paper's dataset resembled complete samples of 100 domains. */
   public static final int DOMAINS = 100;
 
+  /**
+   * About the bytes of one page's line, as the Pig jobs' reducer receives it (the quantiles query
+   * ships whole pages): what sizes the sponges when the Pig jobs run.
+   */
+  public static final long LINE_BYTES = 100;
+
   private static final long SEED = 2014;
 
   private WebPages() {}

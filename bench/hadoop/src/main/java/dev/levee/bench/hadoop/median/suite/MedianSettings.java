@@ -93,7 +93,7 @@ record MedianSettings(
           REDUCE_HEAP_MB, "24",
           DISK_READER_FILE, "256m",
           CO_RUNNER_RECORDS, "100k",
-          PAGES, "300k");
+          PAGES, "1m");
 
   /**
    * The largest no-spill reducer heap: its container (heap plus {@link
@@ -130,9 +130,9 @@ record MedianSettings(
         OptionSpec.optional(
             SPONGE_POOL_MB,
             "MB",
-            "each NodeManager's sponge; auto = "
+            "each NodeManager's sponge (and stock-tmpfs's tmpfs); auto = "
                 + (int) (AUTO_POOL_SHARE * 100)
-                + "% of the reducer's input",
+                + "% of the largest reducer input among the jobs",
             AUTO),
         // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two dozen
         // runs from remote
@@ -236,7 +236,6 @@ record MedianSettings(
               + maps
               + " (every map needs input)");
     }
-    int pool = poolMb(o.string(SPONGE_POOL_MB), NumbersInput.shuffleBytes(numbers));
     long chunk = o.bytesAtLeast(CHUNK_SIZE, 4096);
     if (chunk > (1L << 30)) {
       throw new BadArgumentException(
@@ -259,6 +258,7 @@ record MedianSettings(
     long coRecords = reparse(o, quick, CO_RUNNER_RECORDS).longAtLeast(CO_RUNNER_RECORDS, 1000);
     long timeout = o.intIn(JOB_TIMEOUT, 60, 86_400);
     long pages = reparse(o, quick, PAGES).longAtLeast(PAGES, 1000);
+    int pool = poolMb(o.string(SPONGE_POOL_MB), largestReducerInput(jobs, numbers, pages));
     int pigHeap = o.intIn(PIG_REDUCE_HEAP_MB, 64, 4096);
     int pigNoSpillHeap = o.intIn(PIG_NO_SPILL_HEAP_MB, 64, MAX_NO_SPILL_HEAP_MB);
     if (pigNoSpillHeap <= pigHeap) {
@@ -295,6 +295,18 @@ record MedianSettings(
         pigHeap,
         pigNoSpillHeap,
         quick);
+  }
+
+  /** The input of the largest reducer among {@code jobs}: the sponges are sized for it. */
+  static long largestReducerInput(List<Workload> jobs, long numbers, long pages) {
+    long largest = 0;
+    if (jobs.contains(Workload.MEDIAN)) {
+      largest = NumbersInput.shuffleBytes(numbers);
+    }
+    if (jobs.stream().anyMatch(j -> j.pig)) {
+      largest = Math.max(largest, pages * dev.levee.bench.hadoop.median.pig.WebPages.LINE_BYTES);
+    }
+    return largest;
   }
 
   static int poolMb(String value, long reducerInputBytes) {

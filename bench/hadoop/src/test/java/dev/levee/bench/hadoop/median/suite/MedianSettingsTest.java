@@ -43,10 +43,16 @@ class MedianSettingsTest {
 
   @Test
   void autoPoolHoldsFortyPercentOfTheInputPerNodeSoThreeNodesHoldItAll() {
-    MedianSettings s = parse("--numbers", "10m");
+    MedianSettings s = parse("--jobs", "median", "--numbers", "10m");
     assertEquals((int) Math.ceil(100_000_000 * 0.4 / (1 << 20)), s.poolMbPerNode());
     assertTrue(3L * s.poolMbPerNode() * (1 << 20) > s.reducerInputBytes());
     assertEquals(64, parse("--sponge-pool-mb", "64").poolMbPerNode());
+    // With the Pig jobs, the larger of the two inputs sizes the sponges.
+    MedianSettings pig = parse("--numbers", "10m", "--pages", "3m");
+    assertEquals((int) Math.ceil(3_000_000 * 100 * 0.4 / (1 << 20)), pig.poolMbPerNode());
+    assertEquals(
+        s.poolMbPerNode(),
+        parse("--jobs", "median,quantiles", "--numbers", "10m", "--pages", "100k").poolMbPerNode());
   }
 
   @Test
@@ -119,7 +125,7 @@ class MedianSettingsTest {
     assertEquals(2_000_000, s.pages());
     assertEquals(128, s.pigReduceHeapMb());
     assertTrue(s.pigNoSpillHeapMb() > s.pigReduceHeapMb());
-    assertEquals(300_000, parse("--quick").pages());
+    assertEquals(1_000_000, parse("--quick").pages());
     assertEquals(500_000, parse("--quick", "--pages", "500k").pages());
     String order = error("--pig-reduce-heap-mb", "512", "--pig-no-spill-heap-mb", "256");
     assertTrue(
