@@ -3,8 +3,15 @@ package dev.levee.bench.hadoop.median.pig;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.pig.PigOnMiniCluster;
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Cluster;
@@ -14,6 +21,9 @@ import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.pig.PigServer;
 import org.apache.pig.backend.executionengine.ExecJob;
 import org.apache.pig.tools.pigstats.JobStats;
@@ -31,8 +41,16 @@ public record PigRun(
     TaskAttemptID reduceAttempt,
     Counters reduceCounters) {
 
+  /**
+   * Runs the query and waits for it; after {@code timeoutSeconds} kills every application still on
+   * the cluster (a job can wait forever for a node whose local dirs are all marked bad) and fails.
+   */
   public static PigRun run(
-      MiniMapReduceCluster cluster, Properties properties, List<String> statements, Path output)
+      MiniMapReduceCluster cluster,
+      Properties properties,
+      List<String> statements,
+      Path output,
+      long timeoutSeconds)
       throws Exception {
     FileSystem fs = cluster.fileSystem();
     fs.delete(output, true);
@@ -43,14 +61,20 @@ public record PigRun(
         pig.registerQuery(statement);
       }
       long start = System.nanoTime();
-      List<ExecJob> jobs = pig.executeBatch();
+      List<ExecJob> jobs = executeBatch(pig, cluster, timeoutSeconds);
       double seconds = (System.nanoTime() - start) / 1e9;
-      if (jobs.size() != 1 || jobs.get(0).getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
-        throw new IOException(
-            "Pig query did not complete: "
-                + (jobs.isEmpty() ? "no job" : String.valueOf(jobs.get(0).getException())));
+      if (jobs.size() != 1) {
+        throw new IOException("Pig query ran " + jobs.size() + " stores, expected 1");
       }
       PigStats stats = jobs.get(0).getStatistics();
+      if (jobs.get(0).getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
+        // Pig leaves the exception null when the MapReduce job failed; its stats say why.
+        throw new IOException(
+            "Pig query failed: "
+                + (jobs.get(0).getException() != null
+                    ? jobs.get(0).getException()
+                    : stats.getErrorMessage()));
+      }
       if (!stats.isSuccessful() || stats.getNumberJobs() != 1) {
         throw new IOException(
             "Pig query ran "
@@ -74,6 +98,54 @@ public record PigRun(
           reduces[0].getTaskCounters());
     } finally {
       pig.shutdown();
+    }
+  }
+
+  private static List<ExecJob> executeBatch(
+      PigServer pig, MiniMapReduceCluster cluster, long timeoutSeconds) throws Exception {
+    ExecutorService one =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "pig-batch");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      java.util.concurrent.Callable<List<ExecJob>> query = pig::executeBatch;
+      Future<List<ExecJob>> batch = one.submit(query);
+      try {
+        return batch.get(timeoutSeconds, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        killUnfinishedApplications(cluster);
+        try {
+          batch.get(60, TimeUnit.SECONDS);
+        } catch (Exception afterKill) {
+          // the query's own failure after the kill adds nothing to the timeout
+        }
+        throw new IOException(
+            "Pig query still running after " + timeoutSeconds + " s; its jobs were killed");
+      } catch (ExecutionException e) {
+        throw new IOException("Pig query failed: " + e.getCause(), e.getCause());
+      }
+    } finally {
+      one.shutdownNow();
+    }
+  }
+
+  private static void killUnfinishedApplications(MiniMapReduceCluster cluster) throws Exception {
+    try (YarnClient yarn = YarnClient.createYarnClient()) {
+      yarn.init(cluster.clientConf());
+      yarn.start();
+      for (ApplicationReport app :
+          yarn.getApplications(
+              EnumSet.of(
+                  YarnApplicationState.NEW,
+                  YarnApplicationState.NEW_SAVING,
+                  YarnApplicationState.SUBMITTED,
+                  YarnApplicationState.ACCEPTED,
+                  YarnApplicationState.RUNNING))) {
+        yarn.killApplication(app.getApplicationId());
+      }
     }
   }
 }

@@ -177,7 +177,7 @@ record MedianSettings(
         OptionSpec.optional(
             JOB_TIMEOUT,
             "SECONDS",
-            "a median job still running after this is killed and recorded" + " failed",
+            "a job still running after this is killed and recorded failed",
             "1800"),
         OptionSpec.optional(
             PAGES,

@@ -312,7 +312,7 @@ public final class SpongeMedianSuite implements Suite {
         TmpfsLocalDirs.Watch watch = watchTmpfs();
         load.beginJob();
         try {
-          PigRun r = PigRun.run(cluster.cluster(), pig, query, output);
+          PigRun r = PigRun.run(cluster.cluster(), pig, query, output, s.jobTimeoutSeconds());
           load.check();
           answers.put(v, r.digest().toString());
           m.put("seconds", r.seconds());
