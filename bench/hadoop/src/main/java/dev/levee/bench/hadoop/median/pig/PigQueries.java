@@ -13,13 +13,19 @@ public final class PigQueries {
 
   private PigQueries() {}
 
-  /** Frequent Anchortext: pages grouped by language, the top anchor-text terms of each. */
+  /**
+   * Frequent Anchortext: pages grouped by language, the top anchor-text terms of each. Unlike Spam
+   * Quantiles this query projects before it groups, so each bag holds (language, anchor text) only
+   * (Pig 0.18 did not prune the unused columns of the grouped relation by itself: the reducer
+   * received whole pages).
+   */
   public static List<String> frequentAnchortext(Path input, Path output) {
     return List.of(
         "DEFINE TopTerms " + TopTerms.class.getName() + "('" + TOP_K + "');",
         load(input),
-        "by_language = GROUP pages BY language PARALLEL 1;",
-        "top = FOREACH by_language GENERATE group, TopTerms(pages.anchor_text);",
+        "texts = FOREACH pages GENERATE language, anchor_text;",
+        "by_language = GROUP texts BY language PARALLEL 1;",
+        "top = FOREACH by_language GENERATE group, TopTerms(texts.anchor_text);",
         "STORE top INTO '" + output + "';");
   }
 
