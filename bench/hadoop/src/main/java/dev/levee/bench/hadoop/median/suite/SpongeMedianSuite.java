@@ -85,17 +85,31 @@ public final class SpongeMedianSuite implements Suite {
     Files.createDirectories(base);
     err.printf(
         Locale.ROOT,
-        "sponge-median: %,d numbers (%d MB into one reducer of %d MB heap), %d maps, "
-            + "io.sort.factor %d, %d NodeManagers with %d MB sponges; conditions %s; %d repetition(s)%n",
-        s.numbers(),
-        s.reducerInputBytes() / 1_000_000,
-        s.reduceHeapMb(),
+        "sponge-median: jobs %s; %d maps, io.sort.factor %d, %d NodeManagers with %d MB sponges;"
+            + " conditions %s; variants %s; %d repetition(s)%n",
+        s.jobs().stream().map(j -> j.label).toList(),
         s.maps(),
         s.ioSortFactor(),
         MedianSettings.NODE_MANAGERS,
         s.poolMbPerNode(),
         s.conditions().stream().map(c -> c.label).toList(),
+        s.variants().stream().map(v -> v.label).toList(),
         s.repetitions());
+    if (s.jobs().contains(Workload.MEDIAN)) {
+      err.printf(
+          Locale.ROOT,
+          "sponge-median: median: %,d numbers (%d MB into one reducer of %d MB heap)%n",
+          s.numbers(),
+          s.reducerInputBytes() / 1_000_000,
+          s.reduceHeapMb());
+    }
+    if (s.jobs().stream().anyMatch(j -> j.pig)) {
+      err.printf(
+          Locale.ROOT,
+          "sponge-median: Pig jobs: %,d web pages into one reducer of %d MB heap%n",
+          s.pages(),
+          s.pigReduceHeapMb());
+    }
     List<Row> rows = new ArrayList<>();
     Map<Workload, String> reference = new EnumMap<>(Workload.class);
     List<Variant> onDisk = s.variants().stream().filter(v -> !v.onTmpfs()).toList();
