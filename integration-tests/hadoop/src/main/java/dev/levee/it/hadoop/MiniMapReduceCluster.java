@@ -297,6 +297,9 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
 
     yarn = newYarnCluster(spec.nodeManagers, workDir.resolve("yarn"));
+    if (spec.localDirs != null) {
+      linkLocalDirs(spec.nodeManagers, spec.localDirs);
+    }
     yarn.init(conf);
     yarn.start();
     if (!nodeManagersRegistered(30_000)) {
@@ -330,6 +333,31 @@ public final class MiniMapReduceCluster implements AutoCloseable {
         spec.nodeManagers,
         clientConf.get(YarnConfiguration.NM_AUX_SERVICES),
         workDir);
+  }
+
+  /**
+   * MiniYARNCluster picks each NodeManager's local dir itself, {@code <name>-localDir-nm-<i>_0} in
+   * a work directory its constructor names (private, and created only when the NodeManagers
+   * initialize), and keeps a directory that already exists there; a link put there first makes the
+   * NodeManager use the link's target instead.
+   */
+  private void linkLocalDirs(int count, java.util.function.IntFunction<Path> targets)
+      throws IOException {
+    Path testDir;
+    try {
+      java.lang.reflect.Field field = MiniYARNCluster.class.getDeclaredField("testWorkDir");
+      field.setAccessible(true);
+      testDir = ((File) field.get(yarn)).toPath();
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new IOException(
+          "cannot find MiniYARNCluster's work directory to place the local dirs in", e);
+    }
+    Files.createDirectories(testDir);
+    for (int i = 0; i < count; i++) {
+      Path target = Files.createDirectories(targets.apply(i));
+      Files.createSymbolicLink(
+          testDir.resolve(yarn.getName() + "-localDir-nm-" + i + "_0"), target);
+    }
   }
 
   private boolean nodeManagersRegistered(long timeoutMs) throws IOException {
@@ -377,6 +405,7 @@ public final class MiniMapReduceCluster implements AutoCloseable {
     private int dataNodes = 2;
     private int nodeManagerMemoryMb = 2048;
     private Path baseDir;
+    private java.util.function.IntFunction<Path> localDirs;
     private final List<AutoCloseable> companions = new ArrayList<>();
     // Only what the user set, so Hadoop's defaults never overwrite the cluster's settings on merge.
     private final Configuration userConf = new Configuration(false);
@@ -412,6 +441,15 @@ public final class MiniMapReduceCluster implements AutoCloseable {
      */
     public Builder baseDir(Path dir) {
       this.baseDir = dir;
+      return this;
+    }
+
+    /**
+     * Puts NodeManager {@code i}'s local dir (map outputs, spills, container work dirs) in {@code
+     * dirs.apply(i)}, e.g. a tmpfs mount, instead of under the work directory.
+     */
+    public Builder nodeManagerLocalDirs(java.util.function.IntFunction<Path> dirs) {
+      this.localDirs = Objects.requireNonNull(dirs, "dirs");
       return this;
     }
 

@@ -60,7 +60,7 @@ public final class SpongeMedianFigure implements Figure {
 
   @Override
   public boolean canDraw(Results results) {
-    return results.of(SUITE).stream()
+    return medianJob(results).stream()
         .anyMatch(
             m ->
                 CONDITIONS.containsKey(String.valueOf(m.params().get("condition")))
@@ -69,7 +69,7 @@ public final class SpongeMedianFigure implements Figure {
 
   @Override
   public BufferedImage draw(Results results) {
-    List<Measurement> all = results.of(SUITE);
+    List<Measurement> all = medianJob(results);
     // One workload per figure, the largest recorded (a --quick smoke run published beside
     // full-size runs must not be folded into their medians).
     double numbers = all.stream().mapToDouble(SpongeMedianFigure::numbers).max().orElse(0);
@@ -167,6 +167,16 @@ public final class SpongeMedianFigure implements Figure {
 
   private static double numbers(Measurement m) {
     return m.params().get("numbers") instanceof Number n ? n.doubleValue() : 0;
+  }
+
+  /**
+   * The suite's Median job lines: lines before the Pig jobs joined the suite name no job, and the
+   * Pig jobs' lines are not drawn here.
+   */
+  private static List<Measurement> medianJob(Results results) {
+    return results.of(SUITE).stream()
+        .filter(m -> Objects.equals(m.params().getOrDefault("job", "median"), "median"))
+        .toList();
   }
 
   private static List<Measurement> runs(List<Measurement> lines, String condition, String variant) {

@@ -122,6 +122,29 @@ class FiguresTest {
   }
 
   @Test
+  void thePigJobsLinesAreNotDrawnAsTheMedianJob() {
+    List<Measurement> median =
+        List.of(median("stock", "none", 100, 0), median("spongefiles", "none", 50, 0));
+    List<Measurement> withPig = new java.util.ArrayList<>(median);
+    withPig.add(
+        new Measurement(
+            "sponge-median",
+            "stock",
+            Map.of("job", "quantiles", "condition", "none", "pages", 300000),
+            Map.of("seconds", 900.0, "failed", 0.0),
+            0,
+            Map.of(),
+            "r",
+            "t",
+            "c"));
+    SpongeMedianFigure f = new SpongeMedianFigure();
+    assertEquals(
+        inkFraction(f.draw(new Results(median))), inkFraction(f.draw(new Results(withPig))));
+    assertTrue(
+        !f.canDraw(new Results(withPig.subList(2, 3))), "a Pig job's line alone is no figure");
+  }
+
+  @Test
   void latestRunPerVariantStartsAtItsLastRepetitionZero() {
     Measurement a0 = line("a", 0, 1);
     Measurement a1 = line("a", 1, 2);

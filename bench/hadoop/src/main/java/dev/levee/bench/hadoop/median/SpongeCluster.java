@@ -10,6 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
  * HDFS + YARN in this JVM with the sponge aux service declared once for every NodeManager, exactly
@@ -50,6 +51,23 @@ public final class SpongeCluster implements AutoCloseable {
       int nodeManagerMemoryMb,
       String chunkSize)
       throws Exception {
+    return start(base, poolTag, nodeManagers, poolMb, nodeManagerMemoryMb, chunkSize, null);
+  }
+
+  /**
+   * As above, with the NodeManagers' local dirs in {@code localDirs} when not null (the
+   * stock-on-tmpfs arm's cluster), whose disk checker then looks every second, so that a full tmpfs
+   * is marked bad within the job that filled it.
+   */
+  public static SpongeCluster start(
+      Path base,
+      String poolTag,
+      int nodeManagers,
+      int poolMb,
+      int nodeManagerMemoryMb,
+      String chunkSize,
+      TmpfsLocalDirs localDirs)
+      throws Exception {
     Path pools = Path.of("/dev/shm", "levee-" + poolTag + "-" + ProcessHandle.current().pid());
     // The pools are memory: a bench stopped with Ctrl-C must not leave them behind (after the
     // cluster has stopped).
@@ -57,7 +75,7 @@ public final class SpongeCluster implements AutoCloseable {
     ShutdownHookManager.get().addShutdownHook(deletePools, FileSystem.SHUTDOWN_HOOK_PRIORITY + 5);
     TestingServer zooKeeper = ZooKeeperServers.standalone(base.resolve("zookeeper"));
     try {
-      MiniMapReduceCluster cluster =
+      MiniMapReduceCluster.Builder builder =
           MiniMapReduceCluster.builder()
               .nodeManagers(nodeManagers)
               .nodeManagerMemoryMb(nodeManagerMemoryMb)
@@ -67,9 +85,20 @@ public final class SpongeCluster implements AutoCloseable {
               .set(SpongeConf.LOCAL_POOL_SIZE.name(), poolMb + "m")
               .set(SpongeConf.CHUNK_SIZE.name(), chunkSize)
               .set(SpongeConf.PORT.name(), "0")
-              .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString())
-              .start()
-              .closeOnShutdown();
+              .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString());
+      if (localDirs != null) {
+        // A tmpfs is only as good as what frees it: the NodeManagers delete a finished job's
+        // local files at once, as on a real cluster, not an hour later as the mini cluster does
+        // for debugging, which would leave the next job a full tmpfs. Container logs (not in the
+        // local dirs) are kept as long as the other cluster keeps them; stopping then takes
+        // ~30 s longer.
+        builder
+            .nodeManagerLocalDirs(localDirs::dir)
+            .set(YarnConfiguration.NM_DISK_HEALTH_CHECK_INTERVAL_MS, "1000")
+            .set(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, "0")
+            .set(YarnConfiguration.NM_LOG_RETAIN_SECONDS, "3600");
+      }
+      MiniMapReduceCluster cluster = builder.start().closeOnShutdown();
       return new SpongeCluster(zooKeeper, cluster, pools, deletePools);
     } catch (Exception | Error e) {
       closeQuietly(zooKeeper, e);

@@ -24,6 +24,7 @@ import java.util.Set;
  * intermediate passes) as the paper describes.
  */
 record MedianSettings(
+    List<Workload> jobs,
     long numbers,
     int maps,
     int reduceHeapMb,
@@ -40,8 +41,12 @@ record MedianSettings(
     boolean coRunner,
     long coRunnerRecords,
     long jobTimeoutSeconds,
+    long pages,
+    int pigReduceHeapMb,
+    int pigNoSpillHeapMb,
     boolean quick) {
 
+  static final String JOBS = "jobs";
   static final String NUMBERS = "numbers";
   static final String MAPS = "maps";
   static final String REDUCE_HEAP_MB = "reduce-heap-mb";
@@ -58,9 +63,15 @@ record MedianSettings(
   static final String CO_RUNNER = "co-runner";
   static final String CO_RUNNER_RECORDS = "co-runner-records";
   static final String JOB_TIMEOUT = "job-timeout";
+  static final String PAGES = "pages";
+  static final String PIG_REDUCE_HEAP_MB = "pig-reduce-heap-mb";
+  static final String PIG_NO_SPILL_HEAP_MB = "pig-no-spill-heap-mb";
   static final String QUICK = "quick";
 
   static final String AUTO = "auto";
+
+  /** Pig's default share of the heap a bag holds before spilling, set alike for every arm. */
+  static final String PIG_MEMUSAGE = "0.2";
 
   /**
    * With {@code --sponge-pool-mb auto}: each node's sponge holds this share of the reducer's input,
@@ -71,17 +82,35 @@ record MedianSettings(
 
   static final int NODE_MANAGERS = 3;
 
-  /** Option name -> value under {@code --quick}: a 3-5 minute smoke run of every condition. */
+  /**
+   * Option name -> value under {@code --quick}: a smoke run of every job and condition (3-5 minutes
+   * for the Median job alone).
+   */
   static final Map<String, String> QUICK_PRESET =
       Map.of(
           NUMBERS, "4m",
           MAPS, "12",
           REDUCE_HEAP_MB, "24",
           DISK_READER_FILE, "256m",
-          CO_RUNNER_RECORDS, "100k");
+          CO_RUNNER_RECORDS, "100k",
+          PAGES, "1m");
+
+  /**
+   * The largest no-spill reducer heap: its container (heap plus {@link
+   * NoSpillReducer#CONTAINER_OVERHEAD_MB}) must fit a NodeManager beside the job's AM.
+   */
+  static final int MAX_NO_SPILL_HEAP_MB =
+      SpongeMedianSuite.NODE_MANAGER_MEMORY_MB
+          - dev.levee.it.hadoop.MiniClusterSettings.AM_MEMORY_MB
+          - NoSpillReducer.CONTAINER_OVERHEAD_MB;
 
   static List<OptionSpec> options() {
     return List.of(
+        OptionSpec.optional(
+            JOBS,
+            "LIST",
+            "comma-separated, of " + String.join(", ", Workload.labels()) + " (the paper's three)",
+            String.join(",", Workload.labels())),
         OptionSpec.optional(
             NUMBERS,
             "N",
@@ -101,9 +130,9 @@ record MedianSettings(
         OptionSpec.optional(
             SPONGE_POOL_MB,
             "MB",
-            "each NodeManager's sponge; auto = "
+            "each NodeManager's sponge (and stock-tmpfs's tmpfs); auto = "
                 + (int) (AUTO_POOL_SHARE * 100)
-                + "% of the reducer's input",
+                + "% of the largest reducer input among the jobs",
             AUTO),
         // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two dozen
         // runs from remote
@@ -148,15 +177,37 @@ record MedianSettings(
         OptionSpec.optional(
             JOB_TIMEOUT,
             "SECONDS",
-            "a median job still running after this is killed and recorded" + " failed",
+            "a job still running after this is killed and recorded failed",
             "1800"),
+        OptionSpec.optional(
+            PAGES,
+            "N",
+            "web pages the Pig jobs read (about 100 bytes each; "
+                + "the largest domain holds a fifth, English half)",
+            "2m"),
+        OptionSpec.optional(
+            PIG_REDUCE_HEAP_MB,
+            "MB",
+            "the Pig jobs' reducer -Xmx in the spilling conditions (Pig needs more than"
+                + " the Median reducer's to start)",
+            "128"),
+        OptionSpec.optional(
+            PIG_NO_SPILL_HEAP_MB,
+            "MB",
+            "the Pig jobs' reducer -Xmx in the no-spill condition (at most "
+                + MAX_NO_SPILL_HEAP_MB
+                + ": its container must fit a NodeManager beside the AM)",
+            "1024"),
         OptionSpec.flag(
             QUICK,
-            "a 3-5 minute smoke run: " + new java.util.TreeMap<>(QUICK_PRESET) + " unless given"));
+            "a smoke run (3-5 minutes per job and arm set): "
+                + new java.util.TreeMap<>(QUICK_PRESET)
+                + " unless given"));
   }
 
   static MedianSettings from(ParsedOptions o) {
     boolean quick = o.flag(QUICK);
+    List<Workload> jobs = jobs(o.string(JOBS));
     long numbers = reparse(o, quick, NUMBERS).longAtLeast(NUMBERS, 1000);
     int maps = reparse(o, quick, MAPS).intIn(MAPS, 2, 10_000);
     int heap = reparse(o, quick, REDUCE_HEAP_MB).intIn(REDUCE_HEAP_MB, 16, 4096);
@@ -185,7 +236,6 @@ record MedianSettings(
               + maps
               + " (every map needs input)");
     }
-    int pool = poolMb(o.string(SPONGE_POOL_MB), NumbersInput.shuffleBytes(numbers));
     long chunk = o.bytesAtLeast(CHUNK_SIZE, 4096);
     if (chunk > (1L << 30)) {
       throw new BadArgumentException(
@@ -207,7 +257,24 @@ record MedianSettings(
         };
     long coRecords = reparse(o, quick, CO_RUNNER_RECORDS).longAtLeast(CO_RUNNER_RECORDS, 1000);
     long timeout = o.intIn(JOB_TIMEOUT, 60, 86_400);
+    long pages = reparse(o, quick, PAGES).longAtLeast(PAGES, 1000);
+    int pool = poolMb(o.string(SPONGE_POOL_MB), largestReducerInput(jobs, numbers, pages));
+    int pigHeap = o.intIn(PIG_REDUCE_HEAP_MB, 64, 4096);
+    int pigNoSpillHeap = o.intIn(PIG_NO_SPILL_HEAP_MB, 64, MAX_NO_SPILL_HEAP_MB);
+    if (pigNoSpillHeap <= pigHeap) {
+      throw new BadArgumentException(
+          "--"
+              + PIG_NO_SPILL_HEAP_MB
+              + " "
+              + pigNoSpillHeap
+              + " must exceed --"
+              + PIG_REDUCE_HEAP_MB
+              + " "
+              + pigHeap
+              + ": the no-spill line is the bigger heap");
+    }
     return new MedianSettings(
+        jobs,
         numbers,
         maps,
         heap,
@@ -224,7 +291,22 @@ record MedianSettings(
         coRunner,
         coRecords,
         timeout,
+        pages,
+        pigHeap,
+        pigNoSpillHeap,
         quick);
+  }
+
+  /** The input of the largest reducer among {@code jobs}: the sponges are sized for it. */
+  static long largestReducerInput(List<Workload> jobs, long numbers, long pages) {
+    long largest = 0;
+    if (jobs.contains(Workload.MEDIAN)) {
+      largest = NumbersInput.shuffleBytes(numbers);
+    }
+    if (jobs.stream().anyMatch(j -> j.pig)) {
+      largest = Math.max(largest, pages * dev.levee.bench.hadoop.median.pig.WebPages.LINE_BYTES);
+    }
+    return largest;
   }
 
   static int poolMb(String value, long reducerInputBytes) {
@@ -247,6 +329,32 @@ record MedianSettings(
             + ", got '"
             + value
             + "'");
+  }
+
+  static List<Workload> jobs(String list) {
+    Set<Workload> out = new LinkedHashSet<>();
+    for (String item : list.split(",")) {
+      String t = item.trim();
+      if (t.isEmpty()) {
+        continue;
+      }
+      if (!Workload.labels().contains(t)) {
+        throw new BadArgumentException(
+            "--"
+                + JOBS
+                + ": unknown job '"
+                + t
+                + "'; allowed: "
+                + String.join(", ", Workload.labels()));
+      }
+      out.add(Workload.ofLabel(t));
+    }
+    if (out.isEmpty()) {
+      throw new BadArgumentException(
+          "--" + JOBS + ": name at least one of " + String.join(", ", Workload.labels()));
+    }
+    // In the paper's order, whatever the order given.
+    return java.util.Arrays.stream(Workload.values()).filter(out::contains).toList();
   }
 
   static List<Condition> conditions(String list) {
@@ -309,18 +417,27 @@ record MedianSettings(
   /**
    * The workload as recorded with every measurement of a condition (the same for both variants).
    */
-  Map<String, Object> params(Condition condition, int reduceHeapMbUsed) {
+  Map<String, Object> params(Workload job, Condition condition, int reduceHeapMbUsed) {
     Map<String, Object> p = new LinkedHashMap<>();
+    p.put("job", job.label);
     p.put("condition", condition.label);
-    p.put("numbers", numbers);
-    p.put("reducer_input_bytes", reducerInputBytes());
+    if (job.pig) {
+      p.put("pages", pages);
+      p.put("web_domains", dev.levee.bench.hadoop.median.pig.WebPages.DOMAINS);
+      p.put("pig_cachedbag_memusage", PIG_MEMUSAGE);
+    } else {
+      p.put("numbers", numbers);
+      p.put("reducer_input_bytes", reducerInputBytes());
+    }
     p.put("maps", maps);
     p.put("reduce_heap_mb", reduceHeapMbUsed);
     p.put("io_sort_factor", ioSortFactor);
     p.put("node_managers", NODE_MANAGERS);
     p.put("sponge_pool_mb_per_node", poolMbPerNode);
     p.put("sponge_chunk_size", chunkSize);
-    p.put("co_runner", coRunner && condition.spills ? coRunnerRecords + " lines sort" : "none");
+    p.put(
+        "co_runner",
+        coRunner && condition.spills && !job.pig ? coRunnerRecords + " lines sort" : "none");
     if (condition.diskReaders) {
       p.put("disk_readers", diskReaders);
       p.put("disk_reader_file_bytes", diskReaderFileBytes);

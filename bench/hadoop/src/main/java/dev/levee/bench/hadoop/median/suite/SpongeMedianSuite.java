@@ -7,10 +7,15 @@ import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
+import dev.levee.bench.hadoop.median.TmpfsLocalDirs;
 import dev.levee.bench.hadoop.median.load.CoRunnerJob;
 import dev.levee.bench.hadoop.median.logs.ContainerLogs;
 import dev.levee.bench.hadoop.median.logs.FinalMergeTime;
 import dev.levee.bench.hadoop.median.logs.MergePasses;
+import dev.levee.bench.hadoop.median.pig.PigBags;
+import dev.levee.bench.hadoop.median.pig.PigQueries;
+import dev.levee.bench.hadoop.median.pig.PigRun;
+import dev.levee.bench.hadoop.median.pig.WebPages;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.sponge.SpongeCounters;
 import java.io.PrintStream;
@@ -22,19 +27,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.yarn.server.nodemanager.LocalDirsHandlerService;
 
 /**
- * {@code sponge-median}: the SpongeFiles paper's Median job (Figures 4-6), scaled down. One reducer
- * takes about ten times its heap; stock Hadoop spills it to local disk and merges it in several
- * rounds, SpongeFiles spill it to the local and remote sponges and merge once. Beside the paper's
- * baseline (stock defaults) runs stock as an operator tunes it first (see {@link
- * MedianVariants#stockTuned}), at the same heap. Each condition (no contention, background disk
- * readers on the spill disk, page cache squeezed, and a no-spill reducer: the bigger-heap line,
- * with the container it costs) runs the variants on the same data in the same cluster, with a small
- * co-running sort measured alone and next to each variant.
+ * {@code sponge-median}: the SpongeFiles paper's three macro jobs (Figures 4-6), scaled down. The
+ * Median job: one reducer takes about ten times its heap; stock Hadoop spills it to local disk and
+ * merges it in several rounds, SpongeFiles spill it to the local and remote sponges and merge once.
+ * Frequent Anchortext and Spam Quantiles: Pig queries over the seeded web pages whose skewed
+ * groups' bags spill in one reducer; stock Pig spills them to local files, SpongeFiles into
+ * sponges. Beside the paper's baseline (stock defaults) runs stock as an operator tunes it first
+ * (see {@link MedianVariants#stockTuned}), at the same heap, and stock with its local dirs on a
+ * tmpfs as large as the sponge (in a second cluster: local dirs are the NodeManagers'). Each
+ * condition (no contention, background disk readers on the spill disk, page cache squeezed, and a
+ * no-spill reducer: the bigger-heap line, with the container it costs) runs every job and variant
+ * on the same data, the Median job with a small co-running sort measured alone and next to each
+ * variant.
  */
 public final class SpongeMedianSuite implements Suite {
   /**
@@ -46,6 +58,7 @@ public final class SpongeMedianSuite implements Suite {
   private static final int CO_RUNNER_FILES = 4;
   private static final Path NUMBERS = new Path("/sponge-median/numbers");
   private static final Path CO_RUNNER_INPUT = new Path("/sponge-median/co-runner-input");
+  private static final Path PAGES = new Path("/sponge-median/web-pages");
 
   @Override
   public String name() {
@@ -72,48 +85,105 @@ public final class SpongeMedianSuite implements Suite {
     Files.createDirectories(base);
     err.printf(
         Locale.ROOT,
-        "sponge-median: %,d numbers (%d MB into one reducer of %d MB heap), %d maps, "
-            + "io.sort.factor %d, %d NodeManagers with %d MB sponges; conditions %s; %d repetition(s)%n",
-        s.numbers(),
-        s.reducerInputBytes() / 1_000_000,
-        s.reduceHeapMb(),
+        "sponge-median: jobs %s; %d maps, io.sort.factor %d, %d NodeManagers with %d MB sponges;"
+            + " conditions %s; variants %s; %d repetition(s)%n",
+        s.jobs().stream().map(j -> j.label).toList(),
         s.maps(),
         s.ioSortFactor(),
         MedianSettings.NODE_MANAGERS,
         s.poolMbPerNode(),
         s.conditions().stream().map(c -> c.label).toList(),
+        s.variants().stream().map(v -> v.label).toList(),
         s.repetitions());
+    if (s.jobs().contains(Workload.MEDIAN)) {
+      err.printf(
+          Locale.ROOT,
+          "sponge-median: median: %,d numbers (%d MB into one reducer of %d MB heap)%n",
+          s.numbers(),
+          s.reducerInputBytes() / 1_000_000,
+          s.reduceHeapMb());
+    }
+    if (s.jobs().stream().anyMatch(j -> j.pig)) {
+      err.printf(
+          Locale.ROOT,
+          "sponge-median: Pig jobs: %,d web pages into one reducer of %d MB heap%n",
+          s.pages(),
+          s.pigReduceHeapMb());
+    }
     List<Row> rows = new ArrayList<>();
-    try (SpongeCluster cluster =
-        SpongeCluster.start(
-            base,
-            "median",
-            MedianSettings.NODE_MANAGERS,
-            s.poolMbPerNode(),
-            NODE_MANAGER_MEMORY_MB,
-            s.chunkSize())) {
-      Configuration conf = cluster.clientConf();
-      conf.setInt(MRJobConfig.IO_SORT_FACTOR, s.ioSortFactor());
-      NumbersInput.generate(conf, NUMBERS, s.numbers(), s.maps(), context);
-      if (s.coRunner()) {
-        CoRunnerJob.generate(conf, CO_RUNNER_INPUT, s.coRunnerRecords(), CO_RUNNER_FILES, context);
-      }
-      Run run = new Run(context, s, cluster, conf);
-      for (int rep = 0; rep < s.repetitions(); rep++) {
-        for (Condition condition : s.conditions()) {
-          rows.addAll(run.condition(condition, rep));
-        }
+    Map<Workload, String> reference = new EnumMap<>(Workload.class);
+    List<Variant> onDisk = s.variants().stream().filter(v -> !v.onTmpfs()).toList();
+    List<Variant> onTmpfs = s.variants().stream().filter(Variant::onTmpfs).toList();
+    if (!onDisk.isEmpty()) {
+      rows.addAll(phase(context, s, base, onDisk, null, reference));
+    }
+    if (!onTmpfs.isEmpty()) {
+      err.printf(
+          "sponge-median: stock-tmpfs: a second cluster whose local dirs are %d MB tmpfs mounts%n",
+          s.poolMbPerNode());
+      try (TmpfsLocalDirs tmpfs =
+          TmpfsLocalDirs.mount(MedianSettings.NODE_MANAGERS, s.poolMbPerNode(), err)) {
+        rows.addAll(phase(context, s, base, onTmpfs, tmpfs, reference));
       }
     }
     printTable(context.out(), rows);
   }
 
+  /**
+   * Every repetition and condition of {@code variants} on one cluster: the usual one, or with
+   * {@code tmpfs} the stock-on-tmpfs arm's.
+   */
+  private static List<Row> phase(
+      SuiteContext context,
+      MedianSettings s,
+      java.nio.file.Path base,
+      List<Variant> variants,
+      TmpfsLocalDirs tmpfs,
+      Map<Workload, String> reference)
+      throws Exception {
+    List<Row> rows = new ArrayList<>();
+    try (SpongeCluster cluster =
+        SpongeCluster.start(
+            base,
+            tmpfs == null ? "median" : "median-tmpfs",
+            MedianSettings.NODE_MANAGERS,
+            s.poolMbPerNode(),
+            NODE_MANAGER_MEMORY_MB,
+            s.chunkSize(),
+            tmpfs)) {
+      Configuration conf = cluster.clientConf();
+      conf.setInt(MRJobConfig.IO_SORT_FACTOR, s.ioSortFactor());
+      if (s.jobs().contains(Workload.MEDIAN)) {
+        NumbersInput.generate(conf, NUMBERS, s.numbers(), s.maps(), context);
+        if (s.coRunner()) {
+          CoRunnerJob.generate(
+              conf, CO_RUNNER_INPUT, s.coRunnerRecords(), CO_RUNNER_FILES, context);
+        }
+      }
+      if (s.jobs().stream().anyMatch(j -> j.pig)) {
+        WebPages.generate(conf, PAGES, s.pages(), s.maps(), context);
+      }
+      Run run = new Run(context, s, cluster, conf, tmpfs, reference);
+      for (int rep = 0; rep < s.repetitions(); rep++) {
+        for (Condition condition : s.conditions()) {
+          rows.addAll(run.condition(condition, rep, variants));
+        }
+      }
+    }
+    return rows;
+  }
+
   /** One printed line per variant run. */
-  record Row(Condition condition, Variant variant, int repetition, Map<String, Double> metrics) {}
+  record Row(
+      Workload job,
+      Condition condition,
+      Variant variant,
+      int repetition,
+      Map<String, Double> metrics) {}
 
   /**
-   * The state of one suite run: the cluster, the settings and the reference answer every run must
-   * match.
+   * The state of one cluster's runs: the cluster, the settings and the reference answers every run
+   * must match (shared with the other cluster's runs, which read the same seeded data).
    */
   private static final class Run {
     private final SuiteContext context;
@@ -121,17 +191,63 @@ public final class SpongeMedianSuite implements Suite {
     private final SpongeCluster cluster;
     private final Configuration conf;
     private final ContainerLogs logs;
-    private Long referenceMedian;
+    private final TmpfsLocalDirs tmpfs;
+    private final Map<Workload, String> reference;
 
-    Run(SuiteContext context, MedianSettings s, SpongeCluster cluster, Configuration conf) {
+    Run(
+        SuiteContext context,
+        MedianSettings s,
+        SpongeCluster cluster,
+        Configuration conf,
+        TmpfsLocalDirs tmpfs,
+        Map<Workload, String> reference) {
       this.context = context;
       this.s = s;
       this.cluster = cluster;
       this.conf = conf;
       this.logs = new ContainerLogs(cluster.cluster().workDir().resolve("yarn"));
+      this.tmpfs = tmpfs;
+      this.reference = reference;
     }
 
-    List<Row> condition(Condition condition, int rep) throws Exception {
+    List<Row> condition(Condition condition, int rep, List<Variant> chosen) throws Exception {
+      PrintStream err = context.err();
+      // Without a spill there is nothing to tune and nothing to put on a tmpfs: the no-spill
+      // condition is the bound and the check that SpongeFiles cost nothing when unused.
+      List<Variant> variants =
+          chosen.stream()
+              .filter(v -> condition.spills || (v != Variant.STOCK_TUNED && !v.onTmpfs()))
+              .toList();
+      if (variants.isEmpty()) {
+        return List.of();
+      }
+      List<Row> rows = new ArrayList<>();
+      // The spill disk: the NodeManagers' local dirs live under the cluster's work directory.
+      try (ConditionLoad load =
+          ConditionLoad.start(condition, s, cluster.cluster().workDir(), err)) {
+        for (Workload job : s.jobs()) {
+          rows.addAll(
+              job.pig
+                  ? pigJob(job, condition, rep, variants, load)
+                  : median(condition, rep, variants, load));
+        }
+      }
+      return rows;
+    }
+
+    /** The job configuration of each variant, from stock's. */
+    private static Map<Variant, Configuration> confs(Configuration stock) {
+      Map<Variant, Configuration> confs = new EnumMap<>(Variant.class);
+      confs.put(Variant.STOCK, stock);
+      confs.put(Variant.STOCK_TUNED, MedianVariants.stockTuned(stock));
+      confs.put(Variant.SPONGEFILES, MedianVariants.spongeFiles(stock));
+      // The same job as stock: only the cluster's local dirs differ.
+      confs.put(Variant.STOCK_TMPFS, stock);
+      return confs;
+    }
+
+    private List<Row> median(
+        Condition condition, int rep, List<Variant> variants, ConditionLoad load) throws Exception {
       PrintStream err = context.err();
       int heapMb =
           condition.spills ? s.reduceHeapMb() : NoSpillReducer.heapMb(s.reducerInputBytes());
@@ -139,45 +255,134 @@ public final class SpongeMedianSuite implements Suite {
           condition.spills
               ? MedianVariants.stock(conf, heapMb)
               : NoSpillReducer.configure(conf, heapMb);
-      Map<Variant, Configuration> confs = new EnumMap<>(Variant.class);
-      confs.put(Variant.STOCK, stock);
-      confs.put(Variant.STOCK_TUNED, MedianVariants.stockTuned(stock));
-      confs.put(Variant.SPONGEFILES, MedianVariants.spongeFiles(stock));
-      // Without a spill there is nothing to tune: the no-spill condition is the bound and the
-      // check that SpongeFiles cost nothing when unused.
-      List<Variant> variants =
-          s.variants().stream().filter(v -> condition.spills || v != Variant.STOCK_TUNED).toList();
+      Map<Variant, Configuration> confs = confs(stock);
       boolean coRuns = s.coRunner() && condition.spills;
       Map<Variant, Map<String, Double>> metrics = new EnumMap<>(Variant.class);
-      Map<Variant, Long> medians = new EnumMap<>(Variant.class);
+      Map<Variant, String> answers = new EnumMap<>(Variant.class);
       err.printf(
-          "sponge-median: repetition %d, condition %s (reducer heap %d MB)%n",
+          "sponge-median: repetition %d, condition %s, job median (reducer heap %d MB)%n",
           rep, condition.label, heapMb);
-      // The spill disk: the NodeManagers' local dirs live under the cluster's work directory.
-      try (ConditionLoad load =
-          ConditionLoad.start(condition, s, cluster.cluster().workDir(), err)) {
-        Double alone = null;
-        if (coRuns) {
-          alone = CoRunnerJob.run(conf, CO_RUNNER_INPUT, new Path("/sponge-median/co-runner-out"));
-          err.printf(Locale.ROOT, "sponge-median:   co-runner alone %.1f s%n", alone);
-        }
-        for (Variant v : Variant.order(variants, rep)) {
-          Map<String, Double> m = new LinkedHashMap<>();
-          try {
-            MedianRun r = runVariant(v, confs.get(v), load, coRuns ? alone : null, m);
-            medians.put(v, r.median());
-            m.put("failed", 0.0);
-          } catch (Exception e) {
-            err.printf("sponge-median:   %s FAILED: %s%n", v.label, e);
-            m.put("failed", 1.0);
+      Double alone = null;
+      if (coRuns) {
+        alone = CoRunnerJob.run(conf, CO_RUNNER_INPUT, new Path("/sponge-median/co-runner-out"));
+        err.printf(Locale.ROOT, "sponge-median:   co-runner alone %.1f s%n", alone);
+      }
+      for (Variant v : Variant.order(variants, rep)) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        TmpfsLocalDirs.Watch watch = watchTmpfs();
+        try {
+          MedianRun r = runVariant(v, confs.get(v), load, coRuns ? alone : null, m);
+          answers.put(v, String.valueOf(r.median()));
+          m.put("failed", 0.0);
+        } catch (Exception e) {
+          err.printf("sponge-median:   %s FAILED: %s%n", v.label, e);
+          m.put("failed", 1.0);
+        } finally {
+          if (watch != null) {
+            m.putAll(watch.stop());
           }
-          metrics.put(v, m);
         }
+        metrics.put(v, m);
       }
       // What each reducer of the job is given (the bigger-heap line's cost is its container).
       int containerMb =
           stock.getInt(MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.DEFAULT_REDUCE_MEMORY_MB);
-      return record(condition, rep, heapMb, containerMb, metrics, medians);
+      return record(Workload.MEDIAN, condition, rep, heapMb, containerMb, metrics, answers);
+    }
+
+    /**
+     * One Pig query under one condition, every variant: stock Pig's bags (on the usual disk, tuned,
+     * or on tmpfs) or SpongeFiles' (the bag factory lines, and the SpongeFiles shuffle as for the
+     * Median job: the paper ran both Hadoop and Pig modified).
+     */
+    private List<Row> pigJob(
+        Workload job, Condition condition, int rep, List<Variant> variants, ConditionLoad load)
+        throws Exception {
+      PrintStream err = context.err();
+      int heapMb = condition.spills ? s.pigReduceHeapMb() : s.pigNoSpillHeapMb();
+      Configuration stock =
+          condition.spills
+              ? MedianVariants.stock(conf, heapMb)
+              : NoSpillReducer.configure(conf, heapMb);
+      Map<Variant, Configuration> confs = confs(stock);
+      // The no-spill line lets bags hold most of the big heap: Pig's 20% would spill at any size.
+      String memusage = condition.spills ? MedianSettings.PIG_MEMUSAGE : NO_SPILL_MEMUSAGE;
+      Map<Variant, Map<String, Double>> metrics = new EnumMap<>(Variant.class);
+      Map<Variant, String> answers = new EnumMap<>(Variant.class);
+      err.printf(
+          "sponge-median: repetition %d, condition %s, job %s (reducer heap %d MB)%n",
+          rep, condition.label, job.label, heapMb);
+      for (Variant v : Variant.order(variants, rep)) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        Properties pig =
+            v == Variant.SPONGEFILES
+                ? PigBags.spongeFiles(confs.get(v), memusage)
+                : PigBags.stock(confs.get(v), memusage);
+        Path output = new Path("/sponge-median/" + job.label + "-" + v.label);
+        List<String> query =
+            job == Workload.ANCHORTEXT
+                ? PigQueries.frequentAnchortext(PAGES, output)
+                : PigQueries.spamQuantiles(PAGES, output);
+        TmpfsLocalDirs.Watch watch = watchTmpfs();
+        load.beginJob();
+        try {
+          PigRun r = PigRun.run(cluster.cluster(), pig, query, output, s.jobTimeoutSeconds());
+          load.check();
+          answers.put(v, r.digest().toString());
+          m.put("seconds", r.seconds());
+          m.putAll(
+              RunMetrics.reduceSide(
+                  v, r.reduceCounters(), v.stockShuffle() ? stockPasses(r.reduceAttempt()) : null));
+          m.putAll(BagMetrics.reduceSide(r.reduceCounters()));
+          m.putAll(load.endJob());
+          m.put("failed", 0.0);
+          err.printf(
+              Locale.ROOT,
+              "sponge-median:   %-11s %6.1f s, output %s, bags spilled: %s (%.0f by Pig's"
+                  + " memory manager, %.0f proactively, %.0f into SpongeFiles: %,.0f B local"
+                  + " memory, %,.0f B remote, %,.0f B disk)%n",
+              v.label,
+              r.seconds(),
+              r.digest(),
+              m.get("bags_spilled") > 0 ? "yes" : "no",
+              m.get("pig_memory_manager_spills"),
+              m.get("pig_proactive_spill_bags"),
+              m.get("pig_bag_spills_sponge"),
+              m.get("pig_bag_local_memory_bytes"),
+              m.get("pig_bag_remote_memory_bytes"),
+              m.get("pig_bag_local_disk_bytes"));
+        } catch (Exception e) {
+          err.printf("sponge-median:   %s FAILED: %s%n", v.label, e);
+          m.put("failed", 1.0);
+        } finally {
+          if (watch != null) {
+            m.putAll(watch.stop());
+          }
+        }
+        metrics.put(v, m);
+      }
+      int containerMb =
+          stock.getInt(MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.DEFAULT_REDUCE_MEMORY_MB);
+      return record(job, condition, rep, heapMb, containerMb, metrics, answers);
+    }
+
+    /** Starts sampling the tmpfs local dirs, on the stock-on-tmpfs arm's cluster only. */
+    private TmpfsLocalDirs.Watch watchTmpfs() {
+      if (tmpfs == null) {
+        return null;
+      }
+      return tmpfs.watch(
+          () -> {
+            int bad = 0;
+            for (int i = 0; i < cluster.cluster().nodeManagerCount(); i++) {
+              LocalDirsHandlerService dirs =
+                  cluster.cluster().nodeManager(i).getNMContext().getLocalDirsHandler();
+              if (dirs != null && dirs.getLocalDirs().isEmpty()) {
+                bad++;
+              }
+            }
+            return bad;
+          });
     }
 
     private MedianRun runVariant(
@@ -291,83 +496,91 @@ public final class SpongeMedianSuite implements Suite {
     }
 
     private MergePasses stockPasses(MedianRun r) {
+      return stockPasses(r.reduceAttempt());
+    }
+
+    private MergePasses stockPasses(TaskAttemptID attempt) {
       try {
-        Optional<MergePasses> p = logs.mergePasses(r.reduceAttempt());
+        Optional<MergePasses> p = logs.mergePasses(attempt);
         if (p.isEmpty()) {
           context
               .err()
               .println(
                   "sponge-median:   no shuffle log found for "
-                      + r.reduceAttempt()
+                      + attempt
                       + "; stock's merge rounds not recorded");
         }
         return p.orElse(null);
       } catch (Exception e) {
         context
             .err()
-            .println(
-                "sponge-median:   cannot read stock's merge passes for "
-                    + r.reduceAttempt()
-                    + ": "
-                    + e);
+            .println("sponge-median:   cannot read stock's merge passes for " + attempt + ": " + e);
         return null;
       }
     }
 
     private List<Row> record(
+        Workload job,
         Condition condition,
         int rep,
         int heapMb,
         int containerMb,
         Map<Variant, Map<String, Double>> metrics,
-        Map<Variant, Long> medians) {
-      if (referenceMedian == null && !medians.isEmpty()) {
-        referenceMedian = medians.values().iterator().next();
+        Map<Variant, String> answers) {
+      if (!reference.containsKey(job) && !answers.isEmpty()) {
+        reference.put(job, answers.values().iterator().next());
       }
-      Double stockSeconds = metrics.get(Variant.STOCK).get("seconds");
+      Map<String, Double> stockRun = metrics.get(Variant.STOCK);
+      Double stockSeconds = stockRun == null ? null : stockRun.get("seconds");
       List<Row> rows = new ArrayList<>();
       for (Variant v : Variant.values()) {
         Map<String, Double> m = metrics.get(v);
         if (m == null) {
           continue; // not run in this condition
         }
-        if (medians.containsKey(v)) {
-          // Every answer must equal the first one: stock against SpongeFiles, and each condition
-          // against the rest.
-          boolean mismatch = !medians.get(v).equals(referenceMedian);
+        if (answers.containsKey(v)) {
+          // Every answer must equal the first one: stock against SpongeFiles, each condition
+          // against the rest, and the tmpfs cluster's against the other's (same seeded data).
+          boolean mismatch = !answers.get(v).equals(reference.get(job));
           m.put("output_mismatch", mismatch ? 1.0 : 0.0);
           if (mismatch) {
             context
                 .err()
                 .printf(
-                    "sponge-median:   %s median %d differs from %d: OUTPUT MISMATCH%n",
-                    v.label, medians.get(v), referenceMedian);
+                    "sponge-median:   %s %s answer %s differs from %s: OUTPUT MISMATCH%n",
+                    job.label, v.label, answers.get(v), reference.get(job));
           }
         }
         if (!condition.spills && m.containsKey("spill_bytes")) {
-          m.put("nothing_spilled", RunMetrics.nothingSpilled(m) ? 1.0 : 0.0);
+          boolean nothing =
+              RunMetrics.nothingSpilled(m) && m.getOrDefault("bags_spilled", 0.0) == 0;
+          m.put("nothing_spilled", nothing ? 1.0 : 0.0);
           if (v == Variant.SPONGEFILES && stockSeconds != null && m.containsKey("seconds")) {
             m.put(
                 "no_spill_within_5pct",
                 Ratios.withinNoSpillTolerance(m.get("seconds"), stockSeconds) ? 1.0 : 0.0);
           }
         }
-        Map<String, Object> params = s.params(condition, heapMb);
+        Map<String, Object> params = s.params(job, condition, heapMb);
         params.put("reduce_container_mb", containerMb);
         if (v == Variant.STOCK_TUNED) {
           params.put("tuning", MedianVariants.tuning());
         }
         context.record(v.label, params, m, rep);
-        rows.add(new Row(condition, v, rep, m));
+        rows.add(new Row(job, condition, v, rep, m));
       }
       return rows;
     }
   }
 
+  /** Pig's cached-bag share of the heap in the no-spill condition. */
+  static final String NO_SPILL_MEMUSAGE = "0.7";
+
   private static void printTable(PrintStream out, List<Row> rows) {
     out.println();
     out.printf(
-        "%-32s %-11s %3s %8s %14s %14s %14s %6s %9s%n",
+        "%-10s %-32s %-11s %3s %8s %14s %14s %14s %6s %5s %9s %s%n",
+        "job",
         "condition",
         "variant",
         "rep",
@@ -376,28 +589,66 @@ public final class SpongeMedianSuite implements Suite {
         "local mem B",
         "remote mem B",
         "rounds",
-        "co-runner");
+        "bags",
+        "co-runner",
+        "notes");
     for (Row r : rows) {
       Map<String, Double> m = r.metrics();
+      String notes = notes(m);
       if (m.getOrDefault("failed", 0.0) > 0) {
         out.printf(
-            "%-32s %-11s %3d FAILED%n", r.condition().label, r.variant().label, r.repetition());
+            "%-10s %-32s %-11s %3d FAILED %s%n",
+            r.job().label, r.condition().label, r.variant().label, r.repetition(), notes);
         continue;
       }
       out.printf(
           Locale.ROOT,
-          "%-32s %-11s %3d %8.1f %,14.0f %,14.0f %,14.0f %6s %9s%n",
+          "%-10s %-32s %-11s %3d %8.1f %,14.0f %,14.0f %,14.0f %6s %5s %9s %s%n",
+          r.job().label,
           r.condition().label,
           r.variant().label,
           r.repetition(),
           m.get("seconds"),
-          m.getOrDefault("spill_local_disk_bytes", 0.0),
-          m.getOrDefault("spill_local_memory_bytes", 0.0),
-          m.getOrDefault("spill_remote_memory_bytes", 0.0),
+          tier(m, "local_disk"),
+          tier(m, "local_memory"),
+          tier(m, "remote_memory"),
           m.containsKey("merge_rounds") ? String.format("%.0f", m.get("merge_rounds")) : "?",
+          m.containsKey("bags_spilled") ? (m.get("bags_spilled") > 0 ? "spill" : "none") : "-",
           m.containsKey("co_runner_slowdown")
               ? String.format(Locale.ROOT, "x%.2f", m.get("co_runner_slowdown"))
-              : "-");
+              : "-",
+          notes);
     }
+  }
+
+  /** Bytes a run put in one tier: the shuffle's and, for a Pig job, its bags'. */
+  private static double tier(Map<String, Double> m, String tier) {
+    return m.getOrDefault("spill_" + tier + "_bytes", 0.0)
+        + m.getOrDefault("pig_bag_" + tier + "_bytes", 0.0);
+  }
+
+  /** What the table's numbers do not say: a mismatch, a full or bad tmpfs, no budget. */
+  private static String notes(Map<String, Double> m) {
+    List<String> notes = new ArrayList<>();
+    if (m.getOrDefault("output_mismatch", 0.0) > 0) {
+      notes.add("OUTPUT MISMATCH");
+    }
+    if (m.getOrDefault("tmpfs_filled", 0.0) > 0) {
+      notes.add("tmpfs filled");
+    }
+    if (m.getOrDefault("tmpfs_dirs_marked_bad", 0.0) > 0) {
+      notes.add(String.format("%.0f local dir(s) marked bad", m.get("tmpfs_dirs_marked_bad")));
+    }
+    if (m.containsKey("tmpfs_budget_enforced") && m.get("tmpfs_budget_enforced") == 0) {
+      notes.add("tmpfs without budget");
+    }
+    if (m.containsKey("tmpfs_peak_used_bytes")) {
+      notes.add(
+          String.format(Locale.ROOT, "tmpfs peak %.0f MB", m.get("tmpfs_peak_used_bytes") / 1e6));
+    }
+    if (m.getOrDefault("nothing_spilled", 1.0) == 0) {
+      notes.add("spilled at the bigger heap");
+    }
+    return String.join("; ", notes);
   }
 }

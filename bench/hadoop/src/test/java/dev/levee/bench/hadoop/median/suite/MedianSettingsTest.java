@@ -43,10 +43,16 @@ class MedianSettingsTest {
 
   @Test
   void autoPoolHoldsFortyPercentOfTheInputPerNodeSoThreeNodesHoldItAll() {
-    MedianSettings s = parse("--numbers", "10m");
+    MedianSettings s = parse("--jobs", "median", "--numbers", "10m");
     assertEquals((int) Math.ceil(100_000_000 * 0.4 / (1 << 20)), s.poolMbPerNode());
     assertTrue(3L * s.poolMbPerNode() * (1 << 20) > s.reducerInputBytes());
     assertEquals(64, parse("--sponge-pool-mb", "64").poolMbPerNode());
+    // With the Pig jobs, the larger of the two inputs sizes the sponges.
+    MedianSettings pig = parse("--numbers", "10m", "--pages", "3m");
+    assertEquals((int) Math.ceil(3_000_000 * 100 * 0.4 / (1 << 20)), pig.poolMbPerNode());
+    assertEquals(
+        s.poolMbPerNode(),
+        parse("--jobs", "median,quantiles", "--numbers", "10m", "--pages", "100k").poolMbPerNode());
   }
 
   @Test
@@ -73,16 +79,64 @@ class MedianSettingsTest {
   }
 
   @Test
-  void variantsDefaultToAllThreeInTheSuitesOrderAndMustIncludeStock() {
-    assertEquals(List.of(Variant.values()), parse().variants());
+  void variantsDefaultToAllFourInTheSuitesOrderAndMustIncludeStock() {
     assertEquals(
-        List.of(Variant.STOCK, Variant.SPONGEFILES),
-        parse("--variants", "spongefiles, stock").variants());
+        List.of(Variant.STOCK, Variant.STOCK_TUNED, Variant.SPONGEFILES, Variant.STOCK_TMPFS),
+        parse().variants());
+    assertEquals(
+        List.of(Variant.STOCK, Variant.SPONGEFILES, Variant.STOCK_TMPFS),
+        parse("--variants", "stock-tmpfs,spongefiles, stock").variants());
     assertTrue(error("--variants", "spongefiles").contains("must include stock"));
-    String bad = error("--variants", "stock,stock-tmpfs");
+    String bad = error("--variants", "stock,stock-ramdisk");
     assertTrue(
-        bad.contains("--variants") && bad.contains("stock-tmpfs") && bad.contains("stock-tuned"),
+        bad.contains("--variants")
+            && bad.contains("'stock-ramdisk'")
+            && bad.contains("stock-tmpfs")
+            && bad.contains("stock-tuned"),
         bad);
+  }
+
+  @Test
+  void onlyStockTmpfsRunsOnTheTmpfsCluster() {
+    for (Variant v : Variant.values()) {
+      assertEquals(v == Variant.STOCK_TMPFS, v.onTmpfs(), v.label);
+      assertEquals(v != Variant.SPONGEFILES, v.stockShuffle(), v.label);
+    }
+  }
+
+  @Test
+  void jobsDefaultToThePapersThreeInItsOrder() {
+    assertEquals(List.of(Workload.MEDIAN, Workload.ANCHORTEXT, Workload.QUANTILES), parse().jobs());
+    assertEquals(
+        List.of(Workload.ANCHORTEXT, Workload.QUANTILES),
+        parse("--jobs", "quantiles, anchortext,quantiles").jobs());
+    String bad = error("--jobs", "median,wordcount");
+    assertTrue(
+        bad.contains("--jobs")
+            && bad.contains("'wordcount'")
+            && bad.contains("median, anchortext, quantiles"),
+        bad);
+    assertTrue(error("--jobs", ",").contains("at least one"));
+  }
+
+  @Test
+  void pigHeapsAndPagesAreCheckedAndTheQuickPresetShrinksThePages() {
+    MedianSettings s = parse();
+    assertEquals(2_000_000, s.pages());
+    assertEquals(128, s.pigReduceHeapMb());
+    assertTrue(s.pigNoSpillHeapMb() > s.pigReduceHeapMb());
+    assertEquals(1_000_000, parse("--quick").pages());
+    assertEquals(500_000, parse("--quick", "--pages", "500k").pages());
+    String order = error("--pig-reduce-heap-mb", "512", "--pig-no-spill-heap-mb", "256");
+    assertTrue(
+        order.contains("--pig-no-spill-heap-mb 256") && order.contains("--pig-reduce-heap-mb 512"),
+        order);
+    String big = error("--pig-no-spill-heap-mb", "4000");
+    assertTrue(
+        big.contains("--pig-no-spill-heap-mb")
+            && big.contains(String.valueOf(MedianSettings.MAX_NO_SPILL_HEAP_MB)),
+        big);
+    assertTrue(error("--pages", "10").contains("--pages"));
   }
 
   @Test
@@ -109,12 +163,19 @@ class MedianSettingsTest {
   }
 
   @Test
-  void paramsAreTheSameForBothVariantsAndNameTheCondition() {
+  void paramsAreTheSameForBothVariantsAndNameTheJobAndTheCondition() {
     MedianSettings s = parse();
-    var p = s.params(Condition.DISK_CONTENTION, s.reduceHeapMb());
+    var p = s.params(Workload.MEDIAN, Condition.DISK_CONTENTION, s.reduceHeapMb());
+    assertEquals("median", p.get("job"));
     assertEquals("disk-contention", p.get("condition"));
     assertEquals(2, p.get("disk_readers"));
     assertFalse(p.containsKey("squeeze_leave_bytes"));
-    assertEquals("none", s.params(Condition.NO_SPILL, 500).get("co_runner"));
+    assertEquals("none", s.params(Workload.MEDIAN, Condition.NO_SPILL, 500).get("co_runner"));
+    var pig = s.params(Workload.QUANTILES, Condition.NONE, s.pigReduceHeapMb());
+    assertEquals("quantiles", pig.get("job"));
+    assertEquals(s.pages(), pig.get("pages"));
+    // The Median figure picks its workload by "numbers": a Pig line must not carry it.
+    assertFalse(pig.containsKey("numbers"));
+    assertEquals("none", pig.get("co_runner"), "the co-runner runs beside the Median job only");
   }
 }
