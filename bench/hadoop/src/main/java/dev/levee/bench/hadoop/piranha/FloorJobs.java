@@ -9,6 +9,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -84,16 +85,12 @@ final class FloorJobs {
   public static final class MarkingMapper extends Mapper<Object, Object, Object, Object> {
     @Override
     protected void setup(Context context) {
-      context
-          .getCounter(FloorTimeline.GROUP, FloorTimeline.CODE_START)
-          .setValue(System.currentTimeMillis());
+      mark(context, FloorTimeline.CODE_START);
     }
 
     @Override
     protected void cleanup(Context context) {
-      context
-          .getCounter(FloorTimeline.GROUP, FloorTimeline.CODE_END)
-          .setValue(System.currentTimeMillis());
+      mark(context, FloorTimeline.CODE_END);
     }
   }
 
@@ -101,16 +98,16 @@ final class FloorJobs {
   public static final class MarkingReducer extends Reducer<Object, Object, Object, Object> {
     @Override
     protected void setup(Context context) {
-      context
-          .getCounter(FloorTimeline.GROUP, FloorTimeline.CODE_START)
-          .setValue(System.currentTimeMillis());
+      mark(context, FloorTimeline.CODE_START);
     }
 
     @Override
     protected void cleanup(Context context) {
-      context
-          .getCounter(FloorTimeline.GROUP, FloorTimeline.CODE_END)
-          .setValue(System.currentTimeMillis());
+      mark(context, FloorTimeline.CODE_END);
     }
+  }
+
+  private static void mark(TaskAttemptContext context, String instant) {
+    context.getCounter(FloorTimeline.GROUP, instant).setValue(System.currentTimeMillis());
   }
 }

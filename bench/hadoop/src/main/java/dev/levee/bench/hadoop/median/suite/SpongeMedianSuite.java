@@ -262,26 +262,22 @@ public final class SpongeMedianSuite implements Suite {
       err.printf(
           "sponge-median: repetition %d, condition %s, job median (reducer heap %d MB)%n",
           rep, condition.label, heapMb);
-      Double alone = null;
+      Double alone =
+          coRuns
+              ? CoRunnerJob.run(conf, CO_RUNNER_INPUT, new Path("/sponge-median/co-runner-out"))
+              : null;
       if (coRuns) {
-        alone = CoRunnerJob.run(conf, CO_RUNNER_INPUT, new Path("/sponge-median/co-runner-out"));
         err.printf(Locale.ROOT, "sponge-median:   co-runner alone %.1f s%n", alone);
       }
       for (Variant v : Variant.order(variants, rep)) {
         Map<String, Double> m = new LinkedHashMap<>();
-        TmpfsLocalDirs.Watch watch = watchTmpfs();
-        try {
-          MedianRun r = runVariant(v, confs.get(v), load, coRuns ? alone : null, m);
-          answers.put(v, String.valueOf(r.median()));
-          m.put("failed", 0.0);
-        } catch (Exception e) {
-          err.printf("sponge-median:   %s FAILED: %s%n", v.label, e);
-          m.put("failed", 1.0);
-        } finally {
-          if (watch != null) {
-            m.putAll(watch.stop());
-          }
-        }
+        measure(
+            v,
+            m,
+            () -> {
+              MedianRun r = runVariant(v, confs.get(v), load, alone, m);
+              answers.put(v, String.valueOf(r.median()));
+            });
         metrics.put(v, m);
       }
       // What each reducer of the job is given (the bigger-heap line's cost is its container).
@@ -323,47 +319,68 @@ public final class SpongeMedianSuite implements Suite {
             job == Workload.ANCHORTEXT
                 ? PigQueries.frequentAnchortext(PAGES, output)
                 : PigQueries.spamQuantiles(PAGES, output);
-        TmpfsLocalDirs.Watch watch = watchTmpfs();
-        load.beginJob();
-        try {
-          PigRun r = PigRun.run(cluster.cluster(), pig, query, output, s.jobTimeoutSeconds());
-          load.check();
-          answers.put(v, r.digest().toString());
-          m.put("seconds", r.seconds());
-          m.putAll(
-              RunMetrics.reduceSide(
-                  v, r.reduceCounters(), v.stockShuffle() ? stockPasses(r.reduceAttempt()) : null));
-          m.putAll(BagMetrics.reduceSide(r.reduceCounters()));
-          m.putAll(load.endJob());
-          m.put("failed", 0.0);
-          err.printf(
-              Locale.ROOT,
-              "sponge-median:   %-11s %6.1f s, output %s, bags spilled: %s (%.0f by Pig's"
-                  + " memory manager, %.0f proactively, %.0f into SpongeFiles: %,.0f B local"
-                  + " memory, %,.0f B remote, %,.0f B disk)%n",
-              v.label,
-              r.seconds(),
-              r.digest(),
-              m.get("bags_spilled") > 0 ? "yes" : "no",
-              m.get("pig_memory_manager_spills"),
-              m.get("pig_proactive_spill_bags"),
-              m.get("pig_bag_spills_sponge"),
-              m.get("pig_bag_local_memory_bytes"),
-              m.get("pig_bag_remote_memory_bytes"),
-              m.get("pig_bag_local_disk_bytes"));
-        } catch (Exception e) {
-          err.printf("sponge-median:   %s FAILED: %s%n", v.label, e);
-          m.put("failed", 1.0);
-        } finally {
-          if (watch != null) {
-            m.putAll(watch.stop());
-          }
-        }
+        measure(
+            v,
+            m,
+            () -> {
+              load.beginJob();
+              PigRun r = PigRun.run(cluster.cluster(), pig, query, output, s.jobTimeoutSeconds());
+              load.check();
+              answers.put(v, r.digest().toString());
+              m.put("seconds", r.seconds());
+              m.putAll(
+                  RunMetrics.reduceSide(
+                      v,
+                      r.reduceCounters(),
+                      v.stockShuffle() ? stockPasses(r.reduceAttempt()) : null));
+              m.putAll(BagMetrics.reduceSide(r.reduceCounters()));
+              m.putAll(load.endJob());
+              err.printf(
+                  Locale.ROOT,
+                  "sponge-median:   %-11s %6.1f s, output %s, bags spilled: %s (%.0f by Pig's"
+                      + " memory manager, %.0f proactively, %.0f into SpongeFiles: %,.0f B local"
+                      + " memory, %,.0f B remote, %,.0f B disk)%n",
+                  v.label,
+                  r.seconds(),
+                  r.digest(),
+                  m.get("bags_spilled") > 0 ? "yes" : "no",
+                  m.get("pig_memory_manager_spills"),
+                  m.get("pig_proactive_spill_bags"),
+                  m.get("pig_bag_spills_sponge"),
+                  m.get("pig_bag_local_memory_bytes"),
+                  m.get("pig_bag_remote_memory_bytes"),
+                  m.get("pig_bag_local_disk_bytes"));
+            });
         metrics.put(v, m);
       }
       int containerMb =
           stock.getInt(MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.DEFAULT_REDUCE_MEMORY_MB);
       return record(job, condition, rep, heapMb, containerMb, metrics, answers);
+    }
+
+    /** One variant's job, as every workload measures it. */
+    private interface VariantJob {
+      void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code job} for {@code v}: records into {@code m} whether it failed (a failure is
+     * reported and the suite goes on) and, on the stock-on-tmpfs arm, how its local dirs filled.
+     */
+    private void measure(Variant v, Map<String, Double> m, VariantJob job)
+        throws InterruptedException {
+      TmpfsLocalDirs.Watch watch = watchTmpfs();
+      try {
+        job.run();
+        m.put("failed", 0.0);
+      } catch (Exception e) {
+        context.err().printf("sponge-median:   %s FAILED: %s%n", v.label, e);
+        m.put("failed", 1.0);
+      } finally {
+        if (watch != null) {
+          m.putAll(watch.stop());
+        }
+      }
     }
 
     /** Starts sampling the tmpfs local dirs, on the stock-on-tmpfs arm's cluster only. */
