@@ -34,7 +34,8 @@ final case class LeakyConf(
     maxLiveFraction: Double,
     aggregation: LeakyConf.AggregationMode = LeakyConf.AutoAggregation,
     joinSpoolMemory: Int = 2 << 20,
-    arrivalHeapFraction: Double = 0.2
+    arrivalHeapFraction: Double = 0.2,
+    pagePool: Boolean = true
 )
 
 object LeakyConf extends Logging {
@@ -146,6 +147,17 @@ object LeakyConf extends Logging {
     .since(Since)
     .build()
 
+  val PagePoolKey: ConfigKey[java.lang.Boolean] = B
+    .key(Prefix + "memory.pagePool", ValueTypes.bool())
+    .defaultValue("true")
+    .doc(
+      "A finished table hands its pages to the next table of the executor, held weakly (a full collection frees " +
+        "idle ones), instead of leaving them to the collector as old-generation garbage; `false` allocates every " +
+        "table's pages anew."
+    )
+    .since(Since)
+    .build()
+
   val Aggregation: ConfigKey[String] = B
     .key(Prefix + "aggregation", ValueTypes.choice(aggregationModes.map(_.name): _*))
     .defaultValue("auto")
@@ -208,7 +220,8 @@ object LeakyConf extends Logging {
       maxLiveFraction = MaxLiveFraction.from(source),
       aggregation = aggregationModes.find(_.name == Aggregation.from(source)).get,
       joinSpoolMemory = JoinSpoolMemory.from(source),
-      arrivalHeapFraction = ArrivalHeapFraction.from(source)
+      arrivalHeapFraction = ArrivalHeapFraction.from(source),
+      pagePool = PagePoolKey.from(source)
     )
   }
 

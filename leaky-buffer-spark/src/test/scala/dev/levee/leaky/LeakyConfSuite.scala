@@ -24,13 +24,15 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(c.maxLiveFraction == 0.7)
     assert(c.aggregation == LeakyConf.AutoAggregation)
     assert(c.arrivalHeapFraction == 0.2)
+    assert(c.pagePool)
+    assert(!LeakyConf(new SparkConf(false).set(LeakyConf.PagePoolKey.name, "false")).pagePool)
     assert(
       LeakyConf(new SparkConf(false).set(LeakyConf.Aggregation.name, "TABLE")).aggregation ==
         LeakyConf.TableAggregation
     )
     // Every key is registered with a doc and a version, and the registry's defaults parse.
     val keys = LeakyConf.REGISTRY.keys().asScala
-    assert(keys.size == 12 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
+    assert(keys.size == 13 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
     assert(keys.forall(k => k.since == "0.1.0" && k.doc.nonEmpty && k.defaultValue != null))
   }
 

@@ -13,9 +13,11 @@ import scala.collection.mutable.ArrayBuffer
  * [[recycle]] empties the store but keeps its standard pages for the next fill. A table that spills and refills
  * would otherwise drop pages the collector has already promoted and allocate new ones that get promoted in turn:
  * old-generation garbage that only a full collection reclaims, once per spill. Kept, the pages are the few
- * long-lived objects the leaky buffer is meant to leave the collector.
+ * long-lived objects the leaky buffer is meant to leave the collector. With a [[PagePool]], pages also outlive the
+ * store: [[clear]] and [[dropSpare]] give them to the pool and new pages come from it first, so the next table of the
+ * executor refills them instead of promoting new ones.
  */
-final class PagedBytes(pageSize: Int) {
+final class PagedBytes(pageSize: Int, pool: Option[PagePool] = None) {
   require(pageSize > 0, s"page size must be positive, got $pageSize")
 
   private val pages = new ArrayBuffer[Array[Byte]]()
@@ -38,7 +40,8 @@ final class PagedBytes(pageSize: Int) {
     if (current == null || current.length - position < n) {
       if (n <= pageSize && spare.nonEmpty) current = spare.remove(spare.length - 1)
       else {
-        current = new Array[Byte](math.max(n, pageSize))
+        current = if (n <= pageSize) pool.map(_.take()).orNull else null
+        if (current == null) current = new Array[Byte](math.max(n, pageSize))
         allocated += current.length
       }
       pages += current
@@ -68,11 +71,13 @@ final class PagedBytes(pageSize: Int) {
   /** Drops the pages kept for reuse; the pages in use stay. */
   def dropSpare(): Unit = {
     allocated -= spareBytes
+    pool.foreach(p => spare.foreach(p.give))
     spare.clear()
   }
 
-  /** Drops every page, kept ones too; all earlier addresses become invalid. */
+  /** Drops every page, kept ones too (to the pool, if any); all earlier addresses become invalid. */
   def clear(): Unit = {
+    pool.foreach { p => pages.foreach(p.give); spare.foreach(p.give) }
     pages.clear()
     spare.clear()
     current = null

@@ -3,7 +3,7 @@ package dev.levee.leaky.table
 import scala.collection.mutable.ArrayBuffer
 
 import dev.levee.leaky.LeakyConf
-import dev.levee.leaky.memory.HeapBudget
+import dev.levee.leaky.memory.{HeapBudget, PagePool}
 import dev.levee.leaky.spill.{
   HashOrderedMerge,
   SortedGroupSource,
@@ -64,9 +64,11 @@ final class LeakyHashTable[K](
   private val encoder = new ValueEncoder(serializer)
 
   private val keys = new KeyIndex[K]
-  private val layout: ValueLayout =
-    if (joinLayout) new SharedAreaJoinLayout(conf.pageSize, conf.maxRunSegment)
-    else new GroupRunLayout(conf.pageSize, conf.maxRunSegment)
+  private val layout: ValueLayout = {
+    val pool = if (conf.pagePool) Some(PagePool.shared(conf.pageSize)) else None
+    if (joinLayout) new SharedAreaJoinLayout(conf.pageSize, conf.maxRunSegment, pool)
+    else new GroupRunLayout(conf.pageSize, conf.maxRunSegment, pool)
+  }
 
   private var threshold = conf.initialMemoryThreshold
   private val spills = new ArrayBuffer[SpillFile]()

@@ -1,6 +1,6 @@
 package dev.levee.leaky.table
 
-import dev.levee.leaky.memory.PagedBytes
+import dev.levee.leaky.memory.{PagePool, PagedBytes}
 
 /** Where a leaky table keeps the serialized values of each key. */
 sealed trait ValueLayout {
@@ -33,8 +33,9 @@ sealed trait ValueLayout {
  * groupBy layout (paper IV-C): the records of a key are written straight into its own byte
  * run, which suits a high load factor: one contiguous run per key, no per-value index.
  */
-final class GroupRunLayout(pageSize: Int, maxSegment: Int) extends ValueLayout {
-  private val store = new PagedBytes(pageSize)
+final class GroupRunLayout(pageSize: Int, maxSegment: Int, pool: Option[PagePool] = None)
+    extends ValueLayout {
+  private val store = new PagedBytes(pageSize, pool)
   private val runs = new RunChains(store, maxSegment)
 
   override def ensureKey(id: Int): Unit = runs.ensureKey(id)
@@ -66,9 +67,10 @@ final class GroupRunLayout(pageSize: Int, maxSegment: Int) extends ValueLayout {
  * Suits few values per key, such as the two sides of a key-key join, and keeps the values of
  * all inputs in one place whatever the mix of sides.
  */
-final class SharedAreaJoinLayout(pageSize: Int, maxSegment: Int) extends ValueLayout {
-  private val area = new PagedBytes(pageSize)
-  private val index = new PagedBytes(pageSize)
+final class SharedAreaJoinLayout(pageSize: Int, maxSegment: Int, pool: Option[PagePool] = None)
+    extends ValueLayout {
+  private val area = new PagedBytes(pageSize, pool)
+  private val index = new PagedBytes(pageSize, pool)
   private val lists = new RunChains(index, maxSegment)
 
   override def ensureKey(id: Int): Unit = lists.ensureKey(id)

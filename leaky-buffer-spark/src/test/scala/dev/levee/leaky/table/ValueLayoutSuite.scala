@@ -3,7 +3,7 @@ package dev.levee.leaky.table
 import scala.collection.mutable
 import scala.util.Random
 
-import dev.levee.leaky.memory.PagedBytes
+import dev.levee.leaky.memory.{PagePool, PagedBytes}
 import org.scalatest.funsuite.AnyFunSuite
 
 /** The two value layouts and the paged memory under them, without Spark. */
@@ -97,6 +97,57 @@ class ValueLayoutSuite extends AnyFunSuite {
     )
     store.clear()
     assert(store.allocatedBytes == 0 && store.spareBytes == 0)
+  }
+
+  test("a cleared store hands its standard pages to the pool and the next store refills them") {
+    val pool = PagePool.isolated(pageSize, maxPages = 4)
+    val first = new PagedBytes(pageSize, Some(pool))
+    // Held strongly here, so the pool's weak references cannot be cleared under the test.
+    val pages = (0 until 3).map(_ => first.page(first.reserve(pageSize)))
+    val dedicated = first.page(first.reserve(pageSize * 2))
+    first.clear()
+    assert(first.allocatedBytes == 0, "a store given back to the pool holds nothing")
+
+    val next = new PagedBytes(pageSize, Some(pool))
+    val reused = (0 until 4).map(_ => next.page(next.reserve(pageSize)))
+    assert(
+      reused.take(3).forall(p => pages.exists(_ eq p)),
+      "the next store's first pages are the given-back ones"
+    )
+    assert(!reused.exists(_ eq dedicated), "a page larger than the page size is never pooled")
+    assert(!pages.exists(_ eq reused(3)), "with the pool empty, growth allocates a new page")
+    assert(next.allocatedBytes == 4L * pageSize, "a reused page is charged like a new one")
+
+    next.recycle()
+    next.reserve(100)
+    next.dropSpare() // the three pages the refill did not take go to the pool
+    val third = new PagedBytes(pageSize, Some(pool))
+    assert(
+      reused.exists(_ eq third.page(third.reserve(10))),
+      "dropped spares are pooled"
+    )
+
+    val full = PagePool.isolated(pageSize, maxPages = 1)
+    val a = new Array[Byte](pageSize)
+    val b = new Array[Byte](pageSize)
+    full.give(a)
+    full.give(b)
+    assert((full.take() eq a) && full.take() == null, "a full pool drops what it cannot keep")
+  }
+
+  test("layouts refill pooled pages intact") {
+    val pool = PagePool.isolated(pageSize, maxPages = 1024)
+    for (
+      newLayout <- Seq(
+        () => new GroupRunLayout(pageSize, 1024, Some(pool)),
+        () => new SharedAreaJoinLayout(pageSize, 1024, Some(pool))
+      )
+    ) {
+      val used = newLayout()
+      roundTrip(used)
+      used.clear()
+      roundTrip(newLayout()) // written over another table's stale bytes
+    }
   }
 
   test("a recycled layout holds only the new fill's values, on the old pages") {
