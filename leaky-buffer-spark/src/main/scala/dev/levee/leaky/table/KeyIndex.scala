@@ -49,7 +49,10 @@ final class KeyIndex[K] {
     var i = 0
     while (i < count) { packed(i) = (hashes(i).toLong << 32) | i; i += 1 }
     java.util.Arrays.sort(packed)
-    packed.map(_.toInt)
+    val ids = new Array[Int](count) // a loop, not map: ArrayOps.map boxes every id
+    i = 0
+    while (i < count) { ids(i) = packed(i).toInt; i += 1 }
+    ids
   }
 
   /** Forgets every key but keeps the arrays' capacity, for a refill with about as many keys. */

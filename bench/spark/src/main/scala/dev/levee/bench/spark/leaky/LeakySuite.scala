@@ -58,8 +58,10 @@ final class LeakySuite extends Suite {
   override def run(context: SuiteContext): Unit =
     if (context.options().flag("figures")) writeFigures(context)
     else {
-      sweep(context)
-      writeFigures(context)
+      val plan = sweep(context)
+      // An ablation (no stock variant) has no frontier to draw; its table above is its result.
+      if (plan.variants.contains(LeakySuite.Stock)) writeFigures(context)
+      else context.err().println("leaky: no stock variant in this run, so no figures")
     }
 
   private def writeFigures(context: SuiteContext): Unit = {
@@ -70,7 +72,7 @@ final class LeakySuite extends Suite {
       .foreach(f => context.err().println(s"leaky: wrote $f"))
   }
 
-  private def sweep(context: SuiteContext): Unit = {
+  private def sweep(context: SuiteContext): LeakySweepPlan = {
     val plan = LeakySweepPlan.parse(context.options())
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/bench-leaky")
     Files.createDirectories(base)
@@ -116,6 +118,7 @@ final class LeakySuite extends Suite {
     val summaries = SweepResults.summarize(runs.toSeq)
     recordFrontiers(context, plan, summaries)
     LeakyReport.print(context.out(), plan, inputs.values.toSeq, summaries)
+    plan
   }
 
   private def recordFrontiers(
