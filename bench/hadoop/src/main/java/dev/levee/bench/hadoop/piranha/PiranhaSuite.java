@@ -105,6 +105,7 @@ public final class PiranhaSuite implements Suite {
             "--workloads: '" + w + "' is not one of " + FLOOR + ", " + PaperQueries.NAMES);
       }
     }
+    // A misspelt configuration fails here, not after the cluster, the data and a round of arms.
     for (String c : configs) {
       withConfig(new Configuration(false), c, "/check");
     }
