@@ -20,10 +20,11 @@ import org.knowm.xchart.style.Styler;
  */
 final class BreakdownChart {
   static final String PREFIX = "stage.";
+  static final String FILE = "piranha-breakdown";
 
   private BreakdownChart() {}
 
-  static Path write(String query, List<ResultGroup> groups, Path dir) throws IOException {
+  static Path write(String query, List<ResultGroup> groups, Path file) throws IOException {
     System.setProperty("java.awt.headless", "true");
     List<ResultGroup> arms = new ArrayList<>();
     Set<String> phases = new LinkedHashSet<>();
@@ -63,7 +64,6 @@ final class BreakdownChart {
         chart.addSeries(phase.substring(PREFIX.length()), names, y);
       }
     }
-    Path file = dir.resolve("piranha-breakdown.png");
     BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
   }

@@ -6,9 +6,7 @@ import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.results.Measurement;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
-import dev.levee.it.pig.PigOnMiniCluster;
 import dev.levee.it.zk.ZooKeeperServers;
-import dev.levee.piranha.pig.PiranhaExecType;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +20,6 @@ import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.pig.ExecType;
-import org.apache.pig.PigServer;
-import org.apache.pig.backend.executionengine.ExecJob;
 
 /**
  * Piranha's row of {@code ./levee demo}: a Pig Latin top-k query, run by stock Pig ({@code -x
@@ -76,22 +71,14 @@ public final class PiranhaDemoRow {
 
       Path stockOut = new Path("/demo/piranha/stock");
       double stockSeconds =
-          pig(
-              new PigServer(
-                  ExecType.MAPREDUCE, PigOnMiniCluster.properties(cluster, new Properties())),
-              input,
-              stockOut);
+          PigScripts.run(PigScripts.stock(cluster, new Properties()), SCRIPT, input, stockOut);
       context.record(Measurement.STOCK, params, Map.of(DemoTable.SECONDS, stockSeconds), 0);
 
-      Properties p = new Properties();
-      p.setProperty("levee.piranha.zookeeper.quorum", zk.getConnectString());
-      // The previous job's ApplicationMaster lingers a few seconds after it ends; the capacity
-      // check would count it and fall back to chained MapReduce.
-      p.setProperty("levee.piranha.capacity.check", "false");
       Path piranhaOut = new Path("/demo/piranha/piranha");
       double piranhaSeconds =
-          pig(
-              new PigServer(new PiranhaExecType(), PigOnMiniCluster.properties(cluster, p)),
+          PigScripts.run(
+              PigScripts.piranha(cluster, zk.getConnectString(), new Properties()),
+              SCRIPT,
               input,
               piranhaOut);
       List<String> expected = read(fs, stockOut);
@@ -109,21 +96,6 @@ public final class PiranhaDemoRow {
               "demo-hadoop: Pig top-k stock %.1f s, Piranha %.1f s%n",
               stockSeconds, piranhaSeconds);
     }
-  }
-
-  private static double pig(PigServer pig, Path in, Path out) throws Exception {
-    long t0 = System.nanoTime();
-    try {
-      pig.setBatchOn();
-      pig.registerQuery(SCRIPT.replace("$in", in.toString()).replace("$out", out.toString()));
-      List<ExecJob> jobs = pig.executeBatch();
-      if (jobs.size() != 1 || jobs.get(0).getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
-        throw new IllegalStateException("demo-hadoop: the Pig script failed: " + jobs);
-      }
-    } finally {
-      pig.shutdown();
-    }
-    return (System.nanoTime() - t0) / 1e9;
   }
 
   static List<String> read(FileSystem fs, Path dir) throws java.io.IOException {

@@ -12,7 +12,7 @@ import dev.levee.bench.results.Measurement;
 import dev.levee.bench.results.RunFigures;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
-import dev.levee.piranha.examples.TopWords;
+import dev.levee.piranha.dag.MrChain;
 import dev.levee.piranha.exec.TaskTimeline;
 import dev.levee.piranha.plan.RunPlan;
 import dev.levee.piranha.runner.PiranhaRunner;
@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -32,11 +33,12 @@ import org.apache.hadoop.mapreduce.JobID;
 
 /**
  * {@code ./levee bench piranha}: the paper's Table-1 floor (an empty MapReduce job with a reduce,
- * an empty map-only job, an empty Piranha job with a shuffle and a reduce stage) and the top-k
- * words query (TopKWords, large intermediates) over bench-core's seeded {@code web} data, as
- * chained MapReduce and as Piranha in the chosen configurations; every arm on the same YARN mini
- * cluster (HDFS, several NodeManagers, one ZooKeeper) with the same poll and heartbeat settings,
- * arms interleaved round by round, each output checked equal to the chain's in the same round.
+ * an empty map-only job, an empty Piranha job with a shuffle and a reduce stage) and its three
+ * queries (TopKDomains, TopKWords, NonSpamTopKAnchor) over bench-core's seeded {@code web} data,
+ * each as chained MapReduce, as Piranha in the chosen configurations, and as one Pig Latin script
+ * on stock Pig and on Piranha's Pig path; every arm on the same YARN mini cluster (HDFS, several
+ * NodeManagers, one ZooKeeper) with the same poll and heartbeat settings, arms interleaved round by
+ * round, each output checked equal to the chain's in the same round.
  *
  * <p>The floor adds two arms the paper did not need: an empty map-only job with as many tasks as
  * the dummy (on a two-core machine, starting several task JVMs at once costs more than one), and
@@ -46,7 +48,8 @@ import org.apache.hadoop.mapreduce.JobID;
 public final class PiranhaSuite implements Suite {
   static final String CHAIN = "chained-mapreduce";
   static final String FLOOR = "floor";
-  static final String TOP_K = "top-k-words";
+  static final String STOCK_PIG = "stock-pig";
+  static final String PIRANHA_PIG = "piranha-pig";
   static final String EMPTY_MR = "empty-mapreduce";
   static final String EMPTY_MAP_ONLY = "empty-map-only";
   static final String EMPTY_PIRANHA = "empty-piranha";
@@ -60,7 +63,8 @@ public final class PiranhaSuite implements Suite {
 
   @Override
   public String summary() {
-    return "Piranha: the job-launch floor and top-k words as chained MapReduce vs one Piranha job";
+    return "Piranha: the job-launch floor and the paper's three queries as chained MapReduce, stock"
+        + " Pig and Piranha";
   }
 
   @Override
@@ -68,8 +72,12 @@ public final class PiranhaSuite implements Suite {
     return List.of(
         OptionSpec.optional("runs", "N", "rounds; every arm runs once per round", "5"),
         OptionSpec.optional(
-            "workloads", "LIST", "which workloads: floor, top-k-words", "floor,top-k-words"),
-        OptionSpec.optional("records", "N", "web records for the query", "400000"),
+            "workloads",
+            "LIST",
+            "which workloads: floor, " + String.join(", ", PaperQueries.NAMES),
+            "floor,top-k-words"),
+        OptionSpec.optional("records", "N", "web records the queries read", "400000"),
+        OptionSpec.optional("reducers", "N", "tasks of every shuffle stage of a query", "2"),
         OptionSpec.optional("node-managers", "N", "NodeManagers of the mini cluster", "2"),
         OptionSpec.optional(
             "configs",
@@ -87,11 +95,19 @@ public final class PiranhaSuite implements Suite {
     int nms = context.options().intIn("node-managers", 1, 8);
     List<String> configs = List.of(context.options().string("configs").split(","));
     List<String> workloads = List.of(context.options().string("workloads").split(","));
+    int reducers = context.options().intIn("reducers", 1, 16);
+    List<PaperQuery> queries = new ArrayList<>();
     for (String w : workloads) {
-      if (!List.of(FLOOR, TOP_K).contains(w)) {
+      if (PaperQueries.NAMES.contains(w)) {
+        queries.add(PaperQueries.of(w, reducers));
+      } else if (!w.equals(FLOOR)) {
         throw new IllegalArgumentException(
-            "--workloads: '" + w + "' is not one of " + FLOOR + ", " + TOP_K);
+            "--workloads: '" + w + "' is not one of " + FLOOR + ", " + PaperQueries.NAMES);
       }
+    }
+    // A misspelt configuration fails here, not after the cluster, the data and a round of arms.
+    for (String c : configs) {
+      withConfig(new Configuration(false), c, "/check");
     }
     java.nio.file.Path base = java.nio.file.Path.of(".levee", "bench-piranha").toAbsolutePath();
     Files.createDirectories(base);
@@ -116,7 +132,7 @@ public final class PiranhaSuite implements Suite {
       }
       Path web = new Path("/bench/piranha/web");
       long webBytes = 0;
-      if (workloads.contains(TOP_K)) {
+      if (!queries.isEmpty()) {
         webBytes = writeWeb(context, conf, web, records);
       }
       // The honest floor for the dummy: as many map tasks as it has tasks, one one-line file each.
@@ -136,7 +152,6 @@ public final class PiranhaSuite implements Suite {
       installed.set("mapreduce.job.jar", emptyJar(base.resolve("empty-job.jar")).toString());
 
       Map<String, Object> floor = Map.of("query", "floor");
-      Map<String, Object> topk = Map.of("query", TOP_K, "records", records, "bytes", webBytes);
       List<Measurement> measured = new ArrayList<>();
       for (int round = 1; round <= runs; round++) {
         Path r = new Path("/bench/piranha/round-" + round);
@@ -164,8 +179,21 @@ public final class PiranhaSuite implements Suite {
           }
         }
 
-        if (workloads.contains(TOP_K)) {
-          measured.addAll(topKRound(context, conf, fs, web, r, topk, configs, round));
+        for (PaperQuery query : queries) {
+          Map<String, Object> params =
+              Map.of("query", query.name(), "records", records, "bytes", webBytes);
+          measured.addAll(
+              queryRound(
+                  context,
+                  cluster,
+                  conf,
+                  zk.getConnectString(),
+                  query,
+                  web,
+                  r,
+                  params,
+                  configs,
+                  round));
         }
         fs.delete(r, true);
         context.err().printf("round %d of %d done%n", round, runs);
@@ -176,57 +204,123 @@ public final class PiranhaSuite implements Suite {
     }
   }
 
-  /** The query's arms in one round: the chain first, then each Piranha configuration. */
-  private static List<Measurement> topKRound(
+  /**
+   * One query's arms in one round, in an order that rotates round by round: the stock chain, each
+   * Piranha configuration on the same chain (MrChain: nothing written between the jobs), and the
+   * query's Pig Latin script on stock Pig and on Piranha's Pig path. Every output is checked equal
+   * to the chain's once the round is over.
+   */
+  private static List<Measurement> queryRound(
       SuiteContext context,
+      MiniMapReduceCluster cluster,
       Configuration conf,
-      FileSystem fs,
+      String zkQuorum,
+      PaperQuery query,
       Path web,
       Path r,
-      Map<String, Object> topk,
+      Map<String, Object> params,
       List<String> configs,
       int round)
       throws Exception {
-    List<Measurement> measured = new ArrayList<>();
-    Path chainOut = new Path(r, "chain");
-    Map<String, Double> chainMetrics = new LinkedHashMap<>();
+    FileSystem fs = cluster.fileSystem();
+    Path q = new Path(r, query.name());
+    List<String> arms = new ArrayList<>();
+    arms.add(CHAIN);
+    configs.forEach(c -> arms.add("piranha-" + c));
+    arms.add(STOCK_PIG);
+    arms.add(PIRANHA_PIG);
+    Map<String, List<String>> outputs = new LinkedHashMap<>();
+    Map<String, Map<String, Double>> measured = new LinkedHashMap<>();
+    for (int i = 0; i < arms.size(); i++) {
+      String arm = arms.get((i + round - 1) % arms.size());
+      Path out = new Path(q, arm);
+      Map<String, Double> m;
+      if (arm.equals(CHAIN)) {
+        m = chainMetrics(query.chain(conf, web, new Path(q, "chain-tmp"), out));
+        outputs.put(arm, PiranhaDemoRow.read(fs, out));
+      } else if (arm.equals(STOCK_PIG) || arm.equals(PIRANHA_PIG)) {
+        Properties polling = PigScripts.benchPolling();
+        double seconds =
+            PigScripts.run(
+                arm.equals(STOCK_PIG)
+                    ? PigScripts.stock(cluster, polling)
+                    : PigScripts.piranha(cluster, zkQuorum, polling),
+                query.pigScript(),
+                web,
+                out);
+        m = new LinkedHashMap<>();
+        m.put("seconds", seconds);
+        if (arm.equals(PIRANHA_PIG)) {
+          // 0 when Piranha's Pig path handed the script to stock Pig (it logs why).
+          m.put("ran-on-piranha", PigScripts.ranOnPiranha(fs, out) ? 1.0 : 0.0);
+        }
+        outputs.put(arm, PaperQuery.pigLinesAsChain(PiranhaDemoRow.read(fs, out)));
+      } else {
+        String config = arm.substring("piranha-".length());
+        Configuration pc = withConfig(conf, config, "/bench/" + query.name());
+        RunResult res =
+            new PiranhaRunner(pc)
+                .run(
+                    MrChain.of(
+                        query.name(),
+                        pc,
+                        query.chain(pc, web, new Path(q, "unused-" + config), out)));
+        if (res.mode() != RunResult.Mode.PIRANHA || res.attempts() != 1) {
+          throw new IllegalStateException(
+              arm + " did not run as one Piranha attempt: " + res.fallbackReason());
+        }
+        m = metrics(res, arm);
+        outputs.put(arm, PiranhaDemoRow.read(fs, out));
+      }
+      measured.put(arm, m);
+    }
+    List<String> expected = outputs.get(CHAIN);
+    if (expected.isEmpty()) {
+      throw new IllegalStateException(
+          query.name() + ": the chain wrote no top k in round " + round);
+    }
+    List<Measurement> recorded = new ArrayList<>();
+    for (String arm : arms) {
+      if (!outputs.get(arm).equals(expected)) {
+        throw new IllegalStateException(
+            query.name()
+                + ": "
+                + arm
+                + " wrote "
+                + outputs.get(arm)
+                + ", chained MapReduce "
+                + expected
+                + " in round "
+                + round);
+      }
+      recorded.add(context.record(arm, params, measured.get(arm), round));
+    }
+    return recorded;
+  }
+
+  /** Runs the stock jobs one after the other; each job's seconds are a phase of the breakdown. */
+  private static Map<String, Double> chainMetrics(List<org.apache.hadoop.mapreduce.Job> jobs)
+      throws Exception {
+    Map<String, Double> m = new LinkedHashMap<>();
     long t0 = System.nanoTime();
     int k = 0;
-    for (var job : TopWords.chain(conf, web, new Path(r, "chain-tmp"), chainOut, 2, 20)) {
+    for (var job : jobs) {
       long j0 = System.nanoTime();
       if (!job.waitForCompletion(false)) {
         throw new IllegalStateException("stock job " + job.getJobName() + " failed");
       }
-      chainMetrics.put(
+      String name = job.getJobName();
+      m.put(
           BreakdownChart.PREFIX
               + "job "
               + (++k)
               + " ("
-              + job.getJobName().replace("top-words: ", "")
+              + name.substring(name.indexOf(": ") + 2)
               + ")",
           (System.nanoTime() - j0) / 1e9);
     }
-    chainMetrics.put("seconds", (System.nanoTime() - t0) / 1e9);
-    List<String> expected = PiranhaDemoRow.read(fs, chainOut);
-    measured.add(context.record(CHAIN, topk, chainMetrics, round));
-    for (String c : configs) {
-      Path out = new Path(r, "piranha-" + c);
-      Configuration pc = withConfig(conf, c, "/bench/topk");
-      RunResult res =
-          new PiranhaRunner(pc)
-              .run(TopWords.dagFromChain(pc, web, new Path(r, "unused-" + c), out, 2, 20));
-      if (res.mode() != RunResult.Mode.PIRANHA || res.attempts() != 1) {
-        throw new IllegalStateException(
-            "piranha-" + c + " did not run as one Piranha attempt: " + res.fallbackReason());
-      }
-      List<String> got = PiranhaDemoRow.read(fs, out);
-      if (!got.equals(expected)) {
-        throw new IllegalStateException(
-            "piranha-" + c + " output differs from chained MapReduce in round " + round);
-      }
-      measured.add(context.record("piranha-" + c, topk, metrics(res, "piranha-" + c), round));
-    }
-    return measured;
+    m.put("seconds", (System.nanoTime() - t0) / 1e9);
+    return m;
   }
 
   private static long writeWeb(SuiteContext context, Configuration conf, Path web, long records)
@@ -316,7 +410,8 @@ public final class PiranhaSuite implements Suite {
     return v == null ? 0 : v;
   }
 
-  private static Configuration withConfig(Configuration conf, String config, String root) {
+  /** {@code conf} in one of the paper's configurations, e.g. fused-none or kept-dfs. */
+  static Configuration withConfig(Configuration conf, String config, String root) {
     Configuration c = new Configuration(conf);
     String[] p = config.split("-");
     if (p.length != 2
@@ -347,14 +442,20 @@ public final class PiranhaSuite implements Suite {
   private static void report(SuiteContext context, List<Measurement> measured, List<String> configs)
       throws java.io.IOException {
     List<ResultGroup> groups = ResultGroup.group(measured);
-    context.out().println("| query | arm | runs | median s | min s | max s | vs chain |");
-    context.out().println("|---|---|---|---|---|---|---|");
-    double chain = Double.NaN;
+    context
+        .out()
+        .println("| query | arm | runs | median s | min s | max s | vs chain | vs stock Pig |");
+    context.out().println("|---|---|---|---|---|---|---|---|");
+    Map<String, Double> chain = new LinkedHashMap<>();
+    Map<String, Double> stockPig = new LinkedHashMap<>();
     double mapOnly = Double.NaN;
     double mapOnlyN = Double.NaN;
     for (ResultGroup g : groups) {
       if (g.variant().equals(CHAIN)) {
-        chain = g.summary("seconds").median();
+        chain.put(query(g), g.summary("seconds").median());
+      }
+      if (g.variant().equals(STOCK_PIG)) {
+        stockPig.put(query(g), g.summary("seconds").median());
       }
       if (g.variant().equals(EMPTY_MAP_ONLY)) {
         mapOnly = g.summary("seconds").median();
@@ -366,8 +467,16 @@ public final class PiranhaSuite implements Suite {
     for (ResultGroup g : groups) {
       Summary s = g.summary("seconds");
       String versus = "";
-      if (g.variant().startsWith("piranha-")) {
-        versus = String.format("%.0f%% faster", 100 * (1 - s.median() / chain));
+      String versusPig = "";
+      if (chain.containsKey(query(g)) && !g.variant().equals(CHAIN)) {
+        versus = faster(s.median(), chain.get(query(g)));
+        if (g.variant().startsWith("piranha-")) {
+          versusPig = faster(s.median(), stockPig.getOrDefault(query(g), Double.NaN));
+        }
+        Summary ran = g.summary("ran-on-piranha");
+        if (ran != null && ran.min() < 1) {
+          versusPig += " (ran on stock Pig in " + Math.round((1 - ran.median()) * s.n()) + " runs)";
+        }
       } else if (g.variant().startsWith(EMPTY_PIRANHA)) {
         versus =
             String.format(
@@ -377,35 +486,65 @@ public final class PiranhaSuite implements Suite {
       context
           .out()
           .printf(
-              "| %s | %s | %d | %.1f | %.1f | %.1f | %s |%n",
-              g.paramsLabel(), g.variant(), s.n(), s.median(), s.min(), s.max(), versus);
+              "| %s | %s | %d | %.1f | %.1f | %.1f | %s | %s |%n",
+              g.paramsLabel(), g.variant(), s.n(), s.median(), s.min(), s.max(), versus, versusPig);
     }
     java.nio.file.Path dir = RunFigures.dir(context, context.options().string("figures"));
     Files.createDirectories(dir);
     context.err().println("figure: " + SecondsChart.write(groups, dir));
-    context
-        .err()
-        .println(
-            "figure: "
-                + BreakdownChart.write(
-                    Double.isNaN(chain) ? "the empty job" : "top-k words", groups, dir));
+    if (chain.isEmpty()) {
+      context
+          .err()
+          .println(
+              "figure: "
+                  + BreakdownChart.write(
+                      "the empty job", groups, dir.resolve(BreakdownChart.FILE + ".png")));
+    }
+    for (String q : chain.keySet()) {
+      List<ResultGroup> ofQuery = groups.stream().filter(g -> q.equals(query(g))).toList();
+      context
+          .err()
+          .println(
+              "figure: "
+                  + BreakdownChart.write(
+                      q, ofQuery, dir.resolve(BreakdownChart.FILE + "-" + q + ".png")));
+    }
     timelineTable(context, groups);
     context.out().println();
-    context.out().println("| arm | phase | median s |");
-    context.out().println("|---|---|---|");
+    context.out().println("| query | arm | phase | median s |");
+    context.out().println("|---|---|---|---|");
     for (ResultGroup g : groups) {
       for (String metric : g.values().keySet()) {
         if (metric.startsWith(BreakdownChart.PREFIX)) {
           context
               .out()
               .printf(
-                  "| %s | %s | %.1f |%n",
+                  "| %s | %s | %s | %.1f |%n",
+                  query(g),
                   g.variant(),
                   metric.substring(BreakdownChart.PREFIX.length()),
                   g.summary(metric).median());
         }
       }
     }
+  }
+
+  /** The group's query parameter ("floor" for the floor's arms). */
+  private static String query(ResultGroup g) {
+    for (String p : g.paramsLabel().split(", ")) {
+      if (p.startsWith("query=")) {
+        return p.substring("query=".length());
+      }
+    }
+    return "";
+  }
+
+  private static String faster(double seconds, double than) {
+    if (Double.isNaN(than)) {
+      return "";
+    }
+    double cut = 100 * (1 - seconds / than);
+    return cut >= 0 ? String.format("%.0f%% faster", cut) : String.format("%.0f%% slower", -cut);
   }
 
   /**
