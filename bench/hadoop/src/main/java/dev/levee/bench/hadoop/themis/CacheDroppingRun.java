@@ -6,30 +6,36 @@ import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
 
 /**
- * Runs a job with the page cache dropped before it starts (the disks serve the input) and again
- * between its phases, once the last map has finished (the disks serve the map outputs). The suite
- * sets reduce slow start to 1.0 for such runs, so no reducer fetches before the second drop; the
- * report says whether the drop really finished before the first reduce task started.
+ * Runs a job with the page cache dropped between its phases, once the last map has finished, so the
+ * disks serve the map outputs (the suite drops it before the job too, outside the job's disk
+ * counts, so the disks serve the input). The suite sets reduce slow start to 1.0 for such runs, so
+ * no reducer fetches before the drop; the report says whether the drop really finished before the
+ * first reduce task started.
  */
 final class CacheDroppingRun {
   /** Client-side poll of the job's map progress; the reducers' containers take seconds to start. */
   private static final long POLL_MS = 100;
 
   /**
-   * @param seconds time spent in sync and drop, which counts in the job's own time for the second
+   * @param drops the mid-job drop's time (part of the job's own) and the disk reads of reading the
+   *     code back in, which the suite takes off the job's disk reads
    * @param beforeReduces the mid-job drop ended before the first reduce task started
    */
-  record Report(double seconds, boolean beforeReduces) {}
+  record Report(PageCache.Drop drops, boolean beforeReduces) {
+    double seconds() {
+      return drops.seconds();
+    }
+  }
 
   private CacheDroppingRun() {}
 
   static Report run(Job job) throws IOException, InterruptedException, ClassNotFoundException {
-    double seconds = PageCache.drop();
+    PageCache.Drop drops = new PageCache.Drop(0, 0);
     job.submit();
     long droppedAt = -1;
     while (!job.isComplete()) {
       if (droppedAt < 0 && job.mapProgress() >= 1f) {
-        seconds += PageCache.drop();
+        drops = drops.plus(PageCache.drop());
         droppedAt = System.currentTimeMillis();
       }
       Thread.sleep(POLL_MS);
@@ -40,6 +46,6 @@ final class CacheDroppingRun {
         firstReduce = Math.min(firstReduce, r.getStartTime());
       }
     }
-    return new Report(seconds, droppedAt > 0 && droppedAt <= firstReduce);
+    return new Report(drops, droppedAt > 0 && droppedAt <= firstReduce);
   }
 }
