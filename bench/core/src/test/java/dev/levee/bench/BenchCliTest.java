@@ -60,7 +60,10 @@ class BenchCliTest {
     SuiteRegistry r = SuiteRegistry.discover(getClass().getClassLoader());
     assertEquals(2, run(r, "generate", "zipff", "--out", "x"));
     assertTrue(
-        err().contains("unknown dataset 'zipff'; allowed: zipf, uniform, pareto, terasort, web"),
+        err()
+            .contains(
+                "unknown dataset 'zipff'; allowed: zipf, uniform, pareto, terasort, web, text, graph,"
+                    + " clicks"),
         err());
     err.reset();
     assertEquals(

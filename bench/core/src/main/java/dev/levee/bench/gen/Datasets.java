@@ -26,7 +26,10 @@ public final class Datasets {
             KeyValueDataset.uniform(),
             KeyValueDataset.pareto(),
             new TeraSortDataset(),
-            new WebDataset()));
+            new WebDataset(),
+            new TextDataset(),
+            new GraphDataset(),
+            new ClickDataset()));
   }
 
   public Dataset get(String name) {

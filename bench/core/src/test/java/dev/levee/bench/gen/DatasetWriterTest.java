@@ -22,7 +22,8 @@ class DatasetWriterTest {
   @TempDir Path tmp;
 
   @ParameterizedTest
-  @ValueSource(strings = {"zipf", "uniform", "pareto", "terasort", "web"})
+  @ValueSource(
+      strings = {"zipf", "uniform", "pareto", "terasort", "web", "text", "graph", "clicks"})
   void sameSeedSameBytesWhateverTheSplit(String dataset) throws Exception {
     GeneratedData.generate(dataset, tmp.resolve("a"), 5_000, 17, 1, 1);
     GeneratedData.generate(dataset, tmp.resolve("b"), 5_000, 17, 4, 3);

@@ -106,4 +106,95 @@ class RecordFormatTest {
     // Zipf(1) over 200 domains: the top domain holds 1/H_200 = 17% of pages.
     assertEquals(0.17, top / 5_000.0, 0.03);
   }
+
+  @Test
+  void textLinesHoldTheirWordCountAndZipfFrequencies() throws Exception {
+    GeneratedData.generate(
+        "text",
+        tmp,
+        20_000,
+        3,
+        2,
+        2,
+        "--vocabulary",
+        "1000",
+        "--min-words",
+        "5",
+        "--max-words",
+        "8");
+    Map<String, Integer> counts = new HashMap<>();
+    long words = 0;
+    for (String line : GeneratedData.lines(tmp)) {
+      String[] w = line.split(" ", -1);
+      assertTrue(w.length >= 5 && w.length <= 8, line);
+      for (String word : w) {
+        assertTrue(word.matches("[a-z]+"), word);
+        counts.merge(word, 1, Integer::sum);
+      }
+      words += w.length;
+    }
+    assertTrue(counts.size() <= 1000 && counts.size() > 500, counts.size() + " distinct words");
+    int top = counts.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+    assertEquals(new ZipfSampler(1000, 1.0).probability(1), top / (double) words, 0.01);
+  }
+
+  @Test
+  void graphVerticesLinkWithinTheGraphWithPowerLawInDegree() throws Exception {
+    GeneratedData.generate(
+        "graph",
+        tmp,
+        10_000,
+        5,
+        2,
+        2,
+        "--vertices",
+        "10000",
+        "--min-degree",
+        "2",
+        "--max-degree",
+        "6",
+        "--in-s",
+        "1.0");
+    Map<Long, Integer> inDegree = new HashMap<>();
+    List<String> lines = GeneratedData.lines(tmp);
+    for (int i = 0; i < lines.size(); i++) {
+      String[] f = lines.get(i).split("\t", -1);
+      assertEquals(3, f.length, lines.get(i));
+      assertEquals(String.format("%04d", i), f[0], "ids zero-padded to the widest id");
+      assertEquals(Long.toString(GraphDataset.INITIAL_RANK), f[1]);
+      String[] targets = f[2].split(",");
+      assertTrue(targets.length >= 2 && targets.length <= 6, f[2]);
+      for (String t : targets) {
+        long v = Long.parseLong(t);
+        assertTrue(v >= 0 && v < 10_000 && v != i, "target " + t + " of " + i);
+        inDegree.merge(v, 1, Integer::sum);
+      }
+    }
+    // Zipf(1) targets: vertex 0 takes 1/H_10000 (10%) of the links, a typical vertex almost none.
+    long edges = inDegree.values().stream().mapToLong(Integer::longValue).sum();
+    assertEquals(0.10, inDegree.get(0L) / (double) edges, 0.02);
+    assertTrue(inDegree.size() < 7_000, inDegree.size() + " vertices have an in-link");
+  }
+
+  @Test
+  void clicksAreInTimeOrderWithSkewedUsers() throws Exception {
+    GeneratedData.generate(
+        "clicks", tmp, 20_000, 7, 3, 2, "--users", "1000", "--gap-ms", "50", "--start-ms", "1000");
+    Map<String, Integer> users = new HashMap<>();
+    long previous = -1;
+    List<String> lines = GeneratedData.lines(tmp);
+    for (int i = 0; i < lines.size(); i++) {
+      String[] f = lines.get(i).split("\t", -1);
+      assertEquals(3, f.length, lines.get(i));
+      long ts = Long.parseLong(f[0]);
+      assertTrue(ts >= 1000 + i * 50L && ts < 1000 + (i + 1) * 50L, "click " + i + " at " + ts);
+      assertTrue(ts > previous);
+      previous = ts;
+      assertTrue(f[1].matches("u[0-9]+"), f[1]);
+      assertTrue(f[2].matches("http://www\\.[a-z]+\\.[a-z]+/[a-z]+/[0-9]+\\.html"), f[2]);
+      users.merge(f[1], 1, Integer::sum);
+    }
+    // Zipf(1) over 1000 users: u1 clicks 1/H_1000 = 13% of the time.
+    assertEquals(0.134, users.get("u1") / 20_000.0, 0.01);
+  }
 }

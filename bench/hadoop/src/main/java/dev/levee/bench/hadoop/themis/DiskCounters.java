@@ -44,6 +44,11 @@ record DiskCounters(long bytesRead, long bytesWritten, long reads, long writes) 
     return bytesRead >= 0;
   }
 
+  /** These counters less {@code bytes} read by something other than the job (a count unknown). */
+  DiskCounters lessRead(long bytes) {
+    return new DiskCounters(bytesRead - bytes, bytesWritten, reads, writes);
+  }
+
   DiskCounters minus(DiskCounters before) {
     return new DiskCounters(
         bytesRead - before.bytesRead,

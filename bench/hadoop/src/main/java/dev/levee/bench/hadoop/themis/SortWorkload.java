@@ -1,20 +1,12 @@
 package dev.levee.bench.hadoop.themis;
 
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
+import dev.levee.bench.gen.TeraSortDataset;
 import dev.levee.bench.progress.ProgressReporter;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.zip.CRC32;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
@@ -26,28 +18,100 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
- * The paper's Sort, scaled: 100-byte TeraSort records (bench-core's {@code terasort} generator),
- * 10-byte key and 90-byte value, through an identity map and reduce, hash-partitioned, so each
- * output part is its partition in key order. Every variant runs this same job on the same input.
+ * The paper's Sort, scaled: "key TAB value" lines through an identity map and reduce,
+ * hash-partitioned, so each output part is its partition in key order. Two inputs: 100-byte
+ * TeraSort records (bench-core's {@code terasort}), and the paper's Pareto-sized records (its
+ * Pareto-1M: bench-core's {@code pareto}, values Pareto(1.5, 100) bytes up to 1 MB).
  */
-final class SortWorkload {
+final class SortWorkload implements ThemisWorkload {
   static final String NAME = "sort";
 
-  private SortWorkload() {}
+  private final String name;
+  private final String dataset;
+  private final Map<String, String> options;
+  private final long defaultRecords;
+  private final double sortBufferBytesPerInputByte;
+
+  private SortWorkload(
+      String name,
+      String dataset,
+      Map<String, String> options,
+      long defaultRecords,
+      double sortBufferBytesPerInputByte) {
+    this.name = name;
+    this.dataset = dataset;
+    this.options = options;
+    this.defaultRecords = defaultRecords;
+    this.sortBufferBytesPerInputByte = sortBufferBytesPerInputByte;
+  }
+
+  static SortWorkload teraSort() {
+    // Per 100-byte line: the framed record (two vint lengths, the key and value without TAB and
+    // newline: 6 bytes more than 98) and 16 bytes of sort-buffer metadata.
+    return new SortWorkload(
+        NAME, "terasort", Map.of(), 3_200_000, (TeraSortDataset.RECORD_BYTES + 6 + 16) / 100.0);
+  }
+
+  static SortWorkload paretoSized() {
+    // Keys from a space 10x the records, so nearly all are distinct, as in a sort; mean line
+    // about 307 bytes, and a few records near the 1 MB cap.
+    return new SortWorkload(
+        "pareto",
+        "pareto",
+        Map.of("keys", "10000000", "value-size", "pareto:1.5,100,1000000"),
+        1_000_000,
+        (307 + 22) / 307.0);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String description(long records) {
+    return dataset.equals("terasort")
+        ? String.format(Locale.ROOT, "Sort of %,d 100-byte records", records)
+        : String.format(
+            Locale.ROOT,
+            "Sort of %,d records with Pareto(1.5, 100 B) value sizes up to 1 MB",
+            records);
+  }
+
+  @Override
+  public long defaultRecords() {
+    return defaultRecords;
+  }
+
+  @Override
+  public double sortBufferBytesPerInputByte() {
+    return sortBufferBytesPerInputByte;
+  }
+
+  @Override
+  public long expectedOutputRecords(long inputRecords) {
+    return inputRecords;
+  }
+
+  @Override
+  public DatasetWriter.Result writeInput(
+      Configuration conf, Path dir, long records, int files, ProgressReporter progress)
+      throws IOException, InterruptedException {
+    return ThemisWorkload.write(conf, dataset, options, 11, dir, records, files, progress);
+  }
+
+  @Override
+  public Job createJob(Configuration conf, Path in, Path out, int reducers) throws IOException {
+    Job job = job(conf, in, out, reducers);
+    job.setJobName("themis-bench-" + name);
+    return job;
+  }
 
   /** Writes {@code records} TeraSort records as {@code files} parts under {@code dir}. */
   static DatasetWriter.Result generate(
       Configuration conf, Path dir, long records, int files, long seed, ProgressReporter progress)
       throws IOException, InterruptedException {
-    FileSystem fs = dir.getFileSystem(conf);
-    return new DatasetWriter(conf)
-        .write(
-            "terasort",
-            seed,
-            Datasets.builtIn().configure("terasort", seed, Map.of()),
-            Map.of(),
-            new DatasetWriter.Plan(fs.makeQualified(dir).toString(), records, files, 2, true),
-            progress);
+    return ThemisWorkload.write(conf, "terasort", Map.of(), seed, dir, records, files, progress);
   }
 
   static Job job(Configuration conf, Path in, Path out, int reducers) throws IOException {
@@ -65,51 +129,5 @@ final class SortWorkload {
     FileInputFormat.addInputPath(job, in);
     FileOutputFormat.setOutputPath(job, out);
     return job;
-  }
-
-  /**
-   * What a sorted output is: per part, its record count and an order-independent checksum of its
-   * lines; and whether every part is in key order. Two runs of the same sort on the same input must
-   * give equal digests part by part.
-   */
-  record Digest(long records, List<String> parts, boolean sorted, String firstUnsorted) {
-    boolean sameAs(Digest other) {
-      return records == other.records && parts.equals(other.parts);
-    }
-  }
-
-  static Digest digest(FileSystem fs, Path dir) throws IOException {
-    FileStatus[] files = fs.listStatus(dir, p -> p.getName().startsWith("part-"));
-    Arrays.sort(files);
-    long total = 0;
-    List<String> parts = new ArrayList<>();
-    String unsorted = null;
-    for (FileStatus f : files) {
-      long count = 0;
-      long sum = 0;
-      String previousKey = null;
-      CRC32 crc = new CRC32();
-      try (BufferedReader in =
-          new BufferedReader(
-              new InputStreamReader(fs.open(f.getPath()), StandardCharsets.ISO_8859_1), 1 << 20)) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          int tab = line.indexOf('\t');
-          String key = tab < 0 ? line : line.substring(0, tab);
-          // Text keys compare by bytes; these keys are printable ASCII, so String order is the
-          // same.
-          if (previousKey != null && key.compareTo(previousKey) < 0 && unsorted == null) {
-            unsorted = f.getPath().getName() + ": " + previousKey + " before " + key;
-          }
-          previousKey = key;
-          crc.reset();
-          crc.update(line.getBytes(StandardCharsets.ISO_8859_1));
-          sum += crc.getValue();
-          count++;
-        }
-      }
-      total += count;
-      parts.add(f.getPath().getName() + ":" + count + ":" + Long.toHexString(sum));
-    }
-    return new Digest(total, parts, unsorted == null, unsorted);
   }
 }

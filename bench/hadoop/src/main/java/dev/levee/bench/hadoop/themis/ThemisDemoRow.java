@@ -39,7 +39,7 @@ public final class ThemisDemoRow {
     }
     Map<String, Double> stock = null;
     IoAudit.Report stockAudit = null;
-    SortWorkload.Digest stockDigest = null;
+    OutputDigest stockDigest = null;
     Map<String, Double> themis = null;
     IoAudit.Report themisAudit = null;
     for (ShuffleVariant v :
@@ -50,7 +50,7 @@ public final class ThemisDemoRow {
         throw new IllegalStateException(
             "demo-hadoop: the " + v.label + " sort failed: " + job.getStatus().getFailureInfo());
       }
-      SortWorkload.Digest digest = SortWorkload.digest(fs, out);
+      OutputDigest digest = OutputDigest.of(fs, out);
       if (!digest.sorted() || digest.records() != records) {
         throw new IllegalStateException(
             "demo-hadoop: the "

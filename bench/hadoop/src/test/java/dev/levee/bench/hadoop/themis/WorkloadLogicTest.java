@@ -1,0 +1,116 @@
+package dev.levee.bench.hadoop.themis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.levee.bench.cli.BadArgumentException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.io.Text;
+import org.junit.jupiter.api.Test;
+
+/** The workloads' own logic, without a cluster: selection, n-grams, ranks, sessions. */
+class WorkloadLogicTest {
+
+  @Test
+  void workloadsAreSelectedByNameInTheRegistryOrder() {
+    Workloads all = Workloads.all();
+    assertEquals(
+        List.of("sort", "pareto", "wordcount", "5grams", "pagerank", "sessions"), all.names());
+    assertEquals(6, all.select("workloads", "all").size());
+    assertEquals(
+        List.of("sort", "sessions"),
+        all.select("workloads", "sessions, sort").stream().map(ThemisWorkload::name).toList());
+    BadArgumentException unknown =
+        assertThrows(BadArgumentException.class, () -> all.select("workloads", "sort,grep"));
+    assertTrue(
+        unknown.getMessage().startsWith("--workloads: unknown workload 'grep'; allowed: all, or"),
+        unknown.getMessage());
+    assertThrows(BadArgumentException.class, () -> all.select("workloads", "sort,sort"));
+    assertThrows(BadArgumentException.class, () -> all.select("workloads", ""));
+  }
+
+  @Test
+  void nGramsAreEveryRunOfNWordsWhateverTheSpacing() throws Exception {
+    assertEquals(List.of("a bb", "bb  c", "c d"), grams("  a bb  c d ", 2));
+    assertEquals(List.of("a", "bb", "c"), grams("a bb c", 1));
+    assertEquals(
+        List.of("one two three four five", "two three four five six"),
+        grams("one two three four five six", 5));
+    assertEquals(List.of(), grams("too few words here", 5));
+    assertEquals(List.of(), grams("", 1));
+  }
+
+  private static List<String> grams(String line, int n) throws Exception {
+    byte[] b = line.getBytes(StandardCharsets.US_ASCII);
+    List<String> out = new ArrayList<>();
+    NGramCountWorkload.forEachGram(
+        b,
+        b.length,
+        n,
+        new int[n],
+        (start, length) -> out.add(new String(b, start, length, StandardCharsets.US_ASCII)));
+    return out;
+  }
+
+  @Test
+  void pageRankIsIntegerArithmeticSoTheOrderOfContributionsDoesNotMatter() {
+    assertEquals(333_333, PageRankWorkload.contribution(1_000_000, 3));
+    assertEquals(0, PageRankWorkload.contribution(1_000_000, 0));
+    // No in-links: only the random jump, 0.15.
+    assertEquals(150_000, PageRankWorkload.nextRank(0));
+    // A vertex every one of whose 3 in-linking vertices links only to it keeps rank 0.15 + 0.85*3.
+    assertEquals(150_000 + 2_550_000, PageRankWorkload.nextRank(3_000_000));
+  }
+
+  @Test
+  void sessionsEndAtAQuietGapOfThirtyMinutes() throws Exception {
+    SessionsWorkload.SessionCutter cut = new SessionsWorkload.SessionCutter();
+    long gap = SessionsWorkload.GAP_MS;
+    assertNull(cut.add("u1", 1_000, "a"));
+    assertNull(cut.add("u1", 2_000, "b"));
+    assertNull(cut.add("u1", 2_000 + gap - 1, "c"), "just under the gap: same session");
+    assertEquals(
+        "u1\t1000\t" + (2_000 + gap - 1) + "\t3\ta\tc", cut.add("u1", 2_000 + 2 * gap - 1, "d"));
+    assertEquals(
+        "u1\t" + (2_000 + 2 * gap - 1) + "\t" + (2_000 + 2 * gap - 1) + "\t1\td\td",
+        cut.finish("u1"));
+    SessionsWorkload.SessionCutter backwards = new SessionsWorkload.SessionCutter();
+    backwards.add("u2", 5_000, "a");
+    assertThrows(java.io.IOException.class, () -> backwards.add("u2", 4_999, "b"));
+  }
+
+  @Test
+  void sessionKeysPartitionAndGroupByUserAlone() {
+    Text early = new Text("u42\t0000000000000001000");
+    Text late = new Text("u42\t0000000000000999000");
+    Text other = new Text("u43\t0000000000000001000");
+    SessionsWorkload.UserPartitioner p = new SessionsWorkload.UserPartitioner();
+    for (int partitions : new int[] {2, 7, 100}) {
+      assertEquals(
+          p.getPartition(early, new Text(), partitions),
+          p.getPartition(late, new Text(), partitions));
+    }
+    SessionsWorkload.UserGrouping g = new SessionsWorkload.UserGrouping();
+    assertEquals(0, g.compare(early, late));
+    assertTrue(g.compare(early, other) < 0);
+    byte[] a = serialized(early);
+    byte[] b = serialized(late);
+    byte[] c = serialized(other);
+    assertEquals(0, g.compare(a, 0, a.length, b, 0, b.length));
+    assertTrue(g.compare(c, 0, c.length, a, 0, a.length) > 0);
+  }
+
+  private static byte[] serialized(Text t) {
+    try {
+      var bytes = new java.io.ByteArrayOutputStream();
+      t.write(new java.io.DataOutputStream(bytes));
+      return bytes.toByteArray();
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
