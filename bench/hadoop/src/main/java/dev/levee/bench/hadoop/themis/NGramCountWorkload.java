@@ -1,7 +1,5 @@
 package dev.levee.bench.hadoop.themis;
 
-import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.progress.ProgressReporter;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
@@ -11,10 +9,7 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 
 /**
@@ -23,22 +18,17 @@ import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
  * classic job; 5-grams run without one, as most 5-grams occur once and a combiner would only cost
  * map CPU (the paper's n-gram job shuffles 8x its input), which keeps its shuffle the largest.
  */
-final class NGramCountWorkload implements ThemisWorkload {
+final class NGramCountWorkload extends DatasetWorkload {
   static final String N = "levee.bench.themis.ngram.n";
 
-  private final String name;
   private final int n;
   private final boolean combiner;
-  private final long defaultRecords;
-  private final double sortBufferBytesPerInputByte;
 
   private NGramCountWorkload(
       String name, int n, boolean combiner, long defaultRecords, double bytesPerInputByte) {
-    this.name = name;
+    super(name, "text", Map.of(), 13, defaultRecords, bytesPerInputByte);
     this.n = n;
     this.combiner = combiner;
-    this.defaultRecords = defaultRecords;
-    this.sortBufferBytesPerInputByte = bytesPerInputByte;
   }
 
   static NGramCountWorkload wordCount() {
@@ -53,11 +43,6 @@ final class NGramCountWorkload implements ThemisWorkload {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public String description(long records) {
     return String.format(
         Locale.ROOT,
@@ -68,33 +53,22 @@ final class NGramCountWorkload implements ThemisWorkload {
   }
 
   @Override
-  public long defaultRecords() {
-    return defaultRecords;
-  }
-
-  @Override
-  public double sortBufferBytesPerInputByte() {
-    return sortBufferBytesPerInputByte;
-  }
-
-  @Override
   public long expectedOutputRecords(long inputRecords) {
     return -1;
   }
 
   @Override
-  public DatasetWriter.Result writeInput(
-      Configuration conf, Path dir, long records, int files, ProgressReporter progress)
-      throws IOException, InterruptedException {
-    return ThemisWorkload.write(conf, "text", Map.of(), 13, dir, records, files, progress);
-  }
-
-  @Override
   public Job createJob(Configuration conf, Path in, Path out, int reducers) throws IOException {
-    Job job = Job.getInstance(conf, "themis-bench-" + name);
+    Job job =
+        textOutputJob(
+            conf,
+            "themis-bench-" + name(),
+            NGramCountWorkload.class,
+            TextInputFormat.class,
+            in,
+            out,
+            reducers);
     job.getConfiguration().setInt(N, n);
-    job.setJarByClass(NGramCountWorkload.class);
-    job.setInputFormatClass(TextInputFormat.class);
     job.setMapperClass(GramMapper.class);
     if (combiner) {
       job.setCombinerClass(LongSumReducer.class);
@@ -104,10 +78,6 @@ final class NGramCountWorkload implements ThemisWorkload {
     job.setMapOutputValueClass(LongWritable.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(LongWritable.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    job.setNumReduceTasks(reducers);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 

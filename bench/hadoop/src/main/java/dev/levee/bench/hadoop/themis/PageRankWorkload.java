@@ -1,7 +1,5 @@
 package dev.levee.bench.hadoop.themis;
 
-import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.progress.ProgressReporter;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
@@ -12,10 +10,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
  * One iteration of the paper's PageRank-PL: over bench-core's {@code graph} (power-law in-degree),
@@ -24,7 +19,7 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
  * next iteration's input. Ranks are integers in millionths, so the sum, and the output, do not
  * depend on the order the contributions arrive in (which differs between shuffles).
  */
-final class PageRankWorkload implements ThemisWorkload {
+final class PageRankWorkload extends DatasetWorkload {
   /** Value tags: a rank contribution, or the vertex's own adjacency list. */
   static final byte CONTRIBUTION = 'c';
 
@@ -35,19 +30,20 @@ final class PageRankWorkload implements ThemisWorkload {
 
   private static final long JUMP = 150_000;
 
-  private final long defaultRecords;
-
-  private PageRankWorkload(long defaultRecords) {
-    this.defaultRecords = defaultRecords;
+  private PageRankWorkload(long vertices, double sortBufferBytesPerInputByte) {
+    super(
+        "pagerank",
+        "graph",
+        Map.of("vertices", Long.toString(vertices)),
+        17,
+        vertices,
+        sortBufferBytesPerInputByte);
   }
 
   static PageRankWorkload powerLaw() {
-    return new PageRankWorkload(500_000);
-  }
-
-  @Override
-  public String name() {
-    return "pagerank";
+    // An out-link is 7 input bytes and a 34-byte record in the buffer; the adjacency list is
+    // copied once more.
+    return new PageRankWorkload(500_000, 34 / 7.0 + 1.2);
   }
 
   @Override
@@ -59,52 +55,27 @@ final class PageRankWorkload implements ThemisWorkload {
   }
 
   @Override
-  public long defaultRecords() {
-    return defaultRecords;
-  }
-
-  @Override
-  public double sortBufferBytesPerInputByte() {
-    // An out-link is 7 input bytes and a 34-byte record in the buffer; the adjacency list is
-    // copied once more.
-    return 34 / 7.0 + 1.2;
-  }
-
-  @Override
   public long expectedOutputRecords(long inputRecords) {
     return inputRecords;
   }
 
   @Override
-  public DatasetWriter.Result writeInput(
-      Configuration conf, Path dir, long records, int files, ProgressReporter progress)
-      throws IOException, InterruptedException {
-    return ThemisWorkload.write(
-        conf,
-        "graph",
-        Map.of("vertices", Long.toString(records)),
-        17,
-        dir,
-        records,
-        files,
-        progress);
-  }
-
-  @Override
   public Job createJob(Configuration conf, Path in, Path out, int reducers) throws IOException {
-    Job job = Job.getInstance(conf, "themis-bench-pagerank");
-    job.setJarByClass(PageRankWorkload.class);
-    job.setInputFormatClass(TextInputFormat.class);
+    Job job =
+        textOutputJob(
+            conf,
+            "themis-bench-pagerank",
+            PageRankWorkload.class,
+            TextInputFormat.class,
+            in,
+            out,
+            reducers);
     job.setMapperClass(Spread.class);
     job.setReducerClass(Gather.class);
     job.setMapOutputKeyClass(Text.class);
     job.setMapOutputValueClass(Text.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(Text.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    job.setNumReduceTasks(reducers);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 

@@ -1,7 +1,5 @@
 package dev.levee.bench.hadoop.themis;
 
-import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.progress.ProgressReporter;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
@@ -17,10 +15,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
  * The paper's Click-Sessions over bench-core's {@code clicks}: the map keys each click by "user TAB
@@ -28,22 +23,16 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
  * reduce sees each user's clicks in time order and cuts them into sessions at quiet gaps of 30
  * minutes or more. Output per session: user, start, end, clicks, first url, last url.
  */
-final class SessionsWorkload implements ThemisWorkload {
+final class SessionsWorkload extends DatasetWorkload {
   static final long GAP_MS = 30 * 60 * 1000;
 
-  private final long defaultRecords;
-
   private SessionsWorkload(long defaultRecords) {
-    this.defaultRecords = defaultRecords;
+    // The key grows by the zero padding of the timestamp; 16 bytes of metadata per ~70-byte click.
+    super("sessions", "clicks", Map.of(), 19, defaultRecords, 1.35);
   }
 
   static SessionsWorkload clickLog() {
     return new SessionsWorkload(4_000_000);
-  }
-
-  @Override
-  public String name() {
-    return "sessions";
   }
 
   @Override
@@ -55,33 +44,21 @@ final class SessionsWorkload implements ThemisWorkload {
   }
 
   @Override
-  public long defaultRecords() {
-    return defaultRecords;
-  }
-
-  @Override
-  public double sortBufferBytesPerInputByte() {
-    // The key grows by the zero padding of the timestamp; 16 bytes of metadata per ~70-byte click.
-    return 1.35;
-  }
-
-  @Override
   public long expectedOutputRecords(long inputRecords) {
     return -1;
   }
 
   @Override
-  public DatasetWriter.Result writeInput(
-      Configuration conf, Path dir, long records, int files, ProgressReporter progress)
-      throws IOException, InterruptedException {
-    return ThemisWorkload.write(conf, "clicks", Map.of(), 19, dir, records, files, progress);
-  }
-
-  @Override
   public Job createJob(Configuration conf, Path in, Path out, int reducers) throws IOException {
-    Job job = Job.getInstance(conf, "themis-bench-sessions");
-    job.setJarByClass(SessionsWorkload.class);
-    job.setInputFormatClass(TextInputFormat.class);
+    Job job =
+        textOutputJob(
+            conf,
+            "themis-bench-sessions",
+            SessionsWorkload.class,
+            TextInputFormat.class,
+            in,
+            out,
+            reducers);
     job.setMapperClass(ByUserThenTime.class);
     job.setPartitionerClass(UserPartitioner.class);
     job.setGroupingComparatorClass(UserGrouping.class);
@@ -90,10 +67,6 @@ final class SessionsWorkload implements ThemisWorkload {
     job.setMapOutputValueClass(Text.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(NullWritable.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    job.setNumReduceTasks(reducers);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 

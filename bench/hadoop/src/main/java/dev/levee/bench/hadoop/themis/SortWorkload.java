@@ -12,10 +12,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.KeyValueTextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
  * The paper's Sort, scaled: "key TAB value" lines through an identity map and reduce,
@@ -23,14 +20,10 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
  * TeraSort records (bench-core's {@code terasort}), and the paper's Pareto-sized records (its
  * Pareto-1M: bench-core's {@code pareto}, values Pareto(1.5, 100) bytes up to 1 MB).
  */
-final class SortWorkload implements ThemisWorkload {
+final class SortWorkload extends DatasetWorkload {
   static final String NAME = "sort";
 
-  private final String name;
-  private final String dataset;
-  private final Map<String, String> options;
-  private final long defaultRecords;
-  private final double sortBufferBytesPerInputByte;
+  private final boolean tera;
 
   private SortWorkload(
       String name,
@@ -38,11 +31,8 @@ final class SortWorkload implements ThemisWorkload {
       Map<String, String> options,
       long defaultRecords,
       double sortBufferBytesPerInputByte) {
-    this.name = name;
-    this.dataset = dataset;
-    this.options = options;
-    this.defaultRecords = defaultRecords;
-    this.sortBufferBytesPerInputByte = sortBufferBytesPerInputByte;
+    super(name, dataset, options, 11, defaultRecords, sortBufferBytesPerInputByte);
+    this.tera = dataset.equals("terasort");
   }
 
   static SortWorkload teraSort() {
@@ -64,13 +54,8 @@ final class SortWorkload implements ThemisWorkload {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public String description(long records) {
-    return dataset.equals("terasort")
+    return tera
         ? String.format(Locale.ROOT, "Sort of %,d 100-byte records", records)
         : String.format(
             Locale.ROOT,
@@ -79,31 +64,14 @@ final class SortWorkload implements ThemisWorkload {
   }
 
   @Override
-  public long defaultRecords() {
-    return defaultRecords;
-  }
-
-  @Override
-  public double sortBufferBytesPerInputByte() {
-    return sortBufferBytesPerInputByte;
-  }
-
-  @Override
   public long expectedOutputRecords(long inputRecords) {
     return inputRecords;
   }
 
   @Override
-  public DatasetWriter.Result writeInput(
-      Configuration conf, Path dir, long records, int files, ProgressReporter progress)
-      throws IOException, InterruptedException {
-    return ThemisWorkload.write(conf, dataset, options, 11, dir, records, files, progress);
-  }
-
-  @Override
   public Job createJob(Configuration conf, Path in, Path out, int reducers) throws IOException {
     Job job = job(conf, in, out, reducers);
-    job.setJobName("themis-bench-" + name);
+    job.setJobName("themis-bench-" + name());
     return job;
   }
 
@@ -115,19 +83,21 @@ final class SortWorkload implements ThemisWorkload {
   }
 
   static Job job(Configuration conf, Path in, Path out, int reducers) throws IOException {
-    Job job = Job.getInstance(conf, "themis-bench-sort");
-    job.setJarByClass(SortWorkload.class);
-    job.setInputFormatClass(KeyValueTextInputFormat.class);
+    Job job =
+        textOutputJob(
+            conf,
+            "themis-bench-sort",
+            SortWorkload.class,
+            KeyValueTextInputFormat.class,
+            in,
+            out,
+            reducers);
     job.setMapperClass(Mapper.class);
     job.setReducerClass(Reducer.class);
     job.setMapOutputKeyClass(Text.class);
     job.setMapOutputValueClass(Text.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(Text.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    job.setNumReduceTasks(reducers);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 }
