@@ -50,7 +50,8 @@ public final class SpongeMedianFigure implements Figure {
         + " operator tunes it (dark grey, when measured) and SpongeFiles (blue), bars at the median of all recorded runs with min..max whiskers, beside a"
         + " co-running sort; failed runs are counted under the condition and left out of the bars."
         + " The green line is the no-spill bound: stock with a reducer heap that holds its whole"
-        + " input and no co-runner. Lower is better.";
+        + " input, beside the same co-runner when the run had one (its co_runner parameter)."
+        + " Lower is better.";
   }
 
   @Override
@@ -145,7 +146,7 @@ public final class SpongeMedianFigure implements Figure {
           chart.addSeries(
               String.format(
                   Locale.ROOT,
-                  "no-spill bound: %.0f s (heap holds the input, no co-runner%s)",
+                  "no-spill bound: %.0f s (heap holds the input%s)",
                   bound.median(),
                   spongeNoSpill == null
                       ? ""

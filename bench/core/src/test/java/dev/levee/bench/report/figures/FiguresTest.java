@@ -145,6 +145,52 @@ class FiguresTest {
   }
 
   @Test
+  void theThreeJobsFigureDrawsOnlyTheLatestRunAndStatesThePenaltyClosed() {
+    List<Measurement> old = new java.util.ArrayList<>();
+    List<Measurement> run = new java.util.ArrayList<>();
+    for (String job : List.of("median", "anchortext", "quantiles")) {
+      old.add(jobLine(job, "stock", "none", 500, "old", "2026-01-01"));
+      run.add(jobLine(job, "stock", "none", 100, "new", "2026-02-01"));
+      run.add(jobLine(job, "stock-tuned", "none", 90, "new", "2026-02-01"));
+      run.add(jobLine(job, "spongefiles", "none", 70, "new", "2026-02-01"));
+      run.add(jobLine(job, "stock", "no-spill", 60, "new", "2026-02-01"));
+    }
+    List<Measurement> both = new java.util.ArrayList<>(old);
+    both.addAll(run);
+    assertEquals(run, SpongeJobsFigure.latestRun(new Results(both)));
+    SpongeJobsFigure f = new SpongeJobsFigure();
+    assertTrue(f.canDraw(new Results(both)));
+    BufferedImage image = f.draw(new Results(both));
+    assertTrue(inkFraction(image) > 0.03);
+    assertTrue(!f.canDraw(new Results(old.subList(0, 1))), "one job is the Median figure's job");
+    Map<String, List<Double>> bars = new java.util.LinkedHashMap<>();
+    bars.put("stock", List.of(100.0));
+    bars.put("spongefiles", List.of(70.0));
+    // Stock pays 40 s over the bound; SpongeFiles removes 30 of them.
+    assertEquals(
+        ", closes 75%",
+        SpongeJobsFigure.closes(bars, dev.levee.bench.report.Summary.of(List.of(60.0))));
+    assertEquals(
+        ", no penalty",
+        SpongeJobsFigure.closes(bars, dev.levee.bench.report.Summary.of(List.of(120.0))));
+    assertEquals("", SpongeJobsFigure.closes(bars, null));
+  }
+
+  private static Measurement jobLine(
+      String job, String variant, String condition, double seconds, String rev, String time) {
+    return new Measurement(
+        "sponge-median",
+        variant,
+        Map.of("job", job, "condition", condition, "reduce_heap_mb", 24),
+        Map.of("seconds", seconds, "failed", 0.0),
+        0,
+        Map.of(),
+        rev,
+        time,
+        "c");
+  }
+
+  @Test
   void latestRunPerVariantStartsAtItsLastRepetitionZero() {
     Measurement a0 = line("a", 0, 1);
     Measurement a1 = line("a", 1, 2);

@@ -435,9 +435,7 @@ record MedianSettings(
     p.put("node_managers", NODE_MANAGERS);
     p.put("sponge_pool_mb_per_node", poolMbPerNode);
     p.put("sponge_chunk_size", chunkSize);
-    p.put(
-        "co_runner",
-        coRunner && condition.spills && !job.pig ? coRunnerRecords + " lines sort" : "none");
+    p.put("co_runner", coRunner && !job.pig ? coRunnerRecords + " lines sort" : "none");
     if (condition.diskReaders) {
       p.put("disk_readers", diskReaders);
       p.put("disk_reader_file_bytes", diskReaderFileBytes);
