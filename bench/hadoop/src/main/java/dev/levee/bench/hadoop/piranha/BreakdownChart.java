@@ -1,15 +1,16 @@
 package dev.levee.bench.hadoop.piranha;
 
+import dev.levee.bench.report.Charts;
 import dev.levee.bench.report.ResultGroup;
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -44,27 +45,70 @@ final class BreakdownChart {
     }
     phases.add(PREFIX + "other");
     CategoryChart chart =
-        new CategoryChartBuilder()
-            .width(1000)
-            .height(600)
-            .title("piranha: where the time of " + query + " goes (median seconds per phase)")
-            .xAxisTitle("arm")
-            .yAxisTitle("seconds")
-            .build();
+        Charts.bars(
+            "Piranha: where the time of " + query + " goes",
+            "arm (chain: one phase per MapReduce job; Piranha: one per critical-path stage)",
+            "median seconds per phase",
+            1200,
+            650);
     chart.getStyler().setStacked(true);
+    chart.getStyler().setLabelsVisible(false);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
     chart.getStyler().setYAxisMin(0.0);
-    List<String> names = arms.stream().map(ResultGroup::variant).toList();
+    List<String> names = arms.stream().map(g -> armName(g.variant())).toList();
+    int chainJobs = 0;
+    int stages = 0;
     for (String phase : phases) {
       List<Double> y = new ArrayList<>();
       for (ResultGroup g : arms) {
         y.add(g.summary(phase) == null ? 0.0 : g.summary(phase).median());
       }
       if (y.stream().anyMatch(v -> v > 0)) {
-        chart.addSeries(phase.substring(PREFIX.length()), names, y);
+        String name = phase.substring(PREFIX.length());
+        CategorySeries series =
+            chart.addSeries(
+                name.equals("other") ? "other (AM, containers, JVM starts, commit)" : name,
+                names,
+                y);
+        // The chain's jobs in greys, Piranha's stages in blues and greens, fixed costs pale.
+        series.setFillColor(
+            name.equals("other")
+                ? OTHER
+                : name.startsWith("job")
+                    ? shade(Charts.STOCK, chainJobs++)
+                    : STAGE_COLOURS[stages++ % STAGE_COLOURS.length]);
       }
     }
-    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    Charts.write(Charts.image(chart), file);
     return file;
+  }
+
+  private static final Color OTHER = new Color(0xe3, 0xe3, 0xe3);
+
+  private static final Color[] STAGE_COLOURS = {
+    Charts.PLUGIN,
+    new Color(0x9e, 0xca, 0xe9),
+    new Color(0x2c, 0xa0, 0x2c),
+    new Color(0x98, 0xdf, 0x8a),
+    new Color(0x17, 0x4a, 0x7e),
+    new Color(0x6b, 0xae, 0xd6),
+    new Color(0x1b, 0x6e, 0x1b),
+  };
+
+  /** "chained-mapreduce" -> "chain", "piranha-fused-none" -> "fused, none": short enough to fit. */
+  static String armName(String variant) {
+    if (variant.equals("chained-mapreduce")) {
+      return "chained MapReduce";
+    }
+    return variant.replaceFirst("^piranha-", "").replace('-', ',').replace(",", ", ");
+  }
+
+  private static Color shade(Color base, int i) {
+    Color c = base;
+    for (int k = 0; k < i; k++) {
+      c = c.darker();
+    }
+    return c;
   }
 }
