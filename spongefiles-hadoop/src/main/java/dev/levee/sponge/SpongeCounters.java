@@ -62,6 +62,11 @@ public final class SpongeCounters {
     /** Merge passes over spilled data: 1 when the final merge read every run at once. */
     MERGE_ROUNDS("merge.rounds"),
     MERGE_FINAL_RUNS("merge.final_runs"),
+    /**
+     * 1 when the final merge read its SpongeFile runs with prefetch (0, so absent, when their read
+     * buffers left no room for it, prefetch is off or no run was spilled).
+     */
+    MERGE_FINAL_PREFETCH("merge.final_prefetch"),
     /** Merges of runs before the final one, because their read buffers would not fit. */
     MERGE_INTERMEDIATE_ROUNDS("merge.intermediate_rounds"),
     // --- Map-side spills (SpongeMapOutputCollector).
@@ -79,7 +84,43 @@ public final class SpongeCounters {
     /** Runs the merge into file.out read (spills, or the outputs of intermediate rounds). */
     MAP_MERGE_FINAL_RUNS("map.merge_final_runs"),
     /** Records bigger than the whole sort buffer, each spilled as a run of its own. */
-    MAP_OVERSIZED_RECORDS("map.oversized_records");
+    MAP_OVERSIZED_RECORDS("map.oversized_records"),
+    // --- Where SpongeFiles block (nanoseconds, summed over threads).
+    /**
+     * Time writers (the shuffle's fetchers, spillers) waited for an in-flight permit: a chunk
+     * hand-off waiting for an earlier chunk to be placed, and a close waiting for the last ones.
+     */
+    WRITE_PERMIT_WAIT_NANOS("write.permit_wait_nanos"),
+    /**
+     * Time writers spent getting each chunk's buffer: a local sponge chunk (refusals included) or a
+     * staging buffer for the other tiers (direct memory, which may wait for a GC).
+     */
+    WRITE_ALLOCATION_NANOS("write.allocation_nanos"),
+    /**
+     * Time readers waited for a chunk outside the local sponge: a prefetch not yet done, or a fetch
+     * made on the spot.
+     */
+    READ_WAIT_NANOS("read.wait_nanos"),
+    /**
+     * Time spent freeing deleted files' chunks, in whichever thread freed them (a merge's drained
+     * runs are freed in the background).
+     */
+    FREE_NANOS("free.nanos"),
+    /**
+     * Time closing the file system waited for background frees still running: the part of freeing a
+     * task waits for.
+     */
+    FREE_CLOSE_WAIT_NANOS("free.close_wait_nanos"),
+    /**
+     * Frees of a file's chunks in one tier that failed (logged; the tier's {@code errors} count
+     * them too). The chunks' servers reclaim them once the task's owner lease lapses.
+     */
+    FREE_FAILURES("free.failures"),
+    /**
+     * Files whose background frees had not finished when closing gave up waiting ({@code
+     * levee.sponge.free.close-wait-ms}); left to the servers' garbage collector.
+     */
+    FREE_ABANDONED("free.abandoned");
 
     private final String counterName;
 

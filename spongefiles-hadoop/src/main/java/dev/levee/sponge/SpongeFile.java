@@ -6,12 +6,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A spill file made of fixed-size chunks, each stored in the nearest tier with room (local sponge,
@@ -24,6 +27,8 @@ import java.util.WeakHashMap;
  * <p>Create files with {@link SpongeFileSystem#create(String)}.
  */
 public final class SpongeFile {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeFile.class);
+
   private enum State {
     NEW,
     WRITING,
@@ -140,11 +145,47 @@ public final class SpongeFile {
    * open streams. Idempotent. Keeps freeing past a failure and throws the first one at the end.
    */
   public void delete() throws IOException {
+    if (!detach()) {
+      return;
+    }
+    IOException failed = free(tiers.values());
+    deleted();
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  /**
+   * {@link #delete} for a caller that must not wait for the frees: a merge closing a run it has
+   * drained. The file is gone when this returns (streams closed, local sponge chunks free, which is
+   * a memory update); chunks in other tiers, a round trip or a file system call each, are freed on
+   * the file system's background threads, which {@link SpongeFileSystem#close} waits for. Never
+   * throws: a failed free is logged and counted ({@code free.failures}), and sponge servers reclaim
+   * memory chunks once this task's owner lease lapses.
+   */
+  public void deleteInBackground() {
+    if (!detach()) {
+      return;
+    }
+    List<ChunkTier> now = new ArrayList<>();
+    List<ChunkTier> later = new ArrayList<>();
+    for (ChunkTier t : tiers.values()) {
+      (t.tier() == Tier.LOCAL_MEMORY ? now : later).add(t);
+    }
+    logFailure(free(now));
+    deleted();
+    if (!later.isEmpty()) {
+      fs.freeInBackground(() -> logFailure(free(later)));
+    }
+  }
+
+  /** Marks the file deleted and stops its streams; false when it already was. */
+  private boolean detach() {
     SpongeOutputStream w;
     List<SpongeInputStream> r;
     synchronized (this) {
       if (state == State.DELETED) {
-        return;
+        return false;
       }
       state = State.DELETED;
       w = writer;
@@ -157,12 +198,24 @@ public final class SpongeFile {
     for (SpongeInputStream open : r) {
       open.abort();
     }
+    return true;
+  }
+
+  private void deleted() {
+    fs.forget(this);
+    fs.metrics().fileDeleted();
+  }
+
+  /** Frees this file's chunks in {@code from}, past failures; returns the first one. */
+  private IOException free(Collection<ChunkTier> from) {
+    long start = System.nanoTime();
     IOException first = null;
-    for (ChunkTier tier : tiers.values()) {
+    for (ChunkTier tier : from) {
       try {
         fs.metrics().freed(tier.tier(), tier.releaseAll());
       } catch (IOException | RuntimeException e) {
         fs.metrics().error(tier.tier());
+        fs.metrics().freeFailed();
         IOException io =
             e instanceof IOException x
                 ? x
@@ -175,10 +228,17 @@ public final class SpongeFile {
         }
       }
     }
-    fs.forget(this);
-    fs.metrics().fileDeleted();
-    if (first != null) {
-      throw first;
+    fs.metrics().freeTime(System.nanoTime() - start);
+    return first;
+  }
+
+  private void logFailure(IOException failed) {
+    if (failed != null) {
+      LOG.warn(
+          "sponge file {}: could not free every chunk; sponge servers reclaim memory chunks once"
+              + " this task's owner lease lapses",
+          name,
+          failed);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.levee.sponge;
 
 import dev.levee.sponge.client.RemoteMemory;
+import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeConfig;
 import dev.levee.sponge.discovery.ServerListEntry;
 import dev.levee.sponge.local.ChunkOwner;
@@ -63,6 +64,7 @@ public final class SpongeFileSystem implements Closeable {
   private final ChunkOwner owner;
   private final SpongeMetrics metrics = new SpongeMetrics();
   private final ExecutorService executor;
+  private final BackgroundFrees frees = new BackgroundFrees();
   private final ChunkBuffers buffers;
   private final String instance = UUID.randomUUID().toString().substring(0, 8);
   private final AtomicLong nextId = new AtomicLong();
@@ -228,8 +230,10 @@ public final class SpongeFileSystem implements Closeable {
   }
 
   /**
-   * Deletes every file still alive, stops the I/O threads, detaches the pool and closes the remote
-   * client.
+   * Deletes every file still alive, waits for the frees still running in the background (at most
+   * {@code levee.sponge.free.close-wait-ms}; the sponge servers reclaim what is left), stops the
+   * I/O threads, detaches the pool and closes the remote client. The metrics are final once this
+   * returns.
    */
   @Override
   public void close() throws IOException {
@@ -237,28 +241,32 @@ public final class SpongeFileSystem implements Closeable {
       return;
     }
     closed = true;
-    IOException first = null;
     for (SpongeFile f : new ArrayList<>(live.values())) {
-      try {
-        f.delete();
-      } catch (IOException e) {
-        first = first == null ? e : first;
-      }
+      f.deleteInBackground();
+    }
+    long start = System.nanoTime();
+    int abandoned = frees.stop(config.freeCloseWaitMillis());
+    metrics.closeWaitedForFrees(System.nanoTime() - start, abandoned);
+    if (abandoned > 0) {
+      LOG.warn(
+          "{} sponge file frees still running after {} ms ({}); leaving their chunks to the sponge"
+              + " servers, which reclaim them once this task's owner lease lapses",
+          abandoned,
+          config.freeCloseWaitMillis(),
+          SpongeConf.FREE_CLOSE_WAIT_MS.name());
     }
     executor.shutdown();
     if (pool != null) {
       pool.close();
     }
     if (client != null) {
-      try {
-        client.close();
-      } catch (IOException e) {
-        first = first == null ? e : first;
-      }
+      client.close();
     }
-    if (first != null) {
-      throw first;
-    }
+  }
+
+  /** Frees still running in the background. */
+  public int pendingFrees() {
+    return frees.pending();
   }
 
   // --- shared with files ---
@@ -269,6 +277,11 @@ public final class SpongeFileSystem implements Closeable {
 
   ChunkBuffers buffers() {
     return buffers;
+  }
+
+  /** Runs a deleted file's frees in the background ({@link SpongeFile#deleteInBackground}). */
+  void freeInBackground(Runnable free) {
+    frees.submit(free);
   }
 
   void forget(SpongeFile file) {

@@ -141,7 +141,9 @@ final class SpongeInputStream extends InputStream {
     index++;
     StoredChunk next = chunks.get(index);
     if (!(next instanceof StoredChunk.Local)) {
+      long start = System.nanoTime();
       ByteBuffer data = pendingIndex == index ? awaitPrefetch() : fetchNow(index);
+      metrics.readWait(System.nanoTime() - start);
       if (currentData != null) {
         idle = currentData;
       }

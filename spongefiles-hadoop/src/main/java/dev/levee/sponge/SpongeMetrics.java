@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters of one {@link SpongeFileSystem}: bytes and chunks per tier, placement latency,
- * fallbacks. Thread-safe and cheap to update from writer, prefetcher and task threads.
- * Framework-free: the Hadoop integration copies {@link #asMap()} into task counters, the server
- * into JMX.
+ * fallbacks, and the time its callers block writing, reading and freeing. Thread-safe and cheap to
+ * update from writer, prefetcher and task threads. Framework-free: the Hadoop integration copies
+ * {@link #asMap()} into task counters, the server into JMX.
  *
  * <p>Placement latency is the time to get one chunk stored in a tier, as the file sees it:
  * allocation for the local sponge; allocate + transfer for remote memory (one round trip carries
@@ -26,6 +26,13 @@ public final class SpongeMetrics {
   private final LongAdder remoteServerErrors = new LongAdder();
   private final LongAdder replicaFailovers = new LongAdder();
   private final LongAdder replicaShortfalls = new LongAdder();
+  private final LongAdder writePermitWaitNanos = new LongAdder();
+  private final LongAdder writeAllocationNanos = new LongAdder();
+  private final LongAdder readWaitNanos = new LongAdder();
+  private final LongAdder freeNanos = new LongAdder();
+  private final LongAdder freeCloseWaitNanos = new LongAdder();
+  private final LongAdder freeFailures = new LongAdder();
+  private final LongAdder freesAbandoned = new LongAdder();
 
   public SpongeMetrics() {
     for (Tier t : Tier.values()) {
@@ -107,6 +114,65 @@ public final class SpongeMetrics {
 
   public long replicaShortfalls() {
     return replicaShortfalls.sum();
+  }
+
+  /** A writer waited {@code nanos} for an in-flight permit. */
+  public void writePermitWait(long nanos) {
+    writePermitWaitNanos.add(nanos);
+  }
+
+  /** A writer spent {@code nanos} getting a chunk's buffer. */
+  public void writeAllocation(long nanos) {
+    writeAllocationNanos.add(nanos);
+  }
+
+  /** A reader waited {@code nanos} for a chunk outside the local sponge. */
+  public void readWait(long nanos) {
+    readWaitNanos.add(nanos);
+  }
+
+  /** Freeing a deleted file's chunks took {@code nanos}. */
+  public void freeTime(long nanos) {
+    freeNanos.add(nanos);
+  }
+
+  /** Freeing one tier's chunks of a file failed. */
+  public void freeFailed() {
+    freeFailures.increment();
+  }
+
+  /** Closing waited {@code nanos} for background frees, and gave up on {@code abandoned} files. */
+  public void closeWaitedForFrees(long nanos, int abandoned) {
+    freeCloseWaitNanos.add(nanos);
+    freesAbandoned.add(abandoned);
+  }
+
+  public long writePermitWaitNanos() {
+    return writePermitWaitNanos.sum();
+  }
+
+  public long writeAllocationNanos() {
+    return writeAllocationNanos.sum();
+  }
+
+  public long readWaitNanos() {
+    return readWaitNanos.sum();
+  }
+
+  public long freeNanos() {
+    return freeNanos.sum();
+  }
+
+  public long freeCloseWaitNanos() {
+    return freeCloseWaitNanos.sum();
+  }
+
+  public long freeFailures() {
+    return freeFailures.sum();
+  }
+
+  public long freesAbandoned() {
+    return freesAbandoned.sum();
   }
 
   public void fileCreated() {
@@ -202,8 +268,8 @@ public final class SpongeMetrics {
   /**
    * A point-in-time copy with stable names: {@code <tier>.<counter>} in lower case (for example
    * {@code local_memory.bytes_written}, {@code remote_memory.placement_nanos_max}) plus {@code
-   * files_created}, {@code files_deleted}, {@code remote.stale_servers} and {@code
-   * remote.server_errors}. Iteration order is stable.
+   * files_created}, {@code files_deleted}, the {@code remote.*} figures and where the files blocked
+   * ({@code write.*}, {@code read.wait_nanos}, {@code free.*}). Iteration order is stable.
    */
   public Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();
@@ -218,6 +284,13 @@ public final class SpongeMetrics {
     m.put(Counter.REMOTE_SERVER_ERRORS.counterName(), remoteServerErrors());
     m.put(Counter.REMOTE_REPLICA_FAILOVERS.counterName(), replicaFailovers());
     m.put(Counter.REMOTE_REPLICA_SHORTFALLS.counterName(), replicaShortfalls());
+    m.put(Counter.WRITE_PERMIT_WAIT_NANOS.counterName(), writePermitWaitNanos());
+    m.put(Counter.WRITE_ALLOCATION_NANOS.counterName(), writeAllocationNanos());
+    m.put(Counter.READ_WAIT_NANOS.counterName(), readWaitNanos());
+    m.put(Counter.FREE_NANOS.counterName(), freeNanos());
+    m.put(Counter.FREE_CLOSE_WAIT_NANOS.counterName(), freeCloseWaitNanos());
+    m.put(Counter.FREE_FAILURES.counterName(), freeFailures());
+    m.put(Counter.FREE_ABANDONED.counterName(), freesAbandoned());
     return m;
   }
 

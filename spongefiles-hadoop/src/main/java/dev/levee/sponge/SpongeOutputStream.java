@@ -177,14 +177,15 @@ final class SpongeOutputStream extends OutputStream {
   }
 
   private void beginChunk() {
+    long start = System.nanoTime();
     if (local != null) {
-      long start = System.nanoTime();
       Optional<LocalMemoryTier.Allocation> chunk = local.allocate();
       long nanos = System.nanoTime() - start;
       if (chunk.isPresent()) {
         fill = chunk.get().view();
         fillLocalChunk = chunk.get().index();
         fillAllocationNanos = nanos;
+        metrics.writeAllocation(nanos);
         return;
       }
       metrics.fellBack(Tier.LOCAL_MEMORY, nanos, false);
@@ -192,6 +193,7 @@ final class SpongeOutputStream extends OutputStream {
     fill = staging != null ? staging : buffers.take();
     staging = null;
     fillLocalChunk = -1;
+    metrics.writeAllocation(System.nanoTime() - start);
   }
 
   private void endChunk() throws IOException {
@@ -205,8 +207,10 @@ final class SpongeOutputStream extends OutputStream {
       return;
     }
     fill.flip();
+    long waitStart = System.nanoTime();
     try {
       inFlight.acquire();
+      metrics.writePermitWait(System.nanoTime() - waitStart);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       // The chunk is neither placed nor queued: the file is incomplete from here on.
@@ -266,6 +270,7 @@ final class SpongeOutputStream extends OutputStream {
    * permits are back.
    */
   private void awaitLane() {
+    long start = System.nanoTime();
     boolean interrupted = false;
     while (true) {
       try {
@@ -281,6 +286,7 @@ final class SpongeOutputStream extends OutputStream {
     // for them too.
     inFlight.acquireUninterruptibly(maxInFlight);
     inFlight.release(maxInFlight);
+    metrics.writePermitWait(System.nanoTime() - start);
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

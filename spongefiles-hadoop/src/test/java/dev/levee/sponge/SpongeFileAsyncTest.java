@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.testing.Await;
 import dev.levee.sponge.testing.PoolBackedRemoteMemory;
 import dev.levee.sponge.testing.SpongeTestRig;
 import java.io.IOException;
@@ -206,6 +207,57 @@ class SpongeFileAsyncTest {
       }
       try (var files = java.nio.file.Files.list(rig.diskDir)) {
         assertEquals(0, files.count());
+      }
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void backgroundFreesStillBlockedWhenTheCloseWaitEndsAreLeftToTheServersAndCounted()
+      throws Exception {
+    try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      rig.conf.set(SpongeConf.FREE_CLOSE_WAIT_MS.name(), "0");
+      remote.addServer("a", rig.shm.resolve("a"), 8, CHUNK);
+      SpongeFileSystem fs = rig.open(remote);
+      SpongeFile f = fs.create("slow-free");
+      SpongeTestRig.write(f, new byte[3 * CHUNK]); // one local chunk, two remote
+      CountDownLatch gate = remote.holdFrees();
+      try {
+        f.deleteInBackground();
+        assertTrue(f.isDeleted());
+        assertEquals(0, fs.openFiles());
+        assertEquals(
+            1, fs.localPool().orElseThrow().freeChunks(), "the local chunk is freed at once");
+        Await.until("the background free reached the server", () -> remote.freeCalls() == 1);
+        assertEquals(1, fs.pendingFrees());
+        fs.close(); // returns although the free is still held: nothing to wait for with 0 ms
+        assertEquals(1, fs.metrics().freesAbandoned());
+        assertEquals(1, fs.metrics().chunksFreed(Tier.LOCAL_MEMORY));
+        assertEquals(0, fs.metrics().chunksFreed(Tier.REMOTE_MEMORY));
+      } finally {
+        gate.countDown();
+      }
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aFailedBackgroundFreeIsLoggedAndCountedNeverThrown() throws Exception {
+    try (SpongeTestRig rig = new SpongeTestRig(CHUNK, 1);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      remote.addServer("a", rig.shm.resolve("a"), 8, CHUNK);
+      try (SpongeFileSystem fs = rig.open(remote)) {
+        SpongeFile f = fs.create("failing-free");
+        SpongeTestRig.write(f, new byte[3 * CHUNK]);
+        remote.failFrees();
+        f.deleteInBackground();
+        Await.until("the background free ran", () -> fs.pendingFrees() == 0);
+        assertEquals(1, fs.metrics().freeFailures(), "one tier of one file failed to free");
+        assertEquals(1, fs.metrics().errors(Tier.REMOTE_MEMORY));
+        assertEquals(1, fs.metrics().chunksFreed(Tier.LOCAL_MEMORY));
+        assertEquals(0, fs.metrics().freesAbandoned());
+        assertTrue(fs.metrics().freeNanos() > 0);
       }
     }
   }

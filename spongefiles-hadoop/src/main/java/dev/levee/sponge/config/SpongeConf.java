@@ -237,6 +237,17 @@ public final class SpongeConf {
           .since(V010)
           .build();
 
+  public static final ConfigKey<Integer> FREE_CLOSE_WAIT_MS =
+      B.key("levee.sponge.free.close-wait-ms", ints(0, 600_000))
+          .defaultValue("10000")
+          .doc(
+              "How long a finishing task waits for the frees of its deleted chunks still running in"
+                  + " the background (a merge frees each drained run off its own thread). What is"
+                  + " still pending then is left to the sponge servers, whose garbage collector"
+                  + " reclaims a finished task's chunks, and counted in free.abandoned.")
+          .since(V020)
+          .build();
+
   // --- The node's sponge server (aux service or daemon).
 
   public static final ConfigKey<String> BIND_HOST =

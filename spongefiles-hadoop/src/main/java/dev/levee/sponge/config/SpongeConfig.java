@@ -18,6 +18,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param remoteReplicas copies of each remote chunk, each on a different server
  * @param diskDirs never empty
  * @param dfsDir as configured: a path on the default file system or a full URI
+ * @param freeCloseWaitMillis how long closing waits for background frees
  */
 public record SpongeConfig(
     int chunkSize,
@@ -33,6 +34,7 @@ public record SpongeConfig(
     String dfsDir,
     int maxInFlightWrites,
     boolean prefetch,
+    int freeCloseWaitMillis,
     String ownerHost) {
 
   public SpongeConfig {
@@ -76,6 +78,7 @@ public record SpongeConfig(
         dfsDir,
         SpongeConf.WRITE_MAX_IN_FLIGHT.from(s),
         SpongeConf.READ_PREFETCH.from(s),
+        SpongeConf.FREE_CLOSE_WAIT_MS.from(s),
         owner.isEmpty() ? ChunkOwner.localHostName() : owner);
   }
 
@@ -115,7 +118,9 @@ public record SpongeConfig(
         + maxInFlightWrites
         + ", prefetch="
         + prefetch
-        + ", ownerHost="
+        + ", freeCloseWait="
+        + freeCloseWaitMillis
+        + " ms, ownerHost="
         + ownerHost
         + "}";
   }

@@ -17,6 +17,7 @@ final class MergeStatistics {
   private final AtomicLong mergeRounds = new AtomicLong();
   private final AtomicLong finalMergeRuns = new AtomicLong();
   private final AtomicLong intermediateRounds = new AtomicLong();
+  private final AtomicLong finalPrefetch = new AtomicLong();
 
   /** A map output too big for memory went straight into a SpongeFile. */
   void mapOutputToSponge() {
@@ -39,11 +40,14 @@ final class MergeStatistics {
 
   /**
    * The final merge read {@code spilledRuns} SpongeFiles (and the retained in-memory runs) in one
-   * pass.
+   * pass, fetching each run's next chunk ahead when {@code prefetch}.
    */
-  void finalMerge(int spilledRuns, int totalRuns) {
+  void finalMerge(int spilledRuns, int totalRuns, boolean prefetch) {
     if (spilledRuns > 0) {
       mergeRounds.incrementAndGet();
+      if (prefetch) {
+        finalPrefetch.set(1);
+      }
     }
     finalMergeRuns.addAndGet(totalRuns);
   }
@@ -54,6 +58,7 @@ final class MergeStatistics {
     m.put(Counter.SHUFFLE_MEMORY_SPILLS.counterName(), memorySpills.get());
     m.put(Counter.MERGE_ROUNDS.counterName(), mergeRounds.get());
     m.put(Counter.MERGE_FINAL_RUNS.counterName(), finalMergeRuns.get());
+    m.put(Counter.MERGE_FINAL_PREFETCH.counterName(), finalPrefetch.get());
     m.put(Counter.MERGE_INTERMEDIATE_ROUNDS.counterName(), intermediateRounds.get());
     return m;
   }

@@ -216,7 +216,7 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
     for (SpilledSegment run : runs) {
       segments.add(spilledSegment(run, prefetch));
     }
-    stats.finalMerge(runs.size(), segments.size());
+    stats.finalMerge(runs.size(), segments.size(), prefetch);
     LOG.info(
         "{}: final merge of {} SpongeFile runs ({} prefetch) and {} in-memory runs ({} bytes)",
         reduceId,

@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.Seekable;
  * are sequential by design, and a merge only ever reads forward, so only "seeks" to the current
  * position are honoured. Closing the stream deletes the file: a run is read exactly once, and
  * freeing its chunks as soon as the merge has drained it returns sponge memory to other tasks
- * early.
+ * early. The merge does not wait for those frees (a round trip per chunk outside the local sponge):
+ * they run in the background, and a failed one is logged and counted, never thrown into the merge.
  */
 final class SpongeSegmentStream extends InputStream implements Seekable, PositionedReadable {
   private final SpongeFile file;
@@ -104,7 +105,7 @@ final class SpongeSegmentStream extends InputStream implements Seekable, Positio
     try {
       in.close();
     } finally {
-      file.delete();
+      file.deleteInBackground();
     }
   }
 }

@@ -28,6 +28,7 @@ class SpongeConfigTest {
     assertEquals("/tmp/levee-sponge", c.dfsDir());
     assertEquals(2, c.maxInFlightWrites());
     assertTrue(c.prefetch());
+    assertEquals(10_000, c.freeCloseWaitMillis());
     assertFalse(c.ownerHost().isEmpty());
   }
 
@@ -58,6 +59,7 @@ class SpongeConfigTest {
         "levee.sponge.local.pool.size|64k|at least one chunk (levee.sponge.chunk.size=1048576)",
         "levee.sponge.local.enabled|yes|true or false",
         "levee.sponge.read.prefetch|1|true or false",
+        "levee.sponge.free.close-wait-ms|-1|an integer between 0 and 600000",
         "levee.sponge.write.max-in-flight-chunks|0|an integer between 1 and 64",
         "levee.sponge.write.max-in-flight-chunks|two|an integer between 1 and 64",
         "levee.sponge.disk.dirs|/ok,relative/dir|absolute local directories",

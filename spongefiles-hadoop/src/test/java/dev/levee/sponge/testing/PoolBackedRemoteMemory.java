@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Remote memory for SpongeFile unit tests: each "server" is a real sponge pool in its own tmpfs
  * directory, reached in process instead of over TCP (the TCP client and servers are tested on their
  * own). It lets a test list servers in a chosen order, fill them, make one fail (as a lost server
- * does) and hold stores to observe back-pressure.
+ * does), hold stores to observe back-pressure, and hold or fail frees.
  */
 public final class PoolBackedRemoteMemory implements RemoteMemory {
   /**
@@ -37,7 +37,10 @@ public final class PoolBackedRemoteMemory implements RemoteMemory {
   private final Set<SpongeServerAddress> lost = ConcurrentHashMap.newKeySet();
   private final AtomicInteger storeCalls = new AtomicInteger();
   private final AtomicInteger readCalls = new AtomicInteger();
+  private final AtomicInteger freeCalls = new AtomicInteger();
   private volatile CountDownLatch storeGate;
+  private volatile CountDownLatch freeGate;
+  private volatile boolean failFrees;
   private List<SpongeServerAddress> advertised;
 
   public record Chunk(SpongeServerAddress server, int index, int length) implements RemoteChunk {
@@ -71,6 +74,22 @@ public final class PoolBackedRemoteMemory implements RemoteMemory {
   public CountDownLatch holdStores() {
     storeGate = new CountDownLatch(1);
     return storeGate;
+  }
+
+  /** Frees wait on the returned latch until it is counted down. */
+  public CountDownLatch holdFrees() {
+    freeGate = new CountDownLatch(1);
+    return freeGate;
+  }
+
+  /** Frees fail from now on, as a server answering FREE with an error does. */
+  public void failFrees() {
+    failFrees = true;
+  }
+
+  /** Frees begun, whether they finished or not. */
+  public int freeCalls() {
+    return freeCalls.get();
   }
 
   public int storeCalls() {
@@ -124,7 +143,20 @@ public final class PoolBackedRemoteMemory implements RemoteMemory {
   }
 
   @Override
-  public void free(RemoteChunk chunk) {
+  public void free(RemoteChunk chunk) throws IOException {
+    freeCalls.incrementAndGet();
+    CountDownLatch gate = freeGate;
+    if (gate != null) {
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted");
+      }
+    }
+    if (failFrees) {
+      throw new IOException("cannot free remote chunk " + chunk + ": the server answered ERROR");
+    }
     Chunk c = (Chunk) chunk;
     if (!lost.contains(c.server())) {
       servers.get(c.server()).free(c.index(), SERVER_SIDE_OWNER);
