@@ -58,7 +58,10 @@ probe_read_back() {
   rmdir "$cg"
 }
 
-probe_dir=$(mktemp -d "${TMPDIR:-/tmp}/levee-cgroup-probe.XXXXXX")
+# On the file system the benchmark writes to (the repository's .levee/), when there is one.
+probe_parent=${TMPDIR:-/tmp}
+[[ -d .levee ]] && probe_parent=.levee
+probe_dir=$(mktemp -d "$probe_parent/cgroup-probe.XXXXXX")
 cached=$(probe_read_back "")
 limited=$(probe_read_back 32m)
 rmdir "$probe_dir"
