@@ -35,7 +35,7 @@ parent=$root$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)
 
 # Sectors read from whole disks (vda, sda, nvme0n1), in bytes.
 disk_read_bytes() {
-  awk '$3 ~ /^([shv]d[a-z]+|xvd[a-z]+|nvme[0-9]+n[0-9]+)$/ {s += $6} END {print s * 512}' /proc/diskstats
+  awk '$3 ~ /^([shv]d[a-z]+|xvd[a-z]+|nvme[0-9]+n[0-9]+)$/ {s += $6} END {printf "%.0f\n", s * 512}' /proc/diskstats
 }
 
 # Writes a file and reads it back in a fresh cgroup limited to $1 ("" for no limit); prints the
