@@ -1,6 +1,7 @@
 package dev.levee.it.themis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.it.hadoop.ClusterFiles;
@@ -8,6 +9,7 @@ import dev.levee.it.hadoop.JobClasspath;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.hadoop.SharedClusterExtension;
 import dev.levee.it.hadoop.TestClusters;
+import dev.levee.themis.IoAudit;
 import dev.levee.themis.ThemisCounters;
 import java.io.File;
 import java.util.ArrayList;
@@ -28,15 +30,21 @@ import org.apache.hadoop.util.GenericOptionsParser;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The path a real cluster takes: Hadoop's SecondarySort example (custom key, raw comparator,
  * partitioner and grouping comparator) submitted with the examples jar as its job jar and the
  * packaged themis-shuffle jar through {@code -libjars}, the containers' inherited test classpath
  * taken away (only the cluster's own jars as mapreduce.application.classpath). With no fallback
- * collector listed, the job can only succeed with Themis counters if the jar reached the tasks.
+ * collector listed, the job can only succeed with Themis counters if the jar reached the tasks. Its
+ * output equals stock's (the same job on YARN with the test classpath), and the I/O audit passes
+ * for it and visibly fails for stock.
  */
 class LibjarsOnThemisTest {
+  private static final Logger LOG = LoggerFactory.getLogger(LibjarsOnThemisTest.class);
+
   @RegisterExtension static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
 
   @Test
@@ -54,8 +62,11 @@ class LibjarsOnThemisTest {
       ClusterFiles.writeLines(fs, new Path(input, "pairs-" + f), lines);
     }
 
+    // Stock runs on YARN next to the Themis job (the cluster holds two jobs): one job's time, and
+    // counters from the same task code path for the I/O audit.
     Path stockOut = new Path(base, "stock");
-    assertTrue(job(ThemisJobs.stockLocal(cluster), input, stockOut).waitForCompletion(false));
+    Job stock = job(cluster.clientConf(), input, stockOut);
+    stock.submit();
 
     JobClasspath classpath =
         JobClasspath.fromTestJvm("themis-shuffle", "hadoop-mapreduce-examples");
@@ -72,7 +83,16 @@ class LibjarsOnThemisTest {
     assertTrue(
         themis.waitForCompletion(false), "job failed: " + themis.getStatus().getFailureInfo());
 
+    assertTrue(stock.waitForCompletion(false), "job failed: " + stock.getStatus().getFailureInfo());
+
     assertEquals(ThemisJobs.output(fs, stockOut), ThemisJobs.output(fs, themisOut));
+    ThemisJobs.assertTwoIo(themis);
+    IoAudit.Report stockAudit = IoAudit.of(stock);
+    LOG.info("I/O audit of stock secondary sort: {}", stockAudit.summary());
+    assertFalse(stockAudit.twoIo(), "stock is not 2-IO: " + stockAudit.summary());
+    assertTrue(
+        stockAudit.intermediateWrites() >= 1.9 && stockAudit.intermediateReads() >= 1.9,
+        "stock's reducer writes the fetched segments and reads them back: " + stockAudit.summary());
     Counters c = themis.getCounters();
     assertEquals(
         2,

@@ -1,6 +1,7 @@
 package dev.levee.it.themis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.it.hadoop.ClusterFiles;
@@ -33,19 +34,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Pig script with GROUP (an algebraic COUNT and SUM, so Pig adds a combiner) and ORDER BY (Pig's
- * sampling job, then its own WeightedRangePartitioner, which Themis keeps), with the two Themis
- * keys as Pig properties: the totals come out right and in order, every MapReduce job of the script
- * ran Themis's collector and shuffle, and every one is 2-IO.
+ * sampling job, then its own WeightedRangePartitioner, which Themis keeps), run twice on the same
+ * data: on stock MapReduce and with the two Themis keys as Pig properties. Both give the totals
+ * right and in order, and the same bytes; every MapReduce job of the Themis run ran Themis's
+ * collector and shuffle and is 2-IO, and none of the stock run's did.
  */
 class PigOnThemisTest {
   @RegisterExtension static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
 
   @Test
-  void groupAndOrderOnThemisGiveTheTotalsLargestFirst() throws Exception {
+  void groupAndOrderOnThemisEqualStockAndGiveTheTotalsLargestFirst() throws Exception {
     MiniMapReduceCluster cluster = CLUSTER.cluster();
     FileSystem fs = cluster.fileSystem();
     Path input = new Path("/it/themis/pig/employees.tsv");
-    Path output = new Path("/it/themis/pig/totals");
     Map<String, long[]> byDept = new TreeMap<>();
     List<String> rows = new ArrayList<>();
     Random random = new Random(71);
@@ -66,12 +67,44 @@ class PigOnThemisTest {
                 .thenComparing(Map.Entry::getKey))
         .forEach(e -> expected.add(e.getKey() + "\t" + e.getValue()[0] + "\t" + e.getValue()[1]));
 
+    Path stockOut = new Path("/it/themis/pig/totals-stock");
+    List<String> stockJobs = runScript(cluster, input, stockOut, new Properties());
     Properties themis = new Properties();
     themis.setProperty(
         MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, ThemisMapOutputCollector.class.getName());
     themis.setProperty(MRConfig.SHUFFLE_CONSUMER_PLUGIN, ThemisShuffle.class.getName());
-    themis.setProperty("default_parallel", "2");
-    PigServer pig = PigOnMiniCluster.start(cluster, themis);
+    Path themisOut = new Path("/it/themis/pig/totals-themis");
+    List<String> themisJobs = runScript(cluster, input, themisOut, themis);
+
+    assertEquals(expected, ClusterFiles.readOutput(fs, stockOut), "stock against the oracle");
+    assertEquals(expected, ClusterFiles.readOutput(fs, themisOut), "Themis against the oracle");
+    assertEquals(ThemisJobs.output(fs, stockOut), ThemisJobs.output(fs, themisOut));
+    for (String id : stockJobs) {
+      Job job = ThemisJobs.finishedJob(cluster.clientConf(), JobID.forName(id));
+      assertFalse(ThemisJobs.ranThemis(job), id + " of the stock run ran stock's collector");
+    }
+    for (String id : themisJobs) {
+      Job job = ThemisJobs.finishedJob(cluster.clientConf(), JobID.forName(id));
+      assertTrue(
+          job.getCounters()
+                  .findCounter(ThemisCounters.GROUP, ThemisCounters.REDUCE_FETCHED_SEGMENTS)
+                  .getValue()
+              > 0,
+          id + " ran Themis's shuffle");
+      ThemisJobs.assertTwoIo(job);
+    }
+  }
+
+  /**
+   * Runs the GROUP + ORDER script over {@code input} into {@code output} with {@code extra} as Pig
+   * properties on top of the cluster's; returns the ids of its MapReduce jobs.
+   */
+  private static List<String> runScript(
+      MiniMapReduceCluster cluster, Path input, Path output, Properties extra) throws Exception {
+    Properties properties = new Properties();
+    properties.putAll(extra);
+    properties.setProperty("default_parallel", "2");
+    PigServer pig = PigOnMiniCluster.start(cluster, properties);
     List<String> jobIds = new ArrayList<>();
     try {
       pig.setBatchOn();
@@ -94,17 +127,6 @@ class PigOnThemisTest {
     } finally {
       pig.shutdown();
     }
-
-    assertEquals(expected, ClusterFiles.readOutput(fs, output));
-    for (String id : jobIds) {
-      Job job = ThemisJobs.finishedJob(cluster.clientConf(), JobID.forName(id));
-      assertTrue(
-          job.getCounters()
-                  .findCounter(ThemisCounters.GROUP, ThemisCounters.REDUCE_FETCHED_SEGMENTS)
-                  .getValue()
-              > 0,
-          id + " ran Themis's shuffle");
-      ThemisJobs.assertTwoIo(job);
-    }
+    return jobIds;
   }
 }

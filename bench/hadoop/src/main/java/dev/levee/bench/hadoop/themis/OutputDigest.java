@@ -15,12 +15,22 @@ import org.apache.hadoop.fs.Path;
 /**
  * What a job's text output is: per part, its line count and an order-independent checksum of its
  * lines; and whether every part is in key order (the text before the first TAB), as a reducer
- * writes it. Two variants of the same job on the same input must give equal digests part by part;
- * the checksum ignores the order of lines, which within one key is free.
+ * writes it. Two variants of the same job on the same input must give equal digests part by part
+ * when they partition alike, and the same lines overall when they do not; the checksum ignores the
+ * order of lines, which within one key is free.
  */
-record OutputDigest(long records, List<String> parts, boolean sorted, String firstUnsorted) {
+record OutputDigest(
+    long records, List<String> parts, long checksum, boolean sorted, String firstUnsorted) {
   boolean sameAs(OutputDigest other) {
     return records == other.records && parts.equals(other.parts);
+  }
+
+  /**
+   * The same lines, however they are split into parts: what two runs of a job with different
+   * reducer counts or partitioners must agree on (each part in key order is checked separately).
+   */
+  boolean sameRecordsAs(OutputDigest other) {
+    return records == other.records && checksum == other.checksum;
   }
 
   static OutputDigest of(FileSystem fs, Path dir) throws IOException {
@@ -28,6 +38,7 @@ record OutputDigest(long records, List<String> parts, boolean sorted, String fir
     Arrays.sort(files);
     long total = 0;
     List<String> parts = new ArrayList<>();
+    long checksum = 0;
     String unsorted = null;
     for (FileStatus f : files) {
       long count = 0;
@@ -52,8 +63,9 @@ record OutputDigest(long records, List<String> parts, boolean sorted, String fir
         }
       }
       total += count;
+      checksum += sum;
       parts.add(f.getPath().getName() + ":" + count + ":" + Long.toHexString(sum));
     }
-    return new OutputDigest(total, parts, unsorted == null, unsorted);
+    return new OutputDigest(total, parts, checksum, unsorted == null, unsorted);
   }
 }

@@ -31,7 +31,7 @@ final class PhaseChart {
   static Path write(
       Map<String, Map<ShuffleVariant, List<ThemisSuite.RunResult>>> results,
       DiskBandwidth disk,
-      boolean cachesDropped,
+      String conditions,
       Path file)
       throws IOException {
     List<String> categories = new ArrayList<>();
@@ -44,8 +44,7 @@ final class PhaseChart {
             .width(Math.max(1000, 170 * categories.size()))
             .height(600)
             .title(
-                "Themis workloads on 2 cores, one disk: phase throughput (median)"
-                    + (cachesDropped ? ", page cache dropped" : ""))
+                "Phase throughput on 2 cores, one disk (median): " + conditions)
             .xAxisTitle("workload and phase (1: read input, write intermediate; 2: the rest)")
             .yAxisTitle(disk == null ? "MB of input per second" : "% of the disk bound")
             .build();
@@ -56,7 +55,6 @@ final class PhaseChart {
     chart.getStyler().setDecimalPattern("#,##0.0");
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setOverlapped(false);
-    Color[] colours = {new Color(0x9E9E9E), new Color(0x5B8DB8), new Color(0xD9822B)};
     ToDoubleFunction<ThemisSuite.RunResult> phase1 =
         disk == null
             ? ThemisSuite.RunResult::phase1MbPerS
@@ -65,14 +63,14 @@ final class PhaseChart {
         disk == null
             ? ThemisSuite.RunResult::phase2MbPerS
             : r -> 100 * r.phase2DiskSeconds() / r.phases().reduceSeconds();
-    for (ShuffleVariant v : ShuffleVariant.values()) {
+    for (ShuffleVariant v : RatioTable.present(results)) {
       List<Double> y = new ArrayList<>();
       for (var byVariant : results.values()) {
         List<ThemisSuite.RunResult> runs = byVariant.get(v);
         y.add(orZero(RatioTable.median(runs, phase1)));
         y.add(orZero(RatioTable.median(runs, phase2)));
       }
-      chart.addSeries(v.label, categories, y).setFillColor(colours[v.ordinal()]);
+      chart.addSeries(v.label, categories, y).setFillColor(v.colour);
     }
     if (disk != null) {
       CategorySeries line =

@@ -8,8 +8,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The run's results as the paper's Tab. 4 puts them: first one line per workload (each variant's
- * median job time, Themis's speed-up over stock-default and stock-tuned, I/Os per record), then per
- * workload the detail of every variant: phases, disk traffic, write size, partition spread.
+ * median job time, each Themis variant's speed-up over each stock variant, I/Os per record), then
+ * per workload the detail of every variant: reducers, phases, disk traffic, write size, partition
+ * spread, the memory cgroup's peak.
  */
 final class RatioTable {
   private RatioTable() {}
@@ -18,13 +19,25 @@ final class RatioTable {
       Map<String, Map<ShuffleVariant, List<ThemisSuite.RunResult>>> results,
       Map<String, String> descriptions,
       DiskBandwidth disk,
-      boolean cachesDropped) {
+      boolean cachesDropped,
+      MemoryCgroup memory) {
+    List<ShuffleVariant> variants = present(results);
+    List<ShuffleVariant> themis = variants.stream().filter(v -> v.themis).toList();
+    List<ShuffleVariant> stock = variants.stream().filter(v -> !v.themis).toList();
     StringBuilder s = new StringBuilder();
     s.append(
         cachesDropped
             ? "Page cache dropped before each job and when its last map ended (reduce slow start"
                 + " 1.0 for all variants)"
             : "Page cache not dropped: data the jobs write may be read back from memory");
+    if (memory != null) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "; in a memory cgroup limited to %.2f GB (the cluster, its tasks and the page cache"
+                  + " of what they write)",
+              memory.limitBytes() / 1e9));
+    }
     if (disk != null) {
       s.append(
           String.format(
@@ -34,31 +47,47 @@ final class RatioTable {
               disk.writeMbPerS()));
     }
     s.append(".\n\n");
-    s.append(
-        "| workload | stock-default s | stock-tuned s | themis s | Themis vs stock-default |"
-            + " Themis vs stock-tuned | reads/record (default, tuned, themis) |"
-            + " writes/record (default, tuned, themis) |\n");
-    s.append("|---|---|---|---|---|---|---|---|\n");
+    s.append("| workload |");
+    for (ShuffleVariant v : variants) {
+      s.append(" ").append(v.label).append(" s |");
+    }
+    for (ShuffleVariant t : themis) {
+      for (ShuffleVariant b : stock) {
+        s.append(" ").append(t.label).append(" vs ").append(b.label).append(" |");
+      }
+    }
+    String labels = String.join(", ", variants.stream().map(v -> v.label).toList());
+    s.append(" reads/record (").append(labels).append(") |");
+    s.append(" writes/record (").append(labels).append(") |\n");
+    s.append("|---|")
+        .append("---|".repeat(variants.size() + themis.size() * stock.size() + 2))
+        .append("\n");
     for (var e : results.entrySet()) {
       Map<ShuffleVariant, List<ThemisSuite.RunResult>> r = e.getValue();
-      double def = median(r.get(ShuffleVariant.STOCK_DEFAULT), x -> x.phases().jobSeconds());
-      double tuned = median(r.get(ShuffleVariant.STOCK_TUNED), x -> x.phases().jobSeconds());
-      double themis = median(r.get(ShuffleVariant.THEMIS), x -> x.phases().jobSeconds());
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %.1f | %.1f | %.1f | %.2fx | %.2fx | %s | %s |%n",
-              e.getKey(),
-              def,
-              tuned,
-              themis,
-              def / themis,
-              tuned / themis,
-              perVariant(r, x -> x.audit().readsPerRecord()),
-              perVariant(r, x -> x.audit().writesPerRecord())));
+      s.append("| ").append(e.getKey()).append(" |");
+      for (ShuffleVariant v : variants) {
+        s.append(String.format(Locale.ROOT, " %.1f |", median(r.get(v), x -> x.seconds())));
+      }
+      for (ShuffleVariant t : themis) {
+        for (ShuffleVariant b : stock) {
+          s.append(
+              String.format(
+                  Locale.ROOT,
+                  " %.2fx |",
+                  median(r.get(b), x -> x.seconds()) / median(r.get(t), x -> x.seconds())));
+        }
+      }
+      s.append(" ").append(perVariant(variants, r, x -> x.audit().readsPerRecord())).append(" |");
+      s.append(" ")
+          .append(perVariant(variants, r, x -> x.audit().writesPerRecord()))
+          .append(" |\n");
     }
+    ShuffleVariant against =
+        themis.contains(ShuffleVariant.THEMIS_PLANNED)
+            ? ShuffleVariant.THEMIS_PLANNED
+            : themis.isEmpty() ? null : themis.get(0);
     for (var e : results.entrySet()) {
-      s.append("\n").append(detail(descriptions.get(e.getKey()), e.getValue(), disk));
+      s.append("\n").append(detail(descriptions.get(e.getKey()), e.getValue(), disk, against));
     }
     s.append(
         "\nreads/record and writes/record are the paper's measure from the job's counters (input"
@@ -68,39 +97,53 @@ final class RatioTable {
             + " the time the disk needs for a phase's bytes at full speed (input read and"
             + " intermediate written once; intermediate read once and output written) over the"
             + " phase's time. /proc/diskstats gives only totals, so write size is the mean, not"
-            + " the median.\n");
+            + " the median. A -planned variant runs at the reducer count Themis's phase 0 chose;"
+            + " themis-planned's job time includes phase 0 (the phase 0 column).\n");
     return s.toString();
+  }
+
+  /** The variants that ran in any workload, in declaration order. */
+  static List<ShuffleVariant> present(
+      Map<String, Map<ShuffleVariant, List<ThemisSuite.RunResult>>> results) {
+    return java.util.Arrays.stream(ShuffleVariant.values())
+        .filter(v -> results.values().stream().anyMatch(r -> r.containsKey(v)))
+        .toList();
   }
 
   private static String detail(
       String description,
       Map<ShuffleVariant, List<ThemisSuite.RunResult>> results,
-      DiskBandwidth disk) {
-    List<ThemisSuite.RunResult> themis = results.get(ShuffleVariant.THEMIS);
-    double themisSeconds = median(themis, r -> r.phases().jobSeconds());
+      DiskBandwidth disk,
+      ShuffleVariant against) {
+    double againstSeconds =
+        against == null ? Double.NaN : median(results.get(against), r -> r.seconds());
     StringBuilder s = new StringBuilder();
     s.append(description).append("\n\n");
     s.append(
-        "| variant | runs | job s (median) | Themis speed-up | phase 1 s | phase 2 s |"
+        "| variant | runs | reducers | job s (median) | speed-up of "
+            + (against == null ? "Themis" : against.label)
+            + " | phase 0 s | phase 1 s | phase 2 s |"
             + " phase 1 disk fraction | phase 2 disk fraction | reads/record | writes/record |"
             + " disk MB written / MB input | disk MB read / MB input | mean disk write (KiB) |"
-            + " largest/mean partition |\n");
-    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " largest/mean partition | cgroup peak GB |\n");
+    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (ShuffleVariant v : ShuffleVariant.values()) {
       List<ThemisSuite.RunResult> runs = results.get(v);
       if (runs == null || runs.isEmpty()) {
         continue;
       }
-      double seconds = median(runs, r -> r.phases().jobSeconds());
+      double seconds = median(runs, r -> r.seconds());
       s.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %.1f | %.2fx | %.1f | %.1f | %s | %s | %.2f | %.2f | %.2f | %.2f | %.0f"
-                  + " | %.2f |%n",
+              "| %s | %d | %.0f | %.1f | %.2fx | %.1f | %.1f | %.1f | %s | %s | %.2f | %.2f | %.2f"
+                  + " | %.2f | %.0f | %.2f | %s |%n",
               v.label,
               runs.size(),
+              median(runs, r -> r.reducers()),
               seconds,
-              themis == null ? Double.NaN : seconds / themisSeconds,
+              seconds / againstSeconds,
+              median(runs, ThemisSuite.RunResult::phase0Seconds),
               median(runs, r -> r.phases().mapSeconds()),
               median(runs, r -> r.phases().reduceSeconds()),
               disk == null
@@ -119,7 +162,11 @@ final class RatioTable {
                       r.disks().writes() == 0
                           ? 0
                           : r.disks().bytesWritten() / (double) r.disks().writes() / 1024),
-              median(runs, ThemisSuite.RunResult::partitionSpread)));
+              median(runs, ThemisSuite.RunResult::partitionSpread),
+              runs.get(0).cgroup() == null
+                  ? "-"
+                  : String.format(
+                      Locale.ROOT, "%.2f", median(runs, r -> r.cgroup().peakBytes() / 1e9))));
     }
     return s.toString();
   }
@@ -129,10 +176,11 @@ final class RatioTable {
   }
 
   private static String perVariant(
+      List<ShuffleVariant> variants,
       Map<ShuffleVariant, List<ThemisSuite.RunResult>> results,
       ToDoubleFunction<ThemisSuite.RunResult> metric) {
     StringBuilder s = new StringBuilder();
-    for (ShuffleVariant v : ShuffleVariant.values()) {
+    for (ShuffleVariant v : variants) {
       s.append(s.length() == 0 ? "" : ", ")
           .append(String.format(Locale.ROOT, "%.2f", median(results.get(v), metric)));
     }

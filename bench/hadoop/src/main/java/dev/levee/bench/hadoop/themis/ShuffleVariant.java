@@ -1,15 +1,24 @@
 package dev.levee.bench.hadoop.themis;
 
+import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.themis.map.ThemisMapOutputCollector;
 import dev.levee.themis.reduce.ThemisShuffle;
+import java.awt.Color;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 
-/** The three ways the suite runs the same job: the stock, tuned stock, and Themis. */
+/**
+ * The ways the suite runs the same job: the issue's stock, tuned stock and Themis at the job's
+ * reducer count, and tuned stock and Themis at the reducer count Themis's phase 0 chooses.
+ */
 enum ShuffleVariant {
   /** Hadoop's defaults for everything but the task heaps, which all variants share. */
-  STOCK_DEFAULT("stock-default") {
+  STOCK_DEFAULT("stock-default", false, false, new Color(0x9E9E9E)) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       return new Configuration(base);
@@ -21,7 +30,7 @@ enum ShuffleVariant {
    * segments in memory and feed them to reduce() instead of writing them out first
    * (mapreduce.reduce.input.buffer.percent).
    */
-  STOCK_TUNED("stock-tuned") {
+  STOCK_TUNED("stock-tuned", false, false, new Color(0x5B8DB8)) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       Configuration c = new Configuration(base);
@@ -36,7 +45,7 @@ enum ShuffleVariant {
     }
   },
   /** The two keys of mapred-site.xml that switch Themis on; its own defaults otherwise. */
-  THEMIS("themis") {
+  THEMIS("themis", true, false, new Color(0xD9822B)) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       Configuration c = new Configuration(base);
@@ -44,12 +53,74 @@ enum ShuffleVariant {
       c.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, ThemisShuffle.class.getName());
       return c;
     }
+  },
+  /**
+   * stock-tuned with the reducer count (and split size, if any) phase 0 chooses for Themis: raising
+   * the reducer count until each partition fits the reducers' memory is what an operator does
+   * first.
+   */
+  STOCK_TUNED_PLANNED("stock-tuned-planned", false, true, new Color(0x1F4E79)) {
+    @Override
+    Configuration apply(Configuration base, int mapOutputMb) {
+      return STOCK_TUNED.apply(base, mapOutputMb);
+    }
+  },
+  /**
+   * Themis with phase 0 run before the job (ThemisPlanner.apply, what mapreduce.framework.name =
+   * levee-themis does inside submission): its reducer count, byte-weighted partitions and split
+   * size; phase 0's time counts in the job's.
+   */
+  THEMIS_PLANNED("themis-planned", true, true, new Color(0x8C2D04)) {
+    @Override
+    Configuration apply(Configuration base, int mapOutputMb) {
+      return THEMIS.apply(base, mapOutputMb);
+    }
   };
+
+  /** What the suite runs unless told otherwise: the three variants. */
+  static final String DEFAULT_SELECTION = "stock-default,stock-tuned,themis";
 
   final String label;
 
-  ShuffleVariant(String label) {
+  /** Runs Themis's collector and shuffle. */
+  final boolean themis;
+
+  /** Runs at phase 0's reducer count instead of the job's. */
+  final boolean planned;
+
+  final Color colour;
+
+  ShuffleVariant(String label, boolean themis, boolean planned, Color colour) {
     this.label = label;
+    this.themis = themis;
+    this.planned = planned;
+    this.colour = colour;
+  }
+
+  /**
+   * "all" or comma-separated labels, in declaration order whatever order they are given in; an
+   * unknown or repeated label fails naming the option and what is allowed.
+   */
+  static List<ShuffleVariant> select(String option, String text) {
+    List<String> labels = Arrays.stream(values()).map(v -> v.label).toList();
+    String allowed = "all, or a comma-separated list of " + String.join(", ", labels);
+    if (text.trim().equals("all")) {
+      return List.of(values());
+    }
+    Set<ShuffleVariant> wanted = EnumSet.noneOf(ShuffleVariant.class);
+    for (String part : text.split(",", -1)) {
+      String label = part.trim();
+      ShuffleVariant v =
+          Arrays.stream(values()).filter(x -> x.label.equals(label)).findFirst().orElse(null);
+      if (v == null) {
+        throw new BadArgumentException(
+            "--" + option + ": unknown variant '" + label + "'; allowed: " + allowed);
+      }
+      if (!wanted.add(v)) {
+        throw new BadArgumentException("--" + option + ": '" + label + "' is given twice");
+      }
+    }
+    return List.copyOf(wanted);
   }
 
   /**

@@ -11,6 +11,8 @@ import dev.levee.bench.results.RunFigures;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.themis.IoAudit;
 import dev.levee.themis.ThemisCounters;
+import dev.levee.themis.plan.PlanReport;
+import dev.levee.themis.plan.ThemisPlanner;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -22,22 +24,26 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 
 /**
  * {@code ./levee bench themis}: the paper's workloads (Sort, Pareto-sized records, WordCount,
  * 5-grams, a PageRank iteration, Click-Sessions) on HDFS + YARN in this JVM (two NodeManagers),
- * three variants on the same generated input in the same run: stock with defaults, stock tuned for
- * the fewest intermediate I/Os, and Themis. Each run's output is checked in key order and equal
- * part by part to the first variant's. Records per run: the phases' times and throughput (against
- * the disk line of physical-limits), I/Os per record from the counters (Themis's I/O audit) and
- * from /proc/diskstats, partition-size spread, write sizes, and whether the page cache was dropped
- * ({@code --drop-caches}) so the disks served the reads. Writes the phase-throughput figure and the
- * ratio table to the run's {@code figures/} ({@code ./levee publish} copies them into
- * bench/results/figures).
+ * several variants on the same generated input in the same run: stock with defaults, stock tuned
+ * for the fewest intermediate I/Os, and Themis, and on request ({@code --variants}) Themis with its
+ * phase 0 choosing the reducer count and tuned stock at that count. Each run's output is checked in
+ * key order and equal to the first variant's (part by part when both partition alike). Records per
+ * run: the phases' times and throughput (against the disk line of physical-limits), I/Os per record
+ * from the counters (Themis's I/O audit) and from /proc/diskstats, partition-size spread, write
+ * sizes, the reducer count, whether the page cache was dropped ({@code --drop-caches}) so the disks
+ * served the reads, and the memory cgroup's limit and use when the suite runs in one
+ * (bench/memory-cgroup.sh). Writes the phase-throughput figure and the ratio table to the run's
+ * {@code figures/} ({@code ./levee publish} copies them into bench/results/figures).
  */
 public final class ThemisSuite implements Suite {
   @Override
@@ -71,13 +77,40 @@ public final class ThemisSuite implements Suite {
             "multiplies every workload's default input (sized for stock jobs of 20-60 s here)",
             "1"),
         OptionSpec.optional("maps", "N", "input files, one map each", "3"),
-        OptionSpec.optional("reducers", "N", "reduce tasks", "2"),
+        OptionSpec.optional(
+            "reducers",
+            "N",
+            "reduce tasks (the planned variants take phase 0's count instead)",
+            "2"),
+        OptionSpec.optional(
+            "variants",
+            "V,V",
+            "all, or some of "
+                + String.join(
+                    ", ",
+                    java.util.Arrays.stream(ShuffleVariant.values()).map(v -> v.label).toList())
+                + "; the -planned ones run at the reducer count Themis's phase 0 chooses",
+            ShuffleVariant.DEFAULT_SELECTION),
         OptionSpec.optional(
             "task-heap-mb",
             "MB",
-            "every map and reduce task's -Xmx, the same for all variants; the default makes a"
-                + " map's output outgrow stock's 100 MB sort buffer",
+            "every map task's -Xmx, and every reduce task's unless --reduce-heap-mb is given; the"
+                + " same for all variants; the default makes a map's output outgrow stock's 100 MB"
+                + " sort buffer",
             "400"),
+        OptionSpec.optional(
+            "reduce-heap-mb",
+            "MB",
+            "every reduce task's -Xmx, for reducers small next to their partitions (default:"
+                + " --task-heap-mb)",
+            ""),
+        OptionSpec.optional(
+            "node-memory-mb",
+            "MB",
+            "container memory of each of the two NodeManagers, which bounds the tasks running at"
+                + " once (default: room for the AM and two of the largest containers, at least"
+                + " 2048)",
+            ""),
         OptionSpec.optional("repetitions", "N", "runs of each variant (order rotates)", "1"),
         OptionSpec.flag(
             "drop-caches",
@@ -100,7 +133,16 @@ public final class ThemisSuite implements Suite {
     double scale = o.doubleIn("scale", 0, 1000, true);
     int maps = o.intIn("maps", 1, 1000);
     int reducers = o.intIn("reducers", 1, 1000);
+    List<ShuffleVariant> variants = ShuffleVariant.select("variants", o.string("variants"));
     int heapMb = o.intIn("task-heap-mb", 128, 8192);
+    int reduceHeapMb = o.isGiven("reduce-heap-mb") ? o.intIn("reduce-heap-mb", 128, 8192) : heapMb;
+    int mapContainerMb = heapMb + 160;
+    int reduceContainerMb = reduceHeapMb + 160;
+    int largestContainerMb = Math.max(mapContainerMb, reduceContainerMb);
+    int nodeMemoryMb =
+        o.isGiven("node-memory-mb")
+            ? o.intIn("node-memory-mb", 512 + largestContainerMb, 1 << 20)
+            : Math.max(2048, 512 + 2 * largestContainerMb);
     int repetitions = o.intIn("repetitions", 1, 100);
     boolean dropCaches = o.flag("drop-caches");
     java.nio.file.Path root = RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath());
@@ -120,6 +162,19 @@ public final class ThemisSuite implements Suite {
                   + " from disk)%n",
               read / 1e6);
     }
+    MemoryCgroup memory = MemoryCgroup.ofThisProcess();
+    context
+        .err()
+        .println(
+            memory == null
+                ? "themis: no memory cgroup limit (bench/memory-cgroup.sh sets one): the page cache"
+                    + " may hold everything the jobs write"
+                : String.format(
+                    java.util.Locale.ROOT,
+                    "themis: in memory cgroup %s, limit %.2f GB (the cluster, its task JVMs and"
+                        + " the page cache of what they write)",
+                    memory.dir(),
+                    memory.limitBytes() / 1e9));
     // A new run's directory holds only this run: the disk line then comes from the committed
     // physical-limits results.
     DiskBandwidth disk = DiskBandwidth.fromResults(context.store().dir());
@@ -137,20 +192,19 @@ public final class ThemisSuite implements Suite {
                   + "; run ./levee bench physical-limits for the disk line");
     }
 
-    int containerMb = heapMb + 160;
     Map<String, Map<ShuffleVariant, List<RunResult>>> results = new LinkedHashMap<>();
     Map<String, String> descriptions = new LinkedHashMap<>();
     try (MiniMapReduceCluster cluster =
         MiniMapReduceCluster.builder()
             .nodeManagers(2)
-            .nodeManagerMemoryMb(Math.max(2048, 512 + 2 * containerMb))
+            .nodeManagerMemoryMb(nodeMemoryMb)
             .baseDir(base)
             .start()) {
       Configuration conf = cluster.clientConf();
-      conf.setInt(MRJobConfig.MAP_MEMORY_MB, containerMb);
-      conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, containerMb);
+      conf.setInt(MRJobConfig.MAP_MEMORY_MB, mapContainerMb);
+      conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, reduceContainerMb);
       conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx" + heapMb + "m -XX:+UseParallelGC");
-      conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx" + heapMb + "m -XX:+UseParallelGC");
+      conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx" + reduceHeapMb + "m -XX:+UseParallelGC");
       conf.setInt(MRJobConfig.MAP_MAX_ATTEMPTS, 1);
       conf.setInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 1);
       conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
@@ -178,25 +232,65 @@ public final class ThemisSuite implements Suite {
         }
         // stock-tuned's io.sort.mb: a map's whole output with its metadata, within 0.6 of the heap.
         double perMapBytes = data.bytes() / (double) maps;
-        int tunedSortMb =
-            (int)
-                Math.min(
-                    heapMb * 0.6, perMapBytes * w.sortBufferBytesPerInputByte() / (1 << 20) + 8);
+        int tunedSortMb = tunedSortMb(w, perMapBytes, heapMb);
+        // What phase 0 chooses, for stock-tuned-planned; themis-planned runs phase 0 again in its
+        // own time.
+        PlanReport plan = null;
+        int plannedSortMb = tunedSortMb;
+        if (variants.stream().anyMatch(v -> v.planned)) {
+          Job probe =
+              w.createJob(
+                  ShuffleVariant.THEMIS.apply(conf, tunedSortMb),
+                  input,
+                  new Path("/bench/themis/" + w.name() + "-plan-probe"),
+                  reducers);
+          plan = ThemisPlanner.plan(probe.getConfiguration());
+          context.err().printf("themis: %s: %s", w.name(), plan.describe());
+          if (plan.splitMaxSize() > 0) {
+            plannedSortMb = tunedSortMb(w, Math.min(perMapBytes, plan.splitMaxSize()), heapMb);
+          }
+        }
         Map<ShuffleVariant, List<RunResult>> byVariant = new EnumMap<>(ShuffleVariant.class);
         results.put(w.name(), byVariant);
-        ShuffleVariant[] order = ShuffleVariant.values();
         OutputDigest reference = null;
+        ShuffleVariant referenceVariant = null;
         for (int rep = 0; rep < repetitions; rep++) {
-          for (int i = 0; i < order.length; i++) {
-            ShuffleVariant v = order[(i + rep) % order.length];
+          for (int i = 0; i < variants.size(); i++) {
+            ShuffleVariant v = variants.get((i + rep) % variants.size());
             Path out = new Path("/bench/themis/" + w.name() + "-out-" + v.label);
             fs.delete(out, true);
-            Job job = w.createJob(v.apply(conf, tunedSortMb), input, out, reducers);
+            Configuration variantConf =
+                v.apply(
+                    conf, v == ShuffleVariant.STOCK_TUNED_PLANNED ? plannedSortMb : tunedSortMb);
+            if (v == ShuffleVariant.STOCK_TUNED_PLANNED && plan.splitMaxSize() > 0) {
+              variantConf.setLong(FileInputFormat.SPLIT_MAXSIZE, plan.splitMaxSize());
+            }
+            Job job =
+                w.createJob(
+                    variantConf,
+                    input,
+                    out,
+                    v == ShuffleVariant.STOCK_TUNED_PLANNED ? plan.reducers() : reducers);
             context.err().printf("themis: %s %s run %d ...%n", w.name(), v.label, rep + 1);
             if (dropCaches) {
               PageCache.drop(); // the input comes from disk; the sync's writes are not the job's
             }
+            if (memory != null) {
+              memory.resetPeak();
+            }
             DiskCounters before = DiskCounters.now();
+            double phase0Seconds = 0;
+            if (v == ShuffleVariant.THEMIS_PLANNED) {
+              long start = System.nanoTime();
+              PlanReport used =
+                  ThemisPlanner.apply(job, new Path("/bench/themis/" + w.name() + ".plan"));
+              phase0Seconds = (System.nanoTime() - start) / 1e9;
+              context
+                  .err()
+                  .printf(
+                      "themis: %s %s: phase 0 took %.1f s: %d reducers%n",
+                      w.name(), v.label, phase0Seconds, used.reducers());
+            }
             CacheDroppingRun.Report drops = null;
             if (dropCaches) {
               drops = CacheDroppingRun.run(job);
@@ -216,16 +310,37 @@ public final class ThemisSuite implements Suite {
             if (drops != null) {
               disks = disks.lessRead(drops.drops().codeBytesRead());
             }
-            reference = check(w, v, OutputDigest.of(fs, out), data.records(), reference);
-            RunResult r = RunResult.of(job, JobPhases.of(job), disks, data.bytes(), disk, drops);
+            CgroupUse cgroup =
+                memory == null
+                    ? null
+                    : new CgroupUse(memory.peakBytes(), memory.cacheBytes(), memory.rssBytes());
+            OutputDigest digest = OutputDigest.of(fs, out);
+            check(w, v, digest, data.records(), reference, referenceVariant);
+            if (reference == null) {
+              reference = digest;
+              referenceVariant = v;
+            }
+            RunResult r =
+                RunResult.of(
+                    job,
+                    JobPhases.of(job),
+                    phase0Seconds,
+                    disks,
+                    data.bytes(),
+                    disk,
+                    drops,
+                    cgroup);
             byVariant.computeIfAbsent(v, k -> new ArrayList<>()).add(r);
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("workload", w.name());
             params.put("records", records);
             params.put("input_bytes", data.bytes());
             params.put("maps", maps);
-            params.put("reducers", reducers);
+            params.put("reducers", job.getNumReduceTasks());
             params.put("task_heap_mb", heapMb);
+            params.put("reduce_heap_mb", reduceHeapMb);
+            params.put("node_memory_mb", nodeMemoryMb);
+            params.put("memory_limit_bytes", memory == null ? 0 : memory.limitBytes());
             params.put("caches_dropped", dropCaches);
             context.record(v.label, params, r.metrics(), rep);
             context.err().printf("themis: %s %s %s%n", w.name(), v.label, r.line());
@@ -240,21 +355,40 @@ public final class ThemisSuite implements Suite {
       }
     }
     Files.createDirectories(figures);
-    String table = RatioTable.markdown(results, descriptions, disk, dropCaches);
+    String conditions =
+        (dropCaches ? "page cache dropped" : "page cache not dropped")
+            + (memory == null
+                ? ""
+                : String.format(
+                    java.util.Locale.ROOT,
+                    ", memory cgroup limit %.1f GB",
+                    memory.limitBytes() / 1e9));
+    String table = RatioTable.markdown(results, descriptions, disk, dropCaches, memory);
     context.out().println(table);
     Files.writeString(figures.resolve("themis-ratios.md"), table);
     java.nio.file.Path png =
-        PhaseChart.write(results, disk, dropCaches, figures.resolve("themis-phase-throughput.png"));
+        PhaseChart.write(results, disk, conditions, figures.resolve("themis-phase-throughput.png"));
     context.out().println("themis: figure " + png);
   }
 
-  /** Fails unless the output is in key order, complete, and equal to the first variant's. */
-  private static OutputDigest check(
+  /** io.sort.mb for a map's whole output with its metadata, within 0.6 of the heap. */
+  private static int tunedSortMb(ThemisWorkload w, double perMapBytes, int heapMb) {
+    return (int)
+        Math.min(heapMb * 0.6, perMapBytes * w.sortBufferBytesPerInputByte() / (1 << 20) + 8);
+  }
+
+  /**
+   * Fails unless the output is in key order, complete, and equal to the first variant's: part by
+   * part when both partition with the job's own partitioner at the same reducer count, else the
+   * same lines overall.
+   */
+  private static void check(
       ThemisWorkload w,
       ShuffleVariant v,
       OutputDigest digest,
       long inputRecords,
-      OutputDigest reference) {
+      OutputDigest reference,
+      ShuffleVariant referenceVariant) {
     String who = "themis: " + v.label + " " + w.name();
     if (!digest.sorted()) {
       throw new IllegalStateException(
@@ -265,35 +399,54 @@ public final class ThemisSuite implements Suite {
       throw new IllegalStateException(
           who + " wrote " + digest.records() + " records, expected " + expected);
     }
-    if (reference != null && !reference.sameAs(digest)) {
+    if (reference == null) {
+      return;
+    }
+    boolean partByPart = !v.planned && !referenceVariant.planned;
+    if (partByPart ? !reference.sameAs(digest) : !reference.sameRecordsAs(digest)) {
       throw new IllegalStateException(
           who
-              + "'s output differs from the first run's: "
+              + "'s output differs from "
+              + referenceVariant.label
+              + "'s first run's"
+              + (partByPart ? "" : " (all parts together)")
+              + ": "
               + digest.parts()
               + " vs "
               + reference.parts());
     }
-    return reference == null ? digest : reference;
   }
+
+  /**
+   * The memory cgroup during one job: its peak use (processes and page cache), and the page cache
+   * and process memory charged to it when the job ended.
+   */
+  record CgroupUse(long peakBytes, long cacheBytesAtEnd, long rssBytesAtEnd) {}
 
   /** One finished run's figures. */
   record RunResult(
       JobPhases phases,
+      double phase0Seconds,
+      int reducers,
+      long mapsRun,
       IoAudit.Report audit,
       DiskCounters disks,
       long inputBytes,
       double partitionSpread,
       double themisMeanWriteBytes,
       DiskBandwidth disk,
-      CacheDroppingRun.Report drops) {
+      CacheDroppingRun.Report drops,
+      CgroupUse cgroup) {
 
     static RunResult of(
         Job job,
         JobPhases phases,
+        double phase0Seconds,
         DiskCounters disks,
         long inputBytes,
         DiskBandwidth disk,
-        CacheDroppingRun.Report drops)
+        CacheDroppingRun.Report drops,
+        CgroupUse cgroup)
         throws Exception {
       long largest = 0;
       long sum = 0;
@@ -310,13 +463,22 @@ public final class ThemisSuite implements Suite {
           c.findCounter(ThemisCounters.GROUP, ThemisCounters.MAP_WRITE_BYTES).getValue();
       return new RunResult(
           phases,
+          phase0Seconds,
+          job.getNumReduceTasks(),
+          c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
           IoAudit.of(job),
           disks,
           inputBytes,
           sum == 0 ? 0 : largest / (sum / (double) n),
           writes == 0 ? 0 : writeBytes / (double) writes,
           disk,
-          drops);
+          drops,
+          cgroup);
+    }
+
+    /** The job's time, plus phase 0's when it ran before the job (themis-planned). */
+    double seconds() {
+      return phases.jobSeconds() + phase0Seconds;
     }
 
     /** Input MB processed per second of phase 1, the paper's Fig. 9 measure. */
@@ -345,7 +507,11 @@ public final class ThemisSuite implements Suite {
 
     Map<String, Double> metrics() {
       Map<String, Double> m = new LinkedHashMap<>();
-      m.put("seconds", phases.jobSeconds());
+      m.put("seconds", seconds());
+      if (phase0Seconds > 0) {
+        m.put("phase0_seconds", phase0Seconds);
+      }
+      m.put("maps_run", (double) mapsRun);
       m.put("phase1_seconds", phases.mapSeconds());
       m.put("phase2_seconds", phases.reduceSeconds());
       m.put("phase1_mb_per_s", phase1MbPerS());
@@ -378,16 +544,27 @@ public final class ThemisSuite implements Suite {
         m.put("cache_drop_code_bytes_reread", (double) drops.drops().codeBytesRead());
         m.put("cache_dropped_before_reduces", drops.beforeReduces() ? 1.0 : 0.0);
       }
+      if (cgroup != null) {
+        m.put("cgroup_peak_bytes", (double) cgroup.peakBytes());
+        m.put("cgroup_cache_bytes_at_end", (double) cgroup.cacheBytesAtEnd());
+        m.put("cgroup_rss_bytes_at_end", (double) cgroup.rssBytesAtEnd());
+      }
       return m;
     }
 
     String line() {
       return String.format(
           java.util.Locale.ROOT,
-          "%.1f s (phase 1 %.1f s, phase 2 %.1f s); %s; disks: %.0f MB written, %.0f MB read%s",
-          phases.jobSeconds(),
+          "%.1f s (%sphase 1 %.1f s, phase 2 %.1f s; %d maps, %d reducers); %s; disks: %.0f MB"
+              + " written, %.0f MB read%s%s",
+          seconds(),
+          phase0Seconds > 0
+              ? String.format(java.util.Locale.ROOT, "phase 0 %.1f s, ", phase0Seconds)
+              : "",
           phases.mapSeconds(),
           phases.reduceSeconds(),
+          mapsRun,
+          reducers,
           audit.summary(),
           disks.bytesWritten() / 1e6,
           disks.bytesRead() / 1e6,
@@ -398,7 +575,15 @@ public final class ThemisSuite implements Suite {
                   "; caches dropped (%.1f s; %.0f MB of code read back in, not counted)%s",
                   drops.seconds(),
                   drops.drops().codeBytesRead() / 1e6,
-                  drops.beforeReduces() ? "" : ", the mid-job drop came after a reducer started"));
+                  drops.beforeReduces() ? "" : ", the mid-job drop came after a reducer started"),
+          cgroup == null
+              ? ""
+              : String.format(
+                  java.util.Locale.ROOT,
+                  "; cgroup peak %.2f GB, at the end %.2f GB page cache and %.2f GB processes",
+                  cgroup.peakBytes() / 1e9,
+                  cgroup.cacheBytesAtEnd() / 1e9,
+                  cgroup.rssBytesAtEnd() / 1e9));
     }
   }
 }

@@ -34,6 +34,40 @@ class WorkloadLogicTest {
   }
 
   @Test
+  void variantsAreSelectedByLabelInDeclarationOrderAndOnlyPlannedOnesChangeTheReducers() {
+    assertEquals(
+        List.of(ShuffleVariant.STOCK_DEFAULT, ShuffleVariant.STOCK_TUNED, ShuffleVariant.THEMIS),
+        ShuffleVariant.select("variants", ShuffleVariant.DEFAULT_SELECTION));
+    assertEquals(5, ShuffleVariant.select("variants", "all").size());
+    assertEquals(
+        List.of(ShuffleVariant.STOCK_TUNED_PLANNED, ShuffleVariant.THEMIS_PLANNED),
+        ShuffleVariant.select("variants", "themis-planned, stock-tuned-planned"));
+    BadArgumentException unknown =
+        assertThrows(
+            BadArgumentException.class, () -> ShuffleVariant.select("variants", "themis,fast"));
+    assertTrue(
+        unknown.getMessage().startsWith("--variants: unknown variant 'fast'; allowed: all, or"),
+        unknown.getMessage());
+    assertThrows(
+        BadArgumentException.class, () -> ShuffleVariant.select("variants", "themis,themis"));
+    assertTrue(ShuffleVariant.THEMIS_PLANNED.planned && ShuffleVariant.THEMIS_PLANNED.themis);
+    assertTrue(ShuffleVariant.STOCK_TUNED_PLANNED.planned);
+    assertTrue(!ShuffleVariant.STOCK_TUNED_PLANNED.themis && !ShuffleVariant.THEMIS.planned);
+  }
+
+  @Test
+  void outputsSplitIntoDifferentPartsHaveTheSameRecordsButNotTheSameParts() {
+    OutputDigest two =
+        new OutputDigest(3, List.of("part-r-00000:2:a", "part-r-00001:1:5"), 15, true, null);
+    OutputDigest three =
+        new OutputDigest(
+            3, List.of("part-r-00000:1:4", "part-r-00001:1:6", "part-r-00002:1:5"), 15, true, null);
+    assertTrue(two.sameRecordsAs(three));
+    assertTrue(!two.sameAs(three));
+    assertTrue(!two.sameRecordsAs(new OutputDigest(3, two.parts(), 16, true, null)));
+  }
+
+  @Test
   void nGramsAreEveryRunOfNWordsWhateverTheSpacing() throws Exception {
     assertEquals(List.of("a bb", "bb  c", "c d"), grams("  a bb  c d ", 2));
     assertEquals(List.of("a", "bb", "c"), grams("a bb c", 1));
