@@ -11,7 +11,13 @@ import org.apache.hadoop.mapreduce.TaskType;
  * intermediate data and writes the output (last map finish to last reduce finish). A stock
  * reducer's shuffle overlaps phase 1 (slow start); what it has left after the last map is phase 2.
  */
-record JobPhases(double jobSeconds, double mapSeconds, double reduceSeconds) {
+record JobPhases(
+    double jobSeconds,
+    double mapSeconds,
+    double reduceSeconds,
+    long mapStartMillis,
+    long mapEndMillis,
+    long reduceEndMillis) {
   static JobPhases of(Job job) throws IOException, InterruptedException {
     long mapStart = Long.MAX_VALUE;
     long mapEnd = 0;
@@ -26,6 +32,9 @@ record JobPhases(double jobSeconds, double mapSeconds, double reduceSeconds) {
     return new JobPhases(
         (job.getFinishTime() - job.getStartTime()) / 1000.0,
         (mapEnd - mapStart) / 1000.0,
-        (reduceEnd - mapEnd) / 1000.0);
+        (reduceEnd - mapEnd) / 1000.0,
+        mapStart,
+        mapEnd,
+        reduceEnd);
   }
 }

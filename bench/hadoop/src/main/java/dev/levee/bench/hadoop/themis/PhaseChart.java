@@ -43,8 +43,7 @@ final class PhaseChart {
         new CategoryChartBuilder()
             .width(Math.max(1000, 170 * categories.size()))
             .height(600)
-            .title(
-                "Phase throughput on 2 cores, one disk (median): " + conditions)
+            .title("Phase throughput on 2 cores, one disk (median): " + conditions)
             .xAxisTitle("workload and phase (1: read input, write intermediate; 2: the rest)")
             .yAxisTitle(disk == null ? "MB of input per second" : "% of the disk bound")
             .build();

@@ -123,10 +123,11 @@ final class RatioTable {
         "| variant | runs | reducers | job s (median) | speed-up of "
             + (against == null ? "Themis" : against.label)
             + " | phase 0 s | phase 1 s | phase 2 s |"
-            + " phase 1 disk fraction | phase 2 disk fraction | reads/record | writes/record |"
+            + " phase 1 disk fraction | phase 2 disk fraction |"
+            + " phase 1 CPU busy (iowait) | phase 2 CPU busy (iowait) | reads/record | writes/record |"
             + " disk MB written / MB input | disk MB read / MB input | mean disk write (KiB) |"
             + " largest/mean partition | cgroup peak GB |\n");
-    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (ShuffleVariant v : ShuffleVariant.values()) {
       List<ThemisSuite.RunResult> runs = results.get(v);
       if (runs == null || runs.isEmpty()) {
@@ -136,7 +137,8 @@ final class RatioTable {
       s.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %.0f | %.1f | %.2fx | %.1f | %.1f | %.1f | %s | %s | %.2f | %.2f | %.2f"
+              "| %s | %d | %.0f | %.1f | %.2fx | %.1f | %.1f | %.1f | %s | %s | %s | %s | %.2f | %.2f"
+                  + " | %.2f"
                   + " | %.2f | %.0f | %.2f | %s |%n",
               v.label,
               runs.size(),
@@ -152,6 +154,12 @@ final class RatioTable {
               disk == null
                   ? "-"
                   : percent(median(runs, r -> r.phase2DiskSeconds() / r.phases().reduceSeconds())),
+              cpu(
+                  median(runs, r -> r.phase1Cpu().busy()),
+                  median(runs, r -> r.phase1Cpu().iowait())),
+              cpu(
+                  median(runs, r -> r.phase2Cpu().busy()),
+                  median(runs, r -> r.phase2Cpu().iowait())),
               median(runs, r -> r.audit().readsPerRecord()),
               median(runs, r -> r.audit().writesPerRecord()),
               median(runs, r -> r.disks().bytesWritten() / (double) r.inputBytes()),
@@ -169,6 +177,11 @@ final class RatioTable {
                       Locale.ROOT, "%.2f", median(runs, r -> r.cgroup().peakBytes() / 1e9))));
     }
     return s.toString();
+  }
+
+  /** "97% (2%)": the machine's cores busy, and waiting on I/O, over a phase; "-" when unknown. */
+  private static String cpu(double busy, double iowait) {
+    return Double.isNaN(busy) ? "-" : percent(busy) + " (" + percent(iowait) + ")";
   }
 
   private static String percent(double fraction) {

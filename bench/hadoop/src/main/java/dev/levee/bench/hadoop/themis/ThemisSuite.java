@@ -279,6 +279,7 @@ public final class ThemisSuite implements Suite {
               memory.resetPeak();
             }
             DiskCounters before = DiskCounters.now();
+            CpuSampler cpu = CpuSampler.start();
             double phase0Seconds = 0;
             if (v == ShuffleVariant.THEMIS_PLANNED) {
               long start = System.nanoTime();
@@ -307,6 +308,8 @@ public final class ThemisSuite implements Suite {
                       + job.getStatus().getFailureInfo());
             }
             DiskCounters disks = DiskCounters.now().minus(before);
+            cpu.close();
+            JobPhases phases = JobPhases.of(job);
             if (drops != null) {
               disks = disks.lessRead(drops.drops().codeBytesRead());
             }
@@ -323,7 +326,9 @@ public final class ThemisSuite implements Suite {
             RunResult r =
                 RunResult.of(
                     job,
-                    JobPhases.of(job),
+                    phases,
+                    cpu.between(phases.mapStartMillis(), phases.mapEndMillis()),
+                    cpu.between(phases.mapEndMillis(), phases.reduceEndMillis()),
                     phase0Seconds,
                     disks,
                     data.bytes(),
@@ -426,6 +431,8 @@ public final class ThemisSuite implements Suite {
   /** One finished run's figures. */
   record RunResult(
       JobPhases phases,
+      CpuSampler.Share phase1Cpu,
+      CpuSampler.Share phase2Cpu,
       double phase0Seconds,
       int reducers,
       long mapsRun,
@@ -441,6 +448,8 @@ public final class ThemisSuite implements Suite {
     static RunResult of(
         Job job,
         JobPhases phases,
+        CpuSampler.Share phase1Cpu,
+        CpuSampler.Share phase2Cpu,
         double phase0Seconds,
         DiskCounters disks,
         long inputBytes,
@@ -463,6 +472,8 @@ public final class ThemisSuite implements Suite {
           c.findCounter(ThemisCounters.GROUP, ThemisCounters.MAP_WRITE_BYTES).getValue();
       return new RunResult(
           phases,
+          phase1Cpu,
+          phase2Cpu,
           phase0Seconds,
           job.getNumReduceTasks(),
           c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
@@ -519,6 +530,15 @@ public final class ThemisSuite implements Suite {
       if (disk != null) {
         m.put("phase1_disk_fraction", phase1DiskSeconds() / phases.mapSeconds());
         m.put("phase2_disk_fraction", phase2DiskSeconds() / phases.reduceSeconds());
+      }
+      // What bounds a phase that runs far below the disk: all cores busy, or waiting on I/O.
+      if (!Double.isNaN(phase1Cpu.busy())) {
+        m.put("phase1_cpu_busy", phase1Cpu.busy());
+        m.put("phase1_cpu_iowait", phase1Cpu.iowait());
+      }
+      if (!Double.isNaN(phase2Cpu.busy())) {
+        m.put("phase2_cpu_busy", phase2Cpu.busy());
+        m.put("phase2_cpu_iowait", phase2Cpu.iowait());
       }
       m.put("reads_per_record", audit.readsPerRecord());
       m.put("writes_per_record", audit.writesPerRecord());

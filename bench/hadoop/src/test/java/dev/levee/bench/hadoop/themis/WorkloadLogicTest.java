@@ -16,6 +16,23 @@ import org.junit.jupiter.api.Test;
 class WorkloadLogicTest {
 
   @Test
+  void cpuSharesComeFromTheSamplesAroundAPhase() {
+    // cpu user nice system idle iowait irq softirq steal
+    CpuSampler.Sample a = CpuSampler.parse(1_000, "cpu  100 0 50 800 50 0 0 0");
+    CpuSampler.Sample b = CpuSampler.parse(2_000, "cpu  250 0 100 820 80 0 0 0");
+    CpuSampler.Sample c = CpuSampler.parse(3_000, "cpu  400 0 150 840 110 0 0 0");
+    assertEquals(1000, a.total());
+    // Between 1.0 s and 2.0 s: 200 of 250 jiffies busy, 30 in iowait.
+    CpuSampler.Share s = CpuSampler.between(List.of(a, b, c), 1_000, 2_000);
+    assertEquals(0.8, s.busy(), 1e-9);
+    assertEquals(0.12, s.iowait(), 1e-9);
+    // A phase inside one sampling period takes the samples around it.
+    assertEquals(0.8, CpuSampler.between(List.of(a, b, c), 1_200, 1_900).busy(), 1e-9);
+    assertTrue(Double.isNaN(CpuSampler.between(List.of(a, b), 1_500, 2_500).busy()));
+    assertNull(CpuSampler.parse(0, "intr 1 2 3"));
+  }
+
+  @Test
   void workloadsAreSelectedByNameInTheRegistryOrder() {
     Workloads all = Workloads.all();
     assertEquals(
