@@ -117,7 +117,9 @@ public final class SpongeJobsFigure implements Figure {
   }
 
   private static BufferedImage panel(String title, List<Measurement> lines) {
-    Summary bound = seconds(ok(select(lines, NO_SPILL, Measurement.STOCK)));
+    Summary bound =
+        SpongeMedianFigure.seconds(
+            SpongeMedianFigure.ok(select(lines, NO_SPILL, Measurement.STOCK)));
     List<String> labels = new ArrayList<>();
     Map<String, List<Double>> bars = new LinkedHashMap<>();
     ARMS.keySet().forEach(a -> bars.put(a, new ArrayList<>()));
@@ -128,9 +130,9 @@ public final class SpongeJobsFigure implements Figure {
       }
       for (String arm : ARMS.keySet()) {
         List<Measurement> runs = select(lines, c.getKey(), arm);
-        Summary s = seconds(ok(runs));
+        Summary s = SpongeMedianFigure.seconds(SpongeMedianFigure.ok(runs));
         bars.get(arm).add(s == null ? 0.0 : s.median());
-        if (runs.stream().anyMatch(SpongeJobsFigure::failed)) {
+        if (runs.stream().anyMatch(SpongeMedianFigure::failed)) {
           failedWhere.computeIfAbsent(arm, a -> new ArrayList<>()).add(c.getValue().split(" ")[0]);
         }
       }
@@ -229,20 +231,5 @@ public final class SpongeJobsFigure implements Figure {
         .filter(m -> m.variant().equals(arm))
         .filter(m -> condition.equals(condition(m)))
         .toList();
-  }
-
-  private static boolean failed(Measurement m) {
-    return m.metrics().getOrDefault("failed", 0.0) > 0
-        || m.metrics().getOrDefault("output_mismatch", 0.0) > 0;
-  }
-
-  private static List<Measurement> ok(List<Measurement> runs) {
-    return runs.stream().filter(m -> !failed(m)).toList();
-  }
-
-  private static Summary seconds(List<Measurement> runs) {
-    List<Double> v =
-        runs.stream().map(m -> m.metrics().get("seconds")).filter(Objects::nonNull).toList();
-    return v.isEmpty() ? null : Summary.of(v);
   }
 }

@@ -187,16 +187,16 @@ public final class SpongeMedianFigure implements Figure {
         .toList();
   }
 
-  private static boolean failed(Measurement m) {
+  static boolean failed(Measurement m) {
     return m.metrics().getOrDefault("failed", 0.0) > 0
         || m.metrics().getOrDefault("output_mismatch", 0.0) > 0;
   }
 
-  private static List<Measurement> ok(List<Measurement> runs) {
+  static List<Measurement> ok(List<Measurement> runs) {
     return runs.stream().filter(m -> !failed(m)).toList();
   }
 
-  private static Summary seconds(List<Measurement> runs) {
+  static Summary seconds(List<Measurement> runs) {
     List<Double> v =
         runs.stream().map(m -> m.metrics().get("seconds")).filter(Objects::nonNull).toList();
     return v.isEmpty() ? null : Summary.of(v);
