@@ -28,6 +28,10 @@ import org.knowm.xchart.CategorySeries;
  */
 public final class SpongeJobsFigure implements Figure {
   private static final String NO_SPILL = "no-spill";
+
+  /** Below this share of the bound, stock's penalty is not told apart from noise. */
+  static final double NOISE = 0.05;
+
   private static final String SPONGE = "spongefiles";
 
   /** The arms in the order they are drawn, with their legend names and colours. */
@@ -76,7 +80,8 @@ public final class SpongeJobsFigure implements Figure {
         + " failed arm has a bar of 0 and is named under its panel), and the no-spill bound (stock"
         + " with a reducer heap that holds the input) as a green line. Under each condition,"
         + " 'closes N%' is the share of stock's spill penalty (stock minus the bound) that"
-        + " SpongeFiles removes. Lower is better.";
+        + " SpongeFiles removes ('no penalty' when stock is within 5% of the bound). Lower is"
+        + " better.";
   }
 
   @Override
@@ -111,7 +116,9 @@ public final class SpongeJobsFigure implements Figure {
             first.gitRevision() == null
                 ? "?"
                 : first.gitRevision().substring(0, Math.min(7, first.gitRevision().length())),
-            first.timestamp(),
+            first.timestamp() == null
+                ? "?"
+                : first.timestamp().substring(0, Math.min(16, first.timestamp().length())),
             first.params().get("node_managers"),
             first.params().get("sponge_pool_mb_per_node")));
   }
@@ -124,6 +131,7 @@ public final class SpongeJobsFigure implements Figure {
     Map<String, List<Double>> bars = new LinkedHashMap<>();
     ARMS.keySet().forEach(a -> bars.put(a, new ArrayList<>()));
     Map<String, List<String>> failedWhere = new LinkedHashMap<>();
+    Map<String, List<String>> notRun = new LinkedHashMap<>();
     for (Map.Entry<String, String> c : CONDITIONS.entrySet()) {
       if (lines.stream().noneMatch(m -> c.getKey().equals(condition(m)))) {
         continue;
@@ -132,6 +140,9 @@ public final class SpongeJobsFigure implements Figure {
         List<Measurement> runs = select(lines, c.getKey(), arm);
         Summary s = SpongeMedianFigure.seconds(SpongeMedianFigure.ok(runs));
         bars.get(arm).add(s == null ? 0.0 : s.median());
+        if (runs.isEmpty() && lines.stream().anyMatch(m -> m.variant().equals(arm))) {
+          notRun.computeIfAbsent(arm, a -> new ArrayList<>()).add(c.getValue().split(" ")[0]);
+        }
         if (runs.stream().anyMatch(SpongeMedianFigure::failed)) {
           failedWhere.computeIfAbsent(arm, a -> new ArrayList<>()).add(c.getValue().split(" ")[0]);
         }
@@ -148,11 +159,7 @@ public final class SpongeJobsFigure implements Figure {
             .orElse("?");
     CategoryChart chart =
         Charts.bars(
-            title,
-            "reducer heap " + heap + " MB",
-            "job seconds",
-            Charts.WIDTH * 2 / 3,
-            Charts.HEIGHT);
+            title, "heap " + heap + " MB", "job seconds", Charts.WIDTH * 2 / 3, Charts.HEIGHT);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setDecimalPattern("#,##0");
     chart.getStyler().setLabelsPosition(0.25);
@@ -171,14 +178,22 @@ public final class SpongeJobsFigure implements Figure {
       chart.getStyler().setAnnotationLineStroke(new BasicStroke(3f));
       chart.setXAxisTitle(
           chart.getXAxisTitle()
-              + String.format(Locale.ROOT, "; no-spill bound (green) %.1f s", bound.median()));
+              + String.format(Locale.ROOT, "; no-spill %.1f s (green)", bound.median()));
     }
-    // A failed arm has a bar of 0: say where, below the axis, so no reader takes it for fast.
-    if (!failedWhere.isEmpty()) {
-      List<String> parts = new ArrayList<>();
-      failedWhere.forEach(
-          (arm, where) -> parts.add(SHORT.get(arm) + " FAILED (" + String.join(", ", where) + ")"));
-      chart.setXAxisTitle(chart.getXAxisTitle() + "; " + String.join("; ", parts));
+    // A failed or missing arm has a bar of 0: say where, below the axis, so no reader takes it for
+    // fast.
+    for (String arm : ARMS.keySet()) {
+      List<String> says = new ArrayList<>();
+      if (failedWhere.containsKey(arm)) {
+        says.add("failed " + String.join(", ", failedWhere.get(arm)));
+      }
+      if (notRun.containsKey(arm)) {
+        says.add("not run " + String.join(", ", notRun.get(arm)));
+      }
+      if (!says.isEmpty()) {
+        chart.setXAxisTitle(
+            chart.getXAxisTitle() + "; " + SHORT.get(arm) + " " + String.join(", ", says));
+      }
     }
     return Charts.image(chart);
   }
@@ -193,7 +208,8 @@ public final class SpongeJobsFigure implements Figure {
       return "";
     }
     double penalty = s - bound.median();
-    if (penalty <= 0) {
+    // A penalty within a twentieth of the bound is run-to-run noise here: a share of it is not.
+    if (penalty <= NOISE * bound.median()) {
       return ", no penalty";
     }
     return String.format(Locale.ROOT, ", closes %.0f%%", 100 * (s - p) / penalty);
