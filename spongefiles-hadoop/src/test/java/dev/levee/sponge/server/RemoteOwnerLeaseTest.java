@@ -44,6 +44,7 @@ class RemoteOwnerLeaseTest {
   @AfterEach
   void tearDown() {
     server.close();
+    TempDirs.deleteRecursively(dir);
   }
 
   @Test
