@@ -170,7 +170,10 @@ class MedianSettingsTest {
     assertEquals("disk-contention", p.get("condition"));
     assertEquals(2, p.get("disk_readers"));
     assertFalse(p.containsKey("squeeze_leave_bytes"));
-    assertEquals("none", s.params(Workload.MEDIAN, Condition.NO_SPILL, 500).get("co_runner"));
+    // The bound runs beside the same co-runner as the arms it bounds.
+    assertEquals(
+        p.get("co_runner"), s.params(Workload.MEDIAN, Condition.NO_SPILL, 500).get("co_runner"));
+    assertTrue(String.valueOf(p.get("co_runner")).endsWith("lines sort"));
     var pig = s.params(Workload.QUANTILES, Condition.NONE, s.pigReduceHeapMb());
     assertEquals("quantiles", pig.get("job"));
     assertEquals(s.pages(), pig.get("pages"));
