@@ -61,6 +61,15 @@ final class ChunkService {
    * chunk-sized scratch buffer for READ replies (valid until the reply is written).
    */
   Reply serve(Op op, Payload p, ByteBuffer readBuffer) throws MalformedFrameException {
+    return serve(op, p, readBuffer, null);
+  }
+
+  /**
+   * @param application the application the connection proved (null when unauthenticated): a RENEW
+   *     then renews only an owner holding chunks of that application
+   */
+  Reply serve(Op op, Payload p, ByteBuffer readBuffer, String application)
+      throws MalformedFrameException {
     return switch (op) {
       case ALLOCATE_WRITE -> {
         try {
@@ -75,7 +84,7 @@ final class ChunkService {
       case IS_ALIVE -> isAlive(p);
       case CHALLENGE, AUTHENTICATE, GRANT_SECRET ->
           throw new IllegalStateException(op + " belongs to the connection, not the pool");
-      case RENEW -> renew(p);
+      case RENEW -> renew(p, application);
     };
   }
 
@@ -199,9 +208,13 @@ final class ChunkService {
     return Reply.okEmpty();
   }
 
-  /** The application holding {@code chunk} for a remote client, or null. */
-  String applicationOf(int chunk) {
-    return grants.applicationOf(chunk);
+  /**
+   * The application holding {@code chunk} for a remote client if {@code capability} unlocks it,
+   * else null: without the capability a caller learns nothing about who holds which index.
+   */
+  String applicationOf(int chunk, Capability capability) {
+    ChunkGrants.Grant g = grants.lookup(chunk, capability);
+    return g == null ? null : g.applicationId();
   }
 
   private Reply freeSpace(Payload p) throws MalformedFrameException {
@@ -221,13 +234,19 @@ final class ChunkService {
    * only keep an owner that stored chunks here counted alive longer (never free anything), and the
    * NodeManager's stopApplication still frees its application's chunks.
    */
-  private Reply renew(Payload p) throws MalformedFrameException {
+  private Reply renew(Payload p, String application) throws MalformedFrameException {
     long pid = p.getLong("owner pid");
     String host = p.getString("owner node");
     p.expectEnd("RENEW");
     try {
       checkOwnerNode(host);
-      remoteLeases.renew(new ChunkOwner(pid, host));
+      ChunkOwner owner = new ChunkOwner(pid, host);
+      // An authenticated caller renews only its own application's owners: another application
+      // could otherwise keep a dead owner's chunks, and their quota, pinned forever. The reply is
+      // the same either way, so it tells nothing about other applications' owners.
+      if (application == null || grants.holds(owner, application)) {
+        remoteLeases.renew(owner);
+      }
     } catch (IllegalArgumentException e) {
       return Reply.error(Status.BAD_REQUEST, "bad owner: " + e.getMessage());
     }
