@@ -167,7 +167,7 @@ final class ChunkService {
     metrics.bytesIn.add(length);
     // This store still counts itself: what the client learns is the queue it leaves behind.
     ServerLoad load =
-        new ServerLoad(Math.max(0, storesInProgress.get() - 1), Math.max(0, pool.freeChunks()));
+        new ServerLoad(Math.max(0, storesInProgress.get() - 1), Math.max(0, allocatableChunks()));
     ByteBuffer head = ByteBuffer.allocate(4 + Capability.BYTES + ServerLoad.BYTES);
     head.putInt(index).put(cap.bytes());
     load.put(head);
@@ -222,11 +222,19 @@ final class ChunkService {
     metrics.freeSpaceRequests.increment();
     ByteBuffer head =
         ByteBuffer.allocate(12)
-            .putInt(pool.freeChunks())
+            .putInt(allocatableChunks())
             .putInt(pool.chunkCount())
             .putInt(pool.chunkSize())
             .flip();
     return Reply.ok(head);
+  }
+
+  /**
+   * The free chunks this server would still allocate: none once its pool is out of service (its
+   * directory or metadata deleted), so the tracker and clients stop sending it chunks.
+   */
+  private int allocatableChunks() {
+    return pool.damage().isPresent() ? 0 : pool.freeChunks();
   }
 
   /**
