@@ -56,6 +56,13 @@ class SpongeShuffleOnContainersTest {
     JobRun sponge = skewedJob("sponge", "");
     assertTrue(sponge.succeeded(), "sponge job failed: " + sponge.tail());
 
+    System.err.printf(
+        "stock: %s; sponge: %s; sponge bytes written: local memory %d, remote memory %d, local disk %d%n",
+        stock.output(),
+        sponge.output(),
+        sponge.counter(GROUP, "local_memory.bytes_written"),
+        sponge.counter(GROUP, "remote_memory.bytes_written"),
+        sponge.counter(GROUP, "local_disk.bytes_written"));
     assertEquals(stock.output(), sponge.output(), "SpongeFiles output equals stock");
     assertEquals(0, sponge.counter(GROUP, "shuffle.fallbacks"), "the sponge path ran, no fallback");
     assertEquals(
