@@ -114,8 +114,12 @@ class SpongeSkewedReducerHeapOnYarnTest {
     SpongeCluster.assertPoolsEmpty(cluster);
   }
 
-  /** The plain repetition, off by default: {@code -Dlevee.it.sponge.heap.repeats=20}. */
+  /**
+   * The plain repetition, off by default: {@code -Dlevee.it.sponge.heap.repeats=20}. A job takes 25
+   * to 45 s on a busy machine, so the class's timeout would cut 20 of them short.
+   */
   @Test
+  @Timeout(value = 90, unit = TimeUnit.MINUTES)
   void repeatedPlainJobsAllSucceedWithoutAFailedAttempt() throws Exception {
     int repeats = Integer.getInteger(REPEATS_PROPERTY, 0);
     int failedAttempts = 0;
