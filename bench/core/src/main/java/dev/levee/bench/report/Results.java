@@ -49,6 +49,15 @@ public final class Results {
     return latest;
   }
 
+  /** The lines of {@link #latestRunByVariant} of each suite, in one list. */
+  public List<Measurement> latestRuns(String... suites) {
+    List<Measurement> out = new ArrayList<>();
+    for (String suite : suites) {
+      latestRunByVariant(suite).values().forEach(out::addAll);
+    }
+    return out;
+  }
+
   /** The median of one metric over lines that carry it, or NaN when none does. */
   public static double median(List<Measurement> lines, String metric) {
     List<Double> v =
