@@ -68,15 +68,7 @@ public final class Charts {
   /** A bar chart of the given size, for a panel of {@link #panels}. */
   public static CategoryChart bars(
       String title, String xAxisTitle, String yAxisTitle, int width, int height) {
-    CategoryChart chart =
-        new CategoryChartBuilder()
-            .width(width)
-            .height(height)
-            .title(title)
-            .xAxisTitle(xAxisTitle)
-            .yAxisTitle(yAxisTitle)
-            .build();
-    style(chart.getStyler());
+    CategoryChart chart = categories(title, xAxisTitle, yAxisTitle, width, height);
     chart.getStyler().setLabelsVisible(true);
     // XChart centres a value label on the point it is given: at the bar's top it straddles the
     // edge, so labels sit inside the bar, in white or black for contrast with its fill.
@@ -97,6 +89,19 @@ public final class Charts {
    */
   public static CategoryChart categoryLines(
       String title, String xAxisTitle, String yAxisTitle, int width, int height) {
+    CategoryChart chart = categories(title, xAxisTitle, yAxisTitle, width, height);
+    chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
+    // XChart offsets each series within its category as if it were a bar; with almost no width
+    // for bars, every series' point for one x sits at that x.
+    chart.getStyler().setOverlapped(true);
+    chart.getStyler().setAvailableSpaceFill(0.001);
+    chart.getStyler().setMarkerSize(9);
+    chart.getStyler().setPlotGridVerticalLinesVisible(true);
+    return chart;
+  }
+
+  private static CategoryChart categories(
+      String title, String xAxisTitle, String yAxisTitle, int width, int height) {
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(width)
@@ -106,13 +111,6 @@ public final class Charts {
             .yAxisTitle(yAxisTitle)
             .build();
     style(chart.getStyler());
-    chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
-    // XChart offsets each series within its category as if it were a bar; with almost no width
-    // for bars, every series' point for one x sits at that x.
-    chart.getStyler().setOverlapped(true);
-    chart.getStyler().setAvailableSpaceFill(0.001);
-    chart.getStyler().setMarkerSize(9);
-    chart.getStyler().setPlotGridVerticalLinesVisible(true);
     return chart;
   }
 

@@ -9,7 +9,6 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -225,18 +224,7 @@ public final class SpongeJobsFigure implements Figure {
    * Two runs of one command at one revision are the same experiment, so they may pool.
    */
   static List<Measurement> latestRun(Results results) {
-    List<Measurement> all = results.of(SpongeMedianFigure.SUITE);
-    Measurement last =
-        all.stream()
-            .max(Comparator.comparing(m -> Objects.toString(m.timestamp(), "")))
-            .orElse(null);
-    if (last == null) {
-      return List.of();
-    }
-    return all.stream()
-        .filter(m -> Objects.equals(m.gitRevision(), last.gitRevision()))
-        .filter(m -> Objects.equals(m.command(), last.command()))
-        .toList();
+    return results.latestRun(SpongeMedianFigure.SUITE);
   }
 
   private static String job(Measurement m) {

@@ -5,9 +5,7 @@ import dev.levee.bench.report.ResultGroup;
 import dev.levee.bench.report.Results;
 import dev.levee.bench.results.Measurement;
 import java.awt.image.BufferedImage;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The Piranha suite's report figures, drawn by {@code ./levee report} from {@code
@@ -19,23 +17,8 @@ public final class PiranhaFigures {
 
   private PiranhaFigures() {}
 
-  /**
-   * The lines of the latest run: the revision and command of the last line measured. Two runs of
-   * one command at one revision are one experiment, so they pool.
-   */
   static List<Measurement> latestRun(Results results) {
-    List<Measurement> all = results.of(SUITE);
-    Measurement last =
-        all.stream()
-            .max(Comparator.comparing(m -> Objects.toString(m.timestamp(), "")))
-            .orElse(null);
-    if (last == null) {
-      return List.of();
-    }
-    return all.stream()
-        .filter(m -> Objects.equals(m.gitRevision(), last.gitRevision()))
-        .filter(m -> Objects.equals(m.command(), last.command()))
-        .toList();
+    return results.latestRun(SUITE);
   }
 
   /** Wall seconds of every arm of the latest run. */
