@@ -160,8 +160,8 @@ object LeakyFigures {
     if (curves.isEmpty) return None
     val chart = xyChart(
       s"$op: reduce stage time against DMR (uniform keys, ParallelGC, local-cluster, medians)",
-      "DMR = input bytes / reduce tasks / executor heap (log scale)",
-      "reduce stage seconds, log scale (x, +: FAILED, when it failed)"
+      "DMR = input bytes / reduce tasks / executor heap (log scale); y: reduce stage seconds",
+      "seconds, log scale (x, +: FAILED, when it failed)"
     )
     chart.getStyler.setXAxisLogarithmic(true)
     // Failed points sit at the time they failed, up to the job timeout: a log scale keeps the finished ones apart.
@@ -209,7 +209,7 @@ object LeakyFigures {
       s"$op: memory ladder, R=${curve._1}, ${ladder.head.inputBytes / 1000000} MB input (medians of " +
         s"${runs.mkString("/")} runs)",
       s"executor memory, MB (log scale; measured at ${memories.mkString(", ")})",
-      "reduce stage seconds (x, +: FAILED, when it failed)"
+      "seconds (x, +: FAILED, when it failed)"
     )
     chart.getStyler.setXAxisLogarithmic(true)
     chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
