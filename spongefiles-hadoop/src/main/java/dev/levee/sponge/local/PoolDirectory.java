@@ -58,43 +58,112 @@ public final class PoolDirectory {
    *     trusted
    */
   public static PoolDirectory secure(Path dir, UserPrincipal expectedOwner) throws IOException {
+    return secure(dir, expectedOwner, POOL);
+  }
+
+  /**
+   * What a directory checked this way holds: its name in messages, the mode it is made (or set) to,
+   * and how an operator fixes a refusal. The pool, the NodeManager's job secrets and the directory
+   * of the node descriptor are all trusted by these same rules.
+   */
+  public record Purpose(String label, Set<PosixFilePermission> mode, String fix) {}
+
+  public static final Purpose POOL =
+      new Purpose(
+          "sponge pool directory",
+          DIR_MODE,
+          "; remove it (or choose another levee.sponge.local.pool.dir) and restart");
+
+  /**
+   * Creates {@code dir} (mode {@code purpose.mode()}, and its missing parents) or checks the one
+   * there: a real directory of {@code expectedOwner} that nobody else may write, under ancestors
+   * nobody else could swap it in (see the class comment); its mode is then set to {@code
+   * purpose.mode()}.
+   */
+  public static PoolDirectory secure(Path dir, UserPrincipal expectedOwner, Purpose purpose)
+      throws IOException {
     Path abs = dir.toAbsolutePath().normalize();
-    createMissing(abs);
+    createMissing(abs, purpose.mode());
+    checkDirectory(abs, expectedOwner, purpose);
     PosixFileAttributes a = attributes(abs);
-    String fix = "; remove it (or choose another levee.sponge.local.pool.dir) and restart";
-    if (a.isSymbolicLink()) {
-      throw new IOException(
-          "refusing sponge pool directory " + abs + ": it is a symbolic link" + fix);
+    if (!a.permissions().equals(purpose.mode())) {
+      // Ours and writable only by us: who may read it is what we set, not what we refuse.
+      Files.setPosixFilePermissions(abs, purpose.mode());
     }
-    if (!a.isDirectory()) {
-      throw new IOException("refusing sponge pool directory " + abs + ": not a directory" + fix);
+    checkAncestors(abs, expectedOwner, purpose);
+    return new PoolDirectory(abs, expectedOwner);
+  }
+
+  /**
+   * Checks, changing nothing, that {@code file} is a regular file (not a link) of {@code
+   * expectedOwner} that nobody else may write, in a directory trusted as {@link #secure} would
+   * trust it: how a process of another user (a task) believes what the NodeManager left for it.
+   */
+  public static void checkWrittenBy(Path file, UserPrincipal expectedOwner, Purpose purpose)
+      throws IOException {
+    Path abs = file.toAbsolutePath().normalize();
+    PosixFileAttributes a = attributes(abs);
+    if (!a.isRegularFile()) {
+      throw new IOException(
+          "refusing "
+              + abs
+              + ": it is "
+              + (a.isSymbolicLink() ? "a symbolic link" : "not a regular file")
+              + purpose.fix());
     }
     if (!a.owner().getName().equals(expectedOwner.getName())) {
       throw new IOException(
-          "refusing sponge pool directory "
+          "refusing "
               + abs
               + ": it is owned by "
               + a.owner().getName()
               + ", not by "
               + expectedOwner.getName()
-              + " (the user this sponge runs as)"
-              + fix);
+              + purpose.fix());
     }
     if (writableByOthers(a.permissions())) {
       throw new IOException(
-          "refusing sponge pool directory "
+          "refusing "
               + abs
               + ": mode "
               + PosixFilePermissions.toString(a.permissions())
-              + " lets other users write it; only rwx------ is allowed"
-              + fix);
+              + " lets other users write it"
+              + purpose.fix());
     }
-    if (!a.permissions().equals(DIR_MODE)) {
-      // Ours and writable only by us: reading by others is what we tighten, not what we refuse.
-      Files.setPosixFilePermissions(abs, DIR_MODE);
+    checkDirectory(abs.getParent(), expectedOwner, purpose);
+    checkAncestors(abs.getParent(), expectedOwner, purpose);
+  }
+
+  private static void checkDirectory(Path abs, UserPrincipal expectedOwner, Purpose purpose)
+      throws IOException {
+    PosixFileAttributes a = attributes(abs);
+    String what = "refusing " + purpose.label() + " " + abs;
+    if (a.isSymbolicLink()) {
+      throw new IOException(what + ": it is a symbolic link" + purpose.fix());
     }
-    checkAncestors(abs, expectedOwner);
-    return new PoolDirectory(abs, expectedOwner);
+    if (!a.isDirectory()) {
+      throw new IOException(what + ": not a directory" + purpose.fix());
+    }
+    if (!a.owner().getName().equals(expectedOwner.getName())) {
+      throw new IOException(
+          what
+              + ": it is owned by "
+              + a.owner().getName()
+              + ", not by "
+              + expectedOwner.getName()
+              + " (the user this sponge runs as)"
+              + purpose.fix());
+    }
+    if (writableByOthers(a.permissions())) {
+      throw new IOException(
+          what
+              + ": mode "
+              + PosixFilePermissions.toString(a.permissions())
+              + " lets other users write it; only "
+              + PosixFilePermissions.toString(purpose.mode())
+              + " is allowed"
+              + purpose.fix());
+    }
   }
 
   /** The user this process runs as (the owner of {@code /proc/self}, i.e. the effective uid). */
@@ -180,7 +249,7 @@ public final class PoolDirectory {
     return PosixFilePermissions.asFileAttribute(FILE_MODE);
   }
 
-  private static void createMissing(Path abs) throws IOException {
+  private static void createMissing(Path abs, Set<PosixFilePermission> mode) throws IOException {
     List<Path> missing = new ArrayList<>();
     for (Path p = abs;
         p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS);
@@ -189,14 +258,15 @@ public final class PoolDirectory {
     }
     for (Path p : missing) {
       try {
-        Files.createDirectory(p, PosixFilePermissions.asFileAttribute(DIR_MODE));
+        Files.createDirectory(p, PosixFilePermissions.asFileAttribute(mode));
       } catch (FileAlreadyExistsException raced) {
         // another process made it meanwhile: it is checked like any directory found there
       }
     }
   }
 
-  private static void checkAncestors(Path abs, UserPrincipal expectedOwner) throws IOException {
+  private static void checkAncestors(Path abs, UserPrincipal expectedOwner, Purpose purpose)
+      throws IOException {
     Path parent = abs.getParent();
     if (parent == null) {
       return;
@@ -207,25 +277,29 @@ public final class PoolDirectory {
       String name = Files.getOwner(p, LinkOption.NOFOLLOW_LINKS).getName();
       if (uid != 0 && !name.equals(expectedOwner.getName())) {
         throw new IOException(
-            "refusing sponge pool directory "
+            "refusing "
+                + purpose.label()
+                + " "
                 + abs
                 + ": its ancestor "
                 + p
                 + " is owned by "
                 + name
-                + ", who could replace the pool directory; every ancestor must be owned by root"
+                + ", who could replace it; every ancestor must be owned by root"
                 + " or "
                 + expectedOwner.getName());
       }
       if ((mode & 022) != 0 && (mode & STICKY) == 0) {
         throw new IOException(
-            "refusing sponge pool directory "
+            "refusing "
+                + purpose.label()
+                + " "
                 + abs
                 + ": its ancestor "
                 + p
                 + " is writable by other users and not sticky (mode "
                 + Integer.toOctalString(mode & 07777)
-                + "), so they could replace the pool directory");
+                + "), so they could replace it");
       }
     }
   }

@@ -18,6 +18,24 @@ import java.util.function.Function;
  */
 public final class ApplicationSecrets {
   private final Map<String, byte[]> applications = new ConcurrentHashMap<>();
+
+  /**
+   * Applications the NodeManager stopped on this node, most recent last: their secrets are never
+   * looked up or believed again here. The NodeManager stops aux services in no set order, so the
+   * relay may delete an application's secret file only after this service forgot the secret; a
+   * handshake in between would otherwise cache it until the NodeManager restarts. Bounded: only the
+   * window until the file is deleted needs covering, and the oldest entries go first.
+   */
+  private final Map<String, Boolean> stopped =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > MAX_STOPPED_REMEMBERED;
+            }
+          });
+
+  static final int MAX_STOPPED_REMEMBERED = 10_000;
   private final byte[] cluster;
   private volatile Function<String, Optional<byte[]>> source = id -> Optional.empty();
 
@@ -43,7 +61,11 @@ public final class ApplicationSecrets {
     this.source = source;
   }
 
+  /**
+   * The application stopped on this node: its secrets (the job's and the derived) are void here.
+   */
   public void forget(String applicationId) {
+    stopped.put(applicationId, Boolean.TRUE);
     applications.remove(applicationId);
   }
 
@@ -62,11 +84,18 @@ public final class ApplicationSecrets {
         }
       }
       case APPLICATION -> {
+        if (stopped.containsKey(principal)) {
+          return out;
+        }
         byte[] s = applications.get(principal);
         if (s == null) {
           s = source.apply(principal).orElse(null);
           if (s != null && s.length > 0) {
             applications.put(principal, s.clone());
+            if (stopped.containsKey(principal)) {
+              applications.remove(principal); // stopped while we read it: forget it after all
+              return out;
+            }
           }
         }
         if (s != null && s.length > 0) {
@@ -81,7 +110,7 @@ public final class ApplicationSecrets {
 
   /** The application secret derived from the cluster secret, if this server has one. */
   Optional<byte[]> derivedSecretOf(String applicationId) {
-    return cluster == null
+    return cluster == null || stopped.containsKey(applicationId)
         ? Optional.empty()
         : Optional.of(Handshake.derivedApplicationSecret(cluster, applicationId));
   }

@@ -117,9 +117,14 @@ final class ChunkGrants {
     return dropped;
   }
 
-  synchronized String applicationOf(int chunk) {
-    Grant g = byChunk.get(chunk);
-    return g == null ? null : g.applicationId();
+  /** Whether {@code owner} holds a chunk here for {@code applicationId}. */
+  synchronized boolean holds(ChunkOwner owner, String applicationId) {
+    for (Grant g : byChunk.values()) {
+      if (g.owner().equals(owner) && g.applicationId().equals(applicationId)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   synchronized int size() {

@@ -61,6 +61,15 @@ final class ChunkService {
    * chunk-sized scratch buffer for READ replies (valid until the reply is written).
    */
   Reply serve(Op op, Payload p, ByteBuffer readBuffer) throws MalformedFrameException {
+    return serve(op, p, readBuffer, null);
+  }
+
+  /**
+   * @param application the application the connection proved (null when unauthenticated): a RENEW
+   *     then renews only an owner holding chunks of that application
+   */
+  Reply serve(Op op, Payload p, ByteBuffer readBuffer, String application)
+      throws MalformedFrameException {
     return switch (op) {
       case ALLOCATE_WRITE -> {
         try {
@@ -75,7 +84,7 @@ final class ChunkService {
       case IS_ALIVE -> isAlive(p);
       case CHALLENGE, AUTHENTICATE, GRANT_SECRET ->
           throw new IllegalStateException(op + " belongs to the connection, not the pool");
-      case RENEW -> renew(p);
+      case RENEW -> renew(p, application);
     };
   }
 
@@ -158,7 +167,7 @@ final class ChunkService {
     metrics.bytesIn.add(length);
     // This store still counts itself: what the client learns is the queue it leaves behind.
     ServerLoad load =
-        new ServerLoad(Math.max(0, storesInProgress.get() - 1), Math.max(0, pool.freeChunks()));
+        new ServerLoad(Math.max(0, storesInProgress.get() - 1), Math.max(0, allocatableChunks()));
     ByteBuffer head = ByteBuffer.allocate(4 + Capability.BYTES + ServerLoad.BYTES);
     head.putInt(index).put(cap.bytes());
     load.put(head);
@@ -199,9 +208,13 @@ final class ChunkService {
     return Reply.okEmpty();
   }
 
-  /** The application holding {@code chunk} for a remote client, or null. */
-  String applicationOf(int chunk) {
-    return grants.applicationOf(chunk);
+  /**
+   * The application holding {@code chunk} for a remote client if {@code capability} unlocks it,
+   * else null: without the capability a caller learns nothing about who holds which index.
+   */
+  String applicationOf(int chunk, Capability capability) {
+    ChunkGrants.Grant g = grants.lookup(chunk, capability);
+    return g == null ? null : g.applicationId();
   }
 
   private Reply freeSpace(Payload p) throws MalformedFrameException {
@@ -209,7 +222,7 @@ final class ChunkService {
     metrics.freeSpaceRequests.increment();
     ByteBuffer head =
         ByteBuffer.allocate(12)
-            .putInt(pool.freeChunks())
+            .putInt(allocatableChunks())
             .putInt(pool.chunkCount())
             .putInt(pool.chunkSize())
             .flip();
@@ -217,17 +230,31 @@ final class ChunkService {
   }
 
   /**
+   * The free chunks this server would still allocate: none once its pool is out of service (its
+   * directory or metadata deleted), so the tracker and clients stop sending it chunks.
+   */
+  private int allocatableChunks() {
+    return pool.damage().isPresent() ? 0 : pool.freeChunks();
+  }
+
+  /**
    * Renews a remote owner's lease. Unauthenticated like the owner fields of ALLOCATE_WRITE: it can
    * only keep an owner that stored chunks here counted alive longer (never free anything), and the
    * NodeManager's stopApplication still frees its application's chunks.
    */
-  private Reply renew(Payload p) throws MalformedFrameException {
+  private Reply renew(Payload p, String application) throws MalformedFrameException {
     long pid = p.getLong("owner pid");
     String host = p.getString("owner node");
     p.expectEnd("RENEW");
     try {
       checkOwnerNode(host);
-      remoteLeases.renew(new ChunkOwner(pid, host));
+      ChunkOwner owner = new ChunkOwner(pid, host);
+      // An authenticated caller renews only its own application's owners: another application
+      // could otherwise keep a dead owner's chunks, and their quota, pinned forever. The reply is
+      // the same either way, so it tells nothing about other applications' owners.
+      if (application == null || grants.holds(owner, application)) {
+        remoteLeases.renew(owner);
+      }
     } catch (IllegalArgumentException e) {
       return Reply.error(Status.BAD_REQUEST, "bad owner: " + e.getMessage());
     }

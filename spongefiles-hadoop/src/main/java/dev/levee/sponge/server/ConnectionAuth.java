@@ -100,6 +100,11 @@ final class ConnectionAuth {
     return Reply.ok(ByteBuffer.wrap(derived.get()));
   }
 
+  /** The application this connection proved, or null (unauthenticated, or a server). */
+  String provenApplication() {
+    return kind == Handshake.Kind.APPLICATION ? principal : null;
+  }
+
   boolean authenticated() {
     return principal != null;
   }

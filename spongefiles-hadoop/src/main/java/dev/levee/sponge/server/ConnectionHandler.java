@@ -1,10 +1,12 @@
 package dev.levee.sponge.server;
 
+import dev.levee.sponge.protocol.Capability;
 import dev.levee.sponge.protocol.ChannelFrames;
 import dev.levee.sponge.protocol.ExchangeDeadline;
 import dev.levee.sponge.protocol.Frame;
 import dev.levee.sponge.protocol.MalformedFrameException;
 import dev.levee.sponge.protocol.Op;
+import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.protocol.TimedChannel;
 import dev.levee.sponge.protocol.WireTls;
@@ -261,7 +263,8 @@ final class ConnectionHandler implements Runnable {
                   + " ms");
         }
       }
-      return service.serve(op.get(), payload.whole(head.requestId()), buffer);
+      return service.serve(
+          op.get(), payload.whole(head.requestId()), buffer, auth.provenApplication());
     } catch (MalformedFrameException e) {
       return Reply.error(e.status(), op.get() + ": " + e.getMessage());
     } catch (RuntimeException | InternalError e) {
@@ -282,7 +285,12 @@ final class ConnectionHandler implements Runnable {
     try {
       return switch (op) {
         case ALLOCATE_WRITE -> payload.peek().getString("application id");
-        case READ, FREE -> service.applicationOf(payload.peek().getInt("chunk index"));
+        case READ, FREE -> {
+          Payload fields = payload.peek();
+          int index = fields.getInt("chunk index");
+          yield service.applicationOf(
+              index, Capability.of(fields.getBytes("capability", Capability.BYTES)));
+        }
         default -> null;
       };
     } catch (MalformedFrameException e) {

@@ -44,6 +44,14 @@ final class JobSecretDrop {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
+  /** The secrets' directory: the NodeManager's user's alone. */
+  static final PoolDirectory.Purpose SECRETS_DIR =
+      new PoolDirectory.Purpose(
+          "sponge job-secrets directory",
+          PosixFilePermissions.fromString("rwx------"),
+          "; remove it and restart the NodeManager (only root and the NodeManager's user may be"
+              + " able to create or replace it or any directory above it)");
+
   private final List<Path> nodeManagerLocalDirs;
 
   JobSecretDrop(List<Path> nodeManagerLocalDirs) {
@@ -63,10 +71,12 @@ final class JobSecretDrop {
     for (Path localDir : nodeManagerLocalDirs) {
       Path dir = localDir.resolve(RELATIVE_DIR);
       try {
-        Files.createDirectories(
-            dir,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        // Trusted like the pool: a directory someone else made or could swap is refused, since
+        // whoever controls it could rename one application's secret to another's name.
+        UserPrincipal me = PoolDirectory.currentUser();
+        PoolDirectory.secure(
+            SpongeNodeDescriptor.nodeDirIn(localDir), me, SpongeNodeDescriptor.NODE_DIR);
+        PoolDirectory.secure(dir, me, SECRETS_DIR);
         Path tmp =
             Files.createTempFile(
                 dir, "." + applicationId, ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
@@ -104,7 +114,8 @@ final class JobSecretDrop {
 
   /**
    * The secret left for {@code applicationId}, if any: only from a regular file (never through a
-   * link) of this process's user that nobody else may read or write.
+   * link) of this process's user that nobody else may read or write, in a directory trusted as the
+   * pool's is (its own and every ancestor).
    */
   Optional<byte[]> find(String applicationId) {
     if (!isApplicationId(applicationId)) {
@@ -116,6 +127,7 @@ final class JobSecretDrop {
         PosixFileAttributes a =
             Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         UserPrincipal me = PoolDirectory.currentUser();
+        PoolDirectory.checkWrittenBy(file, me, SECRETS_DIR);
         if (!a.isRegularFile()
             || !a.owner().equals(me)
             || !OWNER_ONLY.containsAll(a.permissions())) {
@@ -125,7 +137,7 @@ final class JobSecretDrop {
               me.getName());
           continue;
         }
-        byte[] secret = Files.readAllBytes(file);
+        byte[] secret = readNoFollow(file);
         if (secret.length > 0) {
           return Optional.of(secret);
         }
@@ -136,6 +148,22 @@ final class JobSecretDrop {
       }
     }
     return Optional.empty();
+  }
+
+  private static byte[] readNoFollow(Path file) throws IOException {
+    try (java.nio.channels.FileChannel ch =
+        java.nio.channels.FileChannel.open(
+            file, java.nio.file.StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      long size = ch.size();
+      if (size > 4096) {
+        throw new IOException("a job secret of " + size + " bytes is not one");
+      }
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) size);
+      while (b.hasRemaining() && ch.read(b) >= 0) {
+        // until full or at its end
+      }
+      return java.util.Arrays.copyOf(b.array(), b.position());
+    }
   }
 
   private static void move(Path from, Path to) throws IOException {

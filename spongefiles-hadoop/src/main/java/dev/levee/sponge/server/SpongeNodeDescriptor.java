@@ -2,6 +2,7 @@ package dev.levee.sponge.server;
 
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.local.PoolDirectory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,10 +11,12 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
@@ -47,6 +50,18 @@ public record SpongeNodeDescriptor(
 
   /** Where the descriptor sits inside a NodeManager local dir. */
   public static final String RELATIVE_PATH = "levee-sponge/node.properties";
+
+  /**
+   * The directory holding the descriptor (and the job secrets' directory): the NodeManager's
+   * user's, readable by every user (tasks of every user read the descriptor), writable by nobody
+   * else.
+   */
+  public static final PoolDirectory.Purpose NODE_DIR =
+      new PoolDirectory.Purpose(
+          "sponge node directory",
+          PosixFilePermissions.fromString("rwxr-xr-x"),
+          "; remove it and restart the NodeManager (only root and the NodeManager's user may be"
+              + " able to create or replace it or any directory above it)");
 
   private static final String FORMAT_KEY = "levee.sponge.node.descriptor.version";
   private static final String FORMAT_VERSION = "1";
@@ -127,6 +142,11 @@ public record SpongeNodeDescriptor(
     }
   }
 
+  /** The directory of the descriptor (and of the job secrets) in one NodeManager local dir. */
+  static Path nodeDirIn(Path nodeManagerLocalDir) {
+    return nodeManagerLocalDir.resolve(RELATIVE_PATH).getParent();
+  }
+
   /** The descriptor file in one NodeManager local dir. */
   public static Path in(Path nodeManagerLocalDir) {
     return nodeManagerLocalDir.resolve(RELATIVE_PATH);
@@ -154,7 +174,7 @@ public record SpongeNodeDescriptor(
 
   /** Writes atomically (temp file, then rename), so a task never reads half a descriptor. */
   public void writeTo(Path file) throws IOException {
-    Files.createDirectories(file.getParent());
+    PoolDirectory.secure(file.getParent(), PoolDirectory.currentUser(), NODE_DIR);
     Path tmp = Files.createTempFile(file.getParent(), ".node", ".tmp");
     try {
       // Temp files start owner-only; tasks of every user on the node must read this one.
@@ -184,8 +204,27 @@ public record SpongeNodeDescriptor(
    *     message names the file and the key)
    */
   public static SpongeNodeDescriptor readFrom(Path file) throws IOException {
+    return readFrom(file, writerOf(file));
+  }
+
+  /**
+   * Who must have written the descriptor: the owner of the NodeManager local dir holding it (the
+   * NodeManager's user, who created that dir).
+   */
+  static UserPrincipal writerOf(Path file) throws IOException {
+    Path localDir = file.toAbsolutePath().normalize().getParent().getParent();
+    return Files.getOwner(localDir, LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /**
+   * Reads a descriptor {@code writer} left: a regular file of that user that nobody else may write,
+   * in a directory trusted as the pool's is, so a tenant who could create or swap the directory
+   * cannot point tasks at a server of its own.
+   */
+  static SpongeNodeDescriptor readFrom(Path file, UserPrincipal writer) throws IOException {
+    PoolDirectory.checkWrittenBy(file, writer, NODE_DIR);
     Properties p = new Properties();
-    try (InputStream in = Files.newInputStream(file)) {
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
       p.load(in);
     }
     String version = p.getProperty(FORMAT_KEY);
