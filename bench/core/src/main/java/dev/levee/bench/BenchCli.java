@@ -148,6 +148,11 @@ public final class BenchCli {
           suites.names().forEach(out::println);
           return OK;
         }
+        case "--suite-summaries" -> {
+          // For the launcher's help: the other side's suites, one line each, without the usage.
+          suites.all().forEach(s -> out.printf("  %-22s %s%n", s.name(), s.summary()));
+          return OK;
+        }
         case "generate" -> {
           return generate(rest, argv);
         }

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer
 import dev.levee.leaky.memory.PagedBytes
 import org.apache.spark.SparkException
 import org.apache.spark.serializer.SerializerInstance
+import org.apache.spark.shuffle.levee.SparkLine
 
 /**
  * Encodes one value at a time into a reused scratch array, as `[ValueTag][payload]`.
@@ -96,7 +97,7 @@ final class ValueEncoder(serializer: SerializerInstance) {
     val b: ByteBuffer =
       try serializer.serialize[Any](value)
       catch {
-        case e: SparkException if e.getCondition == "KRYO_BUFFER_OVERFLOW" =>
+        case e: SparkException if SparkLine.isKryoBufferOverflow(e) =>
           // Kryo caps one serialize() at spark.kryoserializer.buffer.max; a stream has no cap (Spark's own
           // shuffle writer and spills stream every record). Rare, so the failed attempt's cost does not matter.
           len = 0

@@ -256,7 +256,7 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
     if (spillFilesLimit >= 0 && runs.size() + 1 > spillFilesLimit) {
       throw new IOException(
           "Too many spill files got created, control it with "
-              + MRJobConfig.SPILL_FILES_COUNT_LIMIT
+              + StockMapSettings.SPILL_FILES_COUNT_LIMIT
               + ", current value: "
               + spillFilesLimit
               + ", current spill count: "

@@ -34,8 +34,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reduce-side merge manager with SpongeFiles as its spill space. Memory is budgeted exactly as
- * stock does ({@link ShuffleMemoryBudget}); what differs is where data goes when it does not fit:
+ * The reduce-side merge manager with SpongeFiles as its spill space. Memory is budgeted with
+ * stock's keys and arithmetic, on the heap held map outputs can really occupy and without stock's
+ * overshoot ({@link ShuffleMemoryBudget}); what differs is where data goes when it does not fit:
  *
  * <ul>
  *   <li>a map output larger than a single shuffle may take is written, as fetched, into its own
@@ -116,10 +117,11 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
         new InMemorySpiller<>(
             "SpongeFiles in-memory spiller for " + reduceId, this::spillBatch, exceptionReporter);
     LOG.info(
-        "{}: shuffling into SpongeFiles: memoryLimit={} maxSingleShuffle={} mergeThreshold={} "
-            + "retainedForReduce={}",
+        "{}: shuffling into SpongeFiles: memoryLimit={} (peak {}) maxSingleShuffle={} "
+            + "mergeThreshold={} retainedForReduce={}",
         reduceId,
         budget.memoryLimit(),
+        budget.peak(),
         budget.maxSingleShuffle(),
         budget.mergeThreshold(),
         budget.maxRetainedForReduce());
@@ -141,9 +143,8 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
           job, mapId, this, requestedSize, sponge.create(reduceId + "/" + mapId.getTaskID()));
     }
     synchronized (this) {
-      // As in stock: let exactly one fetcher overshoot the limit, so the merge its commit triggers
-      // unblocks the rest.
-      if (usedMemory > budget.memoryLimit()) {
+      // Unlike stock, no fetch overshoots the limit once a merge is due (see ShuffleMemoryBudget).
+      if (!budget.admits(usedMemory, requestedSize)) {
         return null;
       }
       usedMemory += requestedSize;
@@ -193,9 +194,15 @@ final class SpongeMergeManager<K, V> implements MergeManager<K, V> {
       memoryBytes += o.memory().length;
     }
     // Keep at most reduce.input.buffer.percent on the heap for the reducer; spill the rest,
-    // smallest outputs first.
+    // smallest outputs first. The one-round merge opens every run at once, each with a read
+    // buffer on the heap, where stock opens at most io.sort.factor: those buffers (one more for
+    // the run the vacated outputs make) come out of the retained share.
+    long retained =
+        Math.max(
+            0,
+            budget.maxRetainedForReduce() - (runs.size() + 1L) * SpillWriter.streamBufferSize(job));
     List<Segment<K, V>> vacate = new ArrayList<>();
-    while (memoryBytes > budget.maxRetainedForReduce() && !memory.isEmpty()) {
+    while (memoryBytes > retained && !memory.isEmpty()) {
       InMemoryShuffledOutput<K, V> o = memory.remove(0);
       memoryBytes -= o.memory().length;
       vacate.add(inMemorySegment(o));

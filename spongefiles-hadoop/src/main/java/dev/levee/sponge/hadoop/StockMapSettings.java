@@ -32,15 +32,18 @@ final class StockMapSettings {
     return bytes - bytes % MapSortBuffer.META_BYTES;
   }
 
+  /**
+   * Stock's spill-file cap. MRJobConfig names it from Hadoop 3.4 on; named here so the same source
+   * builds against 3.3, where stock has no cap and the key is simply unset.
+   */
+  static final String SPILL_FILES_COUNT_LIMIT = "mapreduce.task.spill.files.count.limit";
+
   /** {@code mapreduce.task.spill.files.count.limit}: -1 for no limit. */
   static int spillFilesLimit(JobConf job) throws IOException {
-    int limit = job.getInt(MRJobConfig.SPILL_FILES_COUNT_LIMIT, -1);
+    int limit = job.getInt(SPILL_FILES_COUNT_LIMIT, -1);
     if (limit != -1 && limit < 0) {
       throw new IOException(
-          "Invalid value for \""
-              + MRJobConfig.SPILL_FILES_COUNT_LIMIT
-              + "\", current value: "
-              + limit);
+          "Invalid value for \"" + SPILL_FILES_COUNT_LIMIT + "\", current value: " + limit);
     }
     return limit;
   }

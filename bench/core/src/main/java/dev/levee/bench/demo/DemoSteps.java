@@ -41,12 +41,12 @@ public final class DemoSteps {
           new Step(
               job("hadoop", Measurement.STOCK, rep),
               sponge + "Median job, stock" + of(rep, hadoopRepetitions),
-              90);
+              55);
       Step plugin =
           new Step(
               job("hadoop", DemoTable.PLUGIN, rep),
               sponge + "Median job, SpongeFiles" + of(rep, hadoopRepetitions),
-              90);
+              55);
       steps.add(rep % 2 == 0 ? stock : plugin);
       steps.add(rep % 2 == 0 ? plugin : stock);
       steps.add(
@@ -55,9 +55,9 @@ public final class DemoSteps {
               sponge
                   + "Median job, stock with a heap that never spills"
                   + of(rep, hadoopRepetitions),
-              60));
+              45));
     }
-    steps.add(new Step(THEMIS, "themis-shuffle: Sort, stock then Themis, outputs validated", 60));
+    steps.add(new Step(THEMIS, "themis-shuffle: Sort, stock then Themis, outputs validated", 40));
     steps.add(new Step(PIRANHA, "piranha-dag: Pig top-k, stock Pig then -x piranha", 90));
     String leaky = "leaky-buffer-spark: ";
     steps.add(new Step(SPARK_INPUT, leaky + "generate the groupByKey input", 10));
@@ -70,10 +70,37 @@ public final class DemoSteps {
                     + "groupByKey, "
                     + (variant.equals(Measurement.STOCK) ? "stock sort shuffle" : "leaky shuffle")
                     + of(rep, sparkRepetitions),
-                30));
+                15));
       }
     }
     return steps;
+  }
+
+  /**
+   * How many repetitions of the Median job the Hadoop side of this run finished, from the run's
+   * progress file (1 when it holds none): the Spark side plans the same steps as the Hadoop side,
+   * so that the demo counts "step k of N" with one N from its first step to its last.
+   */
+  public static int hadoopRepetitionsDone(java.nio.file.Path runDir) {
+    java.nio.file.Path state = runDir.resolve(dev.levee.bench.progress.StepProgress.STATE_FILE);
+    int reps = 1;
+    if (!java.nio.file.Files.isRegularFile(state)) {
+      return reps;
+    }
+    String prefix = "done\t" + job("hadoop", Measurement.STOCK, 0);
+    prefix = prefix.substring(0, prefix.length() - 1);
+    try {
+      for (String line : java.nio.file.Files.readAllLines(state)) {
+        String[] f = line.split("\t");
+        if (f.length == 3 && f[0].equals("done") && line.startsWith(prefix)) {
+          String n = f[1].substring(f[1].lastIndexOf('.') + 1);
+          reps = Math.max(reps, Integer.parseInt(n));
+        }
+      }
+    } catch (java.io.IOException | NumberFormatException e) {
+      return reps;
+    }
+    return reps;
   }
 
   private static String of(int rep, int repetitions) {

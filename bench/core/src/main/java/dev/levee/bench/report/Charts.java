@@ -1,5 +1,6 @@
 package dev.levee.bench.report;
 
+import dev.levee.bench.results.Measurement;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -9,12 +10,16 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -63,6 +68,40 @@ public final class Charts {
   /** A bar chart of the given size, for a panel of {@link #panels}. */
   public static CategoryChart bars(
       String title, String xAxisTitle, String yAxisTitle, int width, int height) {
+    CategoryChart chart = categories(title, xAxisTitle, yAxisTitle, width, height);
+    chart.getStyler().setLabelsVisible(true);
+    // XChart centres a value label on the point it is given: at the bar's top it straddles the
+    // edge, so labels sit inside the bar, in white or black for contrast with its fill.
+    chart.getStyler().setLabelsFontColorAutomaticEnabled(true);
+    chart.getStyler().setLabelsFontColorAutomaticLight(Color.WHITE);
+    chart.getStyler().setLabelsFontColorAutomaticDark(Color.BLACK);
+    chart.getStyler().setLabelsFont(new Font(FONT, Font.BOLD, 13));
+    chart.getStyler().setLabelsPosition(0.5);
+    chart.getStyler().setAvailableSpaceFill(0.8);
+    chart.getStyler().setErrorBarsColor(Color.DARK_GRAY);
+    return chart;
+  }
+
+  /**
+   * Lines over named points (servers 32, 100, 320, 1000; memories 32 MB, 48 MB, ...): every x gets
+   * its label, which a logarithmic XChart axis labels only at decades. Points are spaced evenly, so
+   * steps of equal ratio read as a log scale.
+   */
+  public static CategoryChart categoryLines(
+      String title, String xAxisTitle, String yAxisTitle, int width, int height) {
+    CategoryChart chart = categories(title, xAxisTitle, yAxisTitle, width, height);
+    chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
+    // XChart offsets each series within its category as if it were a bar; with almost no width
+    // for bars, every series' point for one x sits at that x.
+    chart.getStyler().setOverlapped(true);
+    chart.getStyler().setAvailableSpaceFill(0.001);
+    chart.getStyler().setMarkerSize(9);
+    chart.getStyler().setPlotGridVerticalLinesVisible(true);
+    return chart;
+  }
+
+  private static CategoryChart categories(
+      String title, String xAxisTitle, String yAxisTitle, int width, int height) {
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(width)
@@ -72,14 +111,16 @@ public final class Charts {
             .yAxisTitle(yAxisTitle)
             .build();
     style(chart.getStyler());
-    chart.getStyler().setLabelsVisible(true);
-    chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
-    chart.getStyler().setLabelsFontColor(Color.BLACK);
-    chart.getStyler().setLabelsFont(new Font(FONT, Font.PLAIN, 13));
-    chart.getStyler().setLabelsPosition(1.0);
-    chart.getStyler().setAvailableSpaceFill(0.8);
-    chart.getStyler().setErrorBarsColor(Color.DARK_GRAY);
     return chart;
+  }
+
+  /** NaN as null, which XChart leaves out (no point, no bar) instead of drawing it as zero. */
+  public static List<Double> gaps(List<Double> values) {
+    List<Double> out = new ArrayList<>();
+    for (Double v : values) {
+      out.add(v == null || Double.isNaN(v) ? null : v);
+    }
+    return out;
   }
 
   /** A line/scatter chart in the house style (sweeps, ladders). */
@@ -125,10 +166,22 @@ public final class Charts {
    * their own y scale (seconds of a Hadoop job next to seconds of a Spark job).
    */
   public static BufferedImage panels(String title, List<BufferedImage> panels, String footnote) {
+    return panels(
+        title, panels, footnote == null || footnote.isEmpty() ? List.of() : List.of(footnote));
+  }
+
+  /**
+   * Panels side by side under one title, with note lines below (each wrapped to the figure's
+   * width): what a panel's own title cannot hold goes here, never off a panel's edge.
+   */
+  public static BufferedImage panels(String title, List<BufferedImage> panels, List<String> notes) {
     int w = panels.stream().mapToInt(BufferedImage::getWidth).sum();
     int h = panels.stream().mapToInt(BufferedImage::getHeight).max().orElse(0);
-    int top = 50;
-    int bottom = footnote == null || footnote.isEmpty() ? 10 : 40;
+    int top = title.isEmpty() ? 0 : 50;
+    // About 7.5 pixels per character of the 14-point note font.
+    List<String> lines = new ArrayList<>();
+    notes.forEach(n -> lines.addAll(wrap(n, Math.max(40, (w - 30) * 2 / 15))));
+    int bottom = 10 + 22 * lines.size();
     BufferedImage out = new BufferedImage(w, h + top + bottom, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = out.createGraphics();
     try {
@@ -153,15 +206,133 @@ public final class Charts {
         x += panels.get(i).getWidth();
         g.drawLine(x, top + 10, x, top + h - 10);
       }
-      if (bottom > 10) {
-        g.setColor(Color.DARK_GRAY);
-        g.setFont(new Font(FONT, Font.PLAIN, 14));
-        g.drawString(footnote, 15, top + h + 26);
+      g.setColor(Color.DARK_GRAY);
+      g.setFont(new Font(FONT, Font.PLAIN, 14));
+      for (int i = 0; i < lines.size(); i++) {
+        g.drawString(lines.get(i), 15, top + h + 22 + 22 * i);
       }
     } finally {
       g.dispose();
     }
     return out;
+  }
+
+  /**
+   * Where a figure's numbers come from, for the strip under it: the revisions and the dates of the
+   * lines drawn ("Levee 5c0c6c2, measured 2026-11-22"), so that a reader can tell two runs apart at
+   * a glance. A revision built from uncommitted changes is marked "+ local changes".
+   */
+  public static String provenance(Collection<Measurement> lines) {
+    TreeSet<String> revisions = new TreeSet<>();
+    TreeSet<String> dates = new TreeSet<>();
+    boolean dirty = false;
+    for (Measurement m : lines) {
+      String rev = m.gitRevision();
+      if (rev != null && !rev.isEmpty()) {
+        dirty |= rev.endsWith("-dirty");
+        revisions.add(rev.substring(0, Math.min(7, rev.length())));
+      }
+      if (m.timestamp() != null && m.timestamp().length() >= 10) {
+        dates.add(m.timestamp().substring(0, 10));
+      }
+    }
+    return provenance(revisions, dirty, dates);
+  }
+
+  /** The strip's text for a figure drawn from a run in progress: its revision and today's date. */
+  public static String provenance(String revision, String isoDate) {
+    String rev = revision == null ? "" : revision;
+    return provenance(
+        rev.isEmpty()
+            ? new TreeSet<>()
+            : new TreeSet<>(List.of(rev.substring(0, Math.min(7, rev.length())))),
+        rev.endsWith("-dirty"),
+        new TreeSet<>(List.of(isoDate.substring(0, Math.min(10, isoDate.length())))));
+  }
+
+  private static String provenance(
+      TreeSet<String> revisions, boolean dirty, TreeSet<String> dates) {
+    String rev =
+        revisions.isEmpty()
+            ? "Levee (revision unknown)"
+            : revisions.size() <= 3
+                ? "Levee " + String.join(", ", revisions)
+                : "Levee " + revisions.size() + " revisions";
+    if (dirty) {
+      rev += " + local changes";
+    }
+    String when =
+        dates.isEmpty()
+            ? ""
+            : dates.size() == 1
+                ? ", measured " + dates.first()
+                : ", measured " + dates.first() + " to " + dates.last();
+    return rev + when;
+  }
+
+  /**
+   * The figure with a strip below naming where its numbers come from (see {@link #provenance}):
+   * every figure carries one, whichever code drew it.
+   */
+  public static BufferedImage stamped(BufferedImage figure, String provenance) {
+    int strip = 24;
+    BufferedImage out =
+        new BufferedImage(
+            figure.getWidth(), figure.getHeight() + strip, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = out.createGraphics();
+    try {
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, out.getWidth(), out.getHeight());
+      g.drawImage(figure, 0, 0, null);
+      g.setColor(Color.GRAY);
+      g.setFont(new Font(FONT, Font.PLAIN, 12));
+      String text = provenance;
+      int room = figure.getWidth() - 20;
+      while (g.getFontMetrics().stringWidth(text) > room && text.length() > 4) {
+        text = text.substring(0, text.length() - 2);
+      }
+      g.drawString(
+          text,
+          figure.getWidth() - 10 - g.getFontMetrics().stringWidth(text),
+          figure.getHeight() + 16);
+    } finally {
+      g.dispose();
+    }
+    return out;
+  }
+
+  /**
+   * Lines of at most {@code maxChars} characters, broken at spaces, for notes under a figure that
+   * must not run off its edge.
+   */
+  public static List<String> wrap(String text, int maxChars) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String word : text.split(" ")) {
+      if (line.length() > 0 && line.length() + 1 + word.length() > maxChars) {
+        lines.add(line.toString());
+        line.setLength(0);
+      }
+      if (line.length() > 0) {
+        line.append(' ');
+      }
+      line.append(word);
+    }
+    if (line.length() > 0) {
+      lines.add(line.toString());
+    }
+    return lines;
+  }
+
+  /**
+   * Room above the tallest bar for its value label: XChart centres a label on the bar's top, so
+   * without it the label straddles the top edge.
+   */
+  public static void headroom(CategoryChart chart, double max) {
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(max <= 0 ? 1.0 : max * 1.15);
   }
 
   /** Writes a PNG, creating the directory. */

@@ -1,5 +1,6 @@
 package dev.levee.bench.report;
 
+import dev.levee.bench.results.Measurement;
 import java.awt.image.BufferedImage;
 import java.util.List;
 
@@ -34,6 +35,14 @@ public interface Figure {
    */
   default boolean canDraw(Results results) {
     return suites().stream().allMatch(results::has);
+  }
+
+  /**
+   * The lines the figure draws, for the revision and dates printed under it; by default every line
+   * of its suites. A figure that draws only the latest run says so here.
+   */
+  default List<Measurement> drawnFrom(Results results) {
+    return suites().stream().flatMap(s -> results.of(s).stream()).toList();
   }
 
   /** Draws the figure from the results; called only when {@link #canDraw} is true. */

@@ -84,7 +84,8 @@ public final class FigureRegistry {
       }
       Path file = figuresDir.resolve(f.file());
       try {
-        Charts.write(f.draw(results), file);
+        Charts.write(
+            Charts.stamped(f.draw(results), Charts.provenance(f.drawnFrom(results))), file);
       } catch (RuntimeException e) {
         throw new IllegalStateException("figure " + f.file() + " failed: " + e.getMessage(), e);
       }

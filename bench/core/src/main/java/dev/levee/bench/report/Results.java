@@ -49,6 +49,33 @@ public final class Results {
     return latest;
   }
 
+  /**
+   * The lines of the suite's latest run: the revision and command of the line measured last. Two
+   * runs of one command at one revision are the same experiment, so they pool.
+   */
+  public List<Measurement> latestRun(String suite) {
+    Measurement last =
+        of(suite).stream()
+            .max(java.util.Comparator.comparing(m -> java.util.Objects.toString(m.timestamp(), "")))
+            .orElse(null);
+    if (last == null) {
+      return List.of();
+    }
+    return of(suite).stream()
+        .filter(m -> java.util.Objects.equals(m.gitRevision(), last.gitRevision()))
+        .filter(m -> java.util.Objects.equals(m.command(), last.command()))
+        .toList();
+  }
+
+  /** The lines of {@link #latestRunByVariant} of each suite, in one list. */
+  public List<Measurement> latestRuns(String... suites) {
+    List<Measurement> out = new ArrayList<>();
+    for (String suite : suites) {
+      latestRunByVariant(suite).values().forEach(out::addAll);
+    }
+    return out;
+  }
+
   /** The median of one metric over lines that carry it, or NaN when none does. */
   public static double median(List<Measurement> lines, String metric) {
     List<Double> v =

@@ -18,7 +18,8 @@ public final class BenchMain {
 
   public static void main(String[] args) {
     SuiteRegistry suites = SuiteRegistry.discover(BenchMain.class.getClassLoader());
-    BenchCli cli = new BenchCli("BenchMain", suites, Datasets.builtIn(), System.out, System.err);
+    BenchCli cli =
+        new BenchCli("./levee bench", suites, Datasets.builtIn(), System.out, System.err);
     int status = cli.run(args);
     System.out.flush();
     System.exit(status);

@@ -11,7 +11,7 @@ object BenchMain {
   def main(args: Array[String]): Unit = {
     val suites = SuiteRegistry.discover(getClass.getClassLoader)
     val status =
-      new BenchCli("BenchMain", suites, Datasets.builtIn(), System.out, System.err).run(args)
+      new BenchCli("./levee bench", suites, Datasets.builtIn(), System.out, System.err).run(args)
     System.out.flush()
     System.exit(status)
   }

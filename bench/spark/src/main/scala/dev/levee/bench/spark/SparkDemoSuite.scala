@@ -42,7 +42,11 @@ final class SparkDemoSuite extends Suite {
 
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/demo-spark")
     Files.createDirectories(base)
-    val progress = StepProgress.start("demo", DemoSteps.plan(1, repetitions), context.store().dir())
+    val progress = StepProgress.start(
+      "demo",
+      DemoSteps.plan(DemoSteps.hadoopRepetitionsDone(context.store().dir()), repetitions),
+      context.store().dir()
+    )
     try runAll(context, progress, base, runId, records, reduceTasks, repetitions)
     finally progress.close()
   }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -377,7 +378,19 @@ public final class MiniMapReduceCluster implements AutoCloseable {
       System.setProperty(YARN_DIR_PROPERTY, dir.toString());
       try {
         // No NodeManager web UIs: nothing here reads them, and each costs seconds of Jetty start.
-        return new MiniYARNCluster("levee", nodeManagers, 1, 1, false);
+        // Hadoop 3.4 added that constructor; on 3.3 the UIs start. Looked up, so that one source
+        // builds on every line.
+        try {
+          return MiniYARNCluster.class
+              .getConstructor(String.class, int.class, int.class, int.class, boolean.class)
+              .newInstance("levee", nodeManagers, 1, 1, false);
+        } catch (NoSuchMethodException e) {
+          return new MiniYARNCluster("levee", nodeManagers, 1, 1);
+        } catch (InvocationTargetException e) {
+          throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
       } finally {
         if (previous == null) {
           System.clearProperty(YARN_DIR_PROPERTY);

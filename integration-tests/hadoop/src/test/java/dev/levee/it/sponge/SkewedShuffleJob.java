@@ -28,6 +28,19 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 final class SkewedShuffleJob {
   static final String RECORDS_PER_MAP = "levee.it.sponge.records-per-map";
   static final String VALUE_BYTES = "levee.it.sponge.value-bytes";
+
+  /** The first this many maps (by seed) emit {@link #HEAVY_RECORDS_PER_MAP} records instead. */
+  static final String HEAVY_MAPS = "levee.it.sponge.heavy-maps";
+
+  static final String HEAVY_RECORDS_PER_MAP = "levee.it.sponge.heavy-records-per-map";
+
+  /** Reduce attempts numbered below this fail on purpose once they have read their whole input. */
+  static final String FAILING_ATTEMPTS = "levee.it.sponge.failing-reduce-attempts";
+
+  /** The message of a deliberate reduce failure. */
+  static final String DELIBERATE_FAILURE = "deliberate failure after the whole reduce input";
+
+  static final long FIRST_SEED = 1_000;
   static final int KEYS = 5_000;
   static final String CLASSPATH_GROUP = "levee.it.classpath";
 
@@ -50,7 +63,7 @@ final class SkewedShuffleJob {
   static void writeInput(FileSystem fs, Path input, int maps) throws IOException {
     try (FSDataOutputStream out = fs.create(new Path(input, "seeds.txt"), true)) {
       for (int m = 0; m < maps; m++) {
-        out.writeBytes((1_000 + m) + "\n");
+        out.writeBytes((FIRST_SEED + m) + "\n");
       }
     }
   }
@@ -87,9 +100,13 @@ final class SkewedShuffleJob {
     protected void map(LongWritable offset, Text line, Context context)
         throws IOException, InterruptedException {
       Configuration conf = context.getConfiguration();
-      long records = conf.getLong(RECORDS_PER_MAP, 0);
+      long seed = Long.parseLong(line.toString().trim());
+      long records =
+          seed - FIRST_SEED < conf.getInt(HEAVY_MAPS, 0)
+              ? conf.getLong(HEAVY_RECORDS_PER_MAP, 0)
+              : conf.getLong(RECORDS_PER_MAP, 0);
       byte[] value = new byte[conf.getInt(VALUE_BYTES, 100)];
-      Random random = new Random(Long.parseLong(line.toString().trim()));
+      Random random = new Random(seed);
       double[] cdf = zipfCdf(KEYS, ZIPF_EXPONENT);
       Text key = new Text();
       BytesWritable out = new BytesWritable();
@@ -180,6 +197,26 @@ final class SkewedShuffleJob {
         count++;
       }
       context.write(key, new Text(count + "\t" + Long.toHexString(digest)));
+    }
+  }
+
+  /**
+   * {@link DigestReducer}, except that attempts numbered below {@link #FAILING_ATTEMPTS} throw once
+   * the merge has delivered every record: each such attempt shuffles and merges the whole input,
+   * and the next one fetches every map output again, all of them ready at once.
+   */
+  public static final class FailingDigestReducer extends Reducer<Text, BytesWritable, Text, Text> {
+    private final DigestReducer digest = new DigestReducer();
+
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+      while (context.nextKey()) {
+        digest.reduce(context.getCurrentKey(), context.getValues(), context);
+      }
+      int attempt = context.getTaskAttemptID().getId();
+      if (attempt < context.getConfiguration().getInt(FAILING_ATTEMPTS, 0)) {
+        throw new IOException(DELIBERATE_FAILURE + " (attempt " + attempt + ")");
+      }
     }
   }
 

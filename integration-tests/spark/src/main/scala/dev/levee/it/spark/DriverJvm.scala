@@ -11,9 +11,14 @@ object DriverJvm {
 
   private val JavaBaseOpen = """--add-opens=java\.base/([\w.]+)=ALL-UNNAMED""".r
 
-  /** The `java.base` packages Spark's own launcher opens to its classes. */
+  /**
+   * The `java.base` packages Spark's own launcher opens to its classes (read from the one-string form, which
+   * Spark 3.5 has too; the array form is new in 4.0).
+   */
   def requiredOpenPackages: Seq[String] =
-    JavaModuleOptions.defaultModuleOptionArray().toSeq.collect { case JavaBaseOpen(pkg) => pkg }
+    JavaModuleOptions.defaultModuleOptions().trim.split("\\s+").toSeq.collect {
+      case JavaBaseOpen(pkg) => pkg
+    }
 
   def requireSparkModuleAccess(): Unit = {
     val javaBase = classOf[Object].getModule

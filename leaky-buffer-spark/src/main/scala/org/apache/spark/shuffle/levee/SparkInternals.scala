@@ -29,7 +29,7 @@ object SparkInternals {
   /** Spark's forced-spill settings, which every Spillable collection of Spark honours. */
   def spillTriggers(conf: SparkConf): SpillTriggers = SpillTriggers(
     conf.get(config.SHUFFLE_SPILL_NUM_ELEMENTS_FORCE_SPILL_THRESHOLD).toLong,
-    conf.get(config.SHUFFLE_SPILL_MAX_SIZE_FORCE_SPILL_THRESHOLD)
+    SparkLine.forcedSpillBytes(conf)
   )
 
   def recordTableMetrics(

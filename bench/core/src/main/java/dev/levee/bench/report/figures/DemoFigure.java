@@ -58,6 +58,11 @@ public final class DemoFigure implements Figure {
   }
 
   @Override
+  public List<Measurement> drawnFrom(Results results) {
+    return latestRunLines(results);
+  }
+
+  @Override
   public BufferedImage draw(Results results) {
     List<Measurement> lines = latestRunLines(results);
     String runId = runId(lines.get(0));
@@ -72,10 +77,13 @@ public final class DemoFigure implements Figure {
       }
     }
     List<BufferedImage> panels = new ArrayList<>();
-    byModule.forEach((module, rows) -> panels.add(panel(module, rows)));
-    return Charts.panels(
-        "./levee demo, run " + runId + ": stock vs Levee plugin per module",
-        panels,
+    List<String> notes = new ArrayList<>();
+    byModule.forEach(
+        (module, rows) -> {
+          panels.add(panel(module, rows));
+          notes.add(module + ": " + workloadNote(rows));
+        });
+    notes.add(
         "Machine: "
             + lines.get(0).machine().getOrDefault("cores", "?")
             + " cores, "
@@ -85,11 +93,12 @@ public final class DemoFigure implements Figure {
                 ((Number) lines.get(0).machine().getOrDefault("memory_bytes", 0)).doubleValue()
                     / 1e9)
             + "; every run on the same generated data; lower is better.");
+    return Charts.panels(
+        "./levee demo, run " + runId + ": stock vs Levee plugin per module", panels, notes);
   }
 
-  private static BufferedImage panel(String module, List<Measurement> rows) {
-    Summary stock = seconds(rows, Measurement.STOCK);
-    Summary plugin = seconds(rows, DemoTable.PLUGIN);
+  /** The workload in full and whether the outputs agreed, for the notes under the panels. */
+  private static String workloadNote(List<Measurement> rows) {
     String workload = String.valueOf(rows.get(0).params().getOrDefault(DemoTable.WORKLOAD, "-"));
     String same =
         rows.stream()
@@ -97,20 +106,26 @@ public final class DemoFigure implements Figure {
             .map(m -> String.valueOf(m.params().getOrDefault(DemoTable.SAME_OUTPUT, "-")))
             .findFirst()
             .orElse("-");
+    return workload + "; same output as stock: " + same + ".";
+  }
+
+  private static BufferedImage panel(String module, List<Measurement> rows) {
+    Summary stock = seconds(rows, Measurement.STOCK);
+    Summary plugin = seconds(rows, DemoTable.PLUGIN);
+    String workload = String.valueOf(rows.get(0).params().getOrDefault(DemoTable.WORKLOAD, "-"));
     String ratio =
         stock != null && plugin != null
             ? String.format(Locale.ROOT, "plugin/stock %.2f", plugin.median() / stock.median())
             : "no plugin run";
-    int cut = workload.indexOf(", ");
-    String rest = cut < 0 ? "" : workload.substring(cut + 2) + "; ";
     CategoryChart chart =
         Charts.bars(
             module + ": " + ratio,
-            rest + "same output: " + same,
+            "workload and outputs: see the notes below",
             "job wall-clock seconds",
             PANEL_WIDTH,
             PANEL_HEIGHT);
-    chart.getStyler().setYAxisMin(0.0);
+    Charts.headroom(
+        chart, Math.max(stock == null ? 0 : stock.median(), plugin == null ? 0 : plugin.median()));
     chart.getStyler().setDecimalPattern("#,##0.0");
     chart.getStyler().setAvailableSpaceFill(0.55);
     chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(16f));
@@ -128,10 +143,23 @@ public final class DemoFigure implements Figure {
     return Charts.image(chart);
   }
 
-  /** The workload up to its first ", ", which names the job: "median of 10,000,000 numbers". */
+  /**
+   * The workload up to its first ", " outside parentheses, which names the job: "median of
+   * 10,000,000 numbers", "Pig top-10 words of 200,000 web records (GROUP, COUNT, ORDER ... LIMIT)".
+   */
   static String shortWorkload(String workload) {
-    int cut = workload.indexOf(", ");
-    return cut < 0 ? workload : workload.substring(0, cut);
+    int depth = 0;
+    for (int i = 0; i < workload.length() - 1; i++) {
+      char c = workload.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth = Math.max(0, depth - 1);
+      } else if (depth == 0 && c == ',' && workload.charAt(i + 1) == ' ') {
+        return workload.substring(0, i);
+      }
+    }
+    return workload;
   }
 
   private static Summary seconds(List<Measurement> rows, String variant) {

@@ -58,6 +58,11 @@ public final class PhysicalLimitsFigure implements Figure {
   }
 
   @Override
+  public List<Measurement> drawnFrom(Results results) {
+    return results.latestRuns(SUITE);
+  }
+
+  @Override
   public BufferedImage draw(Results results) {
     Map<String, List<Measurement>> latest = results.latestRunByVariant(SUITE);
     List<String> labels = new ArrayList<>();

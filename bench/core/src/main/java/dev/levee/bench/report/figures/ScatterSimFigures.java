@@ -31,6 +31,11 @@ final class ScatterSimFigures {
     return new ArrayList<>(n);
   }
 
+  /** The server counts as axis labels: "32", "100". */
+  static List<String> labels(List<Double> scales) {
+    return scales.stream().map(n -> String.format(java.util.Locale.ROOT, "%.0f", n)).toList();
+  }
+
   /** The median of {@code metric} for {@code policy} at each number of servers (NaN if none). */
   static List<Double> medians(Results results, String policy, String metric, List<Double> scales) {
     Map<Double, List<Measurement>> byScale = new TreeMap<>();

@@ -8,8 +8,8 @@ import dev.levee.bench.report.Figure;
 import dev.levee.bench.report.Results;
 import java.awt.image.BufferedImage;
 import java.util.List;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -66,23 +66,30 @@ public final class ScatterSimSpreadFigure implements Figure {
 
   private static BufferedImage panel(
       Results results, List<Double> n, String metric, String title, String yTitle) {
-    XYChart chart = Charts.lines(title, "sponge servers N (log scale)", yTitle);
-    chart.getStyler().setXAxisLogarithmic(true);
+    CategoryChart chart =
+        Charts.categoryLines(
+            title, "sponge servers N (each step about x3.2)", yTitle, Charts.WIDTH, Charts.HEIGHT);
     if (metric.equals("store_requests_per_chunk")) {
       chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setYAxisLogarithmicDecadeOnly(false);
     } else {
       chart.getStyler().setYAxisMin(0.0);
     }
     chart.getStyler().setDecimalPattern("#,##0.##");
-    XYSeries b =
+    List<String> x = ScatterSimFigures.labels(n);
+    CategorySeries b =
         chart.addSeries(
-            "batch sampling (Scatter)", n, ScatterSimFigures.medians(results, BATCH, metric, n));
+            "batch sampling (Scatter)",
+            x,
+            Charts.gaps(ScatterSimFigures.medians(results, BATCH, metric, n)));
     b.setLineColor(Charts.PLUGIN);
     b.setMarkerColor(Charts.PLUGIN);
     b.setMarker(SeriesMarkers.CIRCLE);
-    XYSeries f =
+    CategorySeries f =
         chart.addSeries(
-            "free list (the paper)", n, ScatterSimFigures.medians(results, FREE_LIST, metric, n));
+            "free list (the paper)",
+            x,
+            Charts.gaps(ScatterSimFigures.medians(results, FREE_LIST, metric, n)));
     f.setLineColor(Charts.STOCK);
     f.setMarkerColor(Charts.STOCK);
     f.setMarker(SeriesMarkers.SQUARE);

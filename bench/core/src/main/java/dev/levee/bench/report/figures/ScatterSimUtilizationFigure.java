@@ -10,8 +10,8 @@ import java.awt.BasicStroke;
 import java.awt.image.BufferedImage;
 import java.util.List;
 import java.util.Locale;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -64,32 +64,36 @@ public final class ScatterSimUtilizationFigure implements Figure {
   }
 
   private static BufferedImage panel(Results results, List<Double> n, double yMin, String what) {
-    XYChart chart =
-        Charts.lines(
+    CategoryChart chart =
+        Charts.categoryLines(
             "Utilization at the first refused store (" + what + ")",
-            "sponge servers N (log scale)",
-            "% of the pool's chunks in use");
-    chart.getStyler().setXAxisLogarithmic(true);
+            "sponge servers N (each step about x3.2)",
+            "% of the pool's chunks in use",
+            Charts.WIDTH,
+            Charts.HEIGHT);
     chart.getStyler().setYAxisMin(yMin);
     chart.getStyler().setYAxisMax(100.0);
     chart.getStyler().setDecimalPattern("#,##0.#");
-    XYSeries bound =
+    List<String> x = ScatterSimFigures.labels(n);
+    CategorySeries bound =
         chart.addSeries(
             "bound U = 1 - (1 - K/N)^M",
-            n,
-            ScatterSimFigures.medians(results, BATCH, "bound_u_pct", n));
+            x,
+            Charts.gaps(ScatterSimFigures.medians(results, BATCH, "bound_u_pct", n)));
     bound.setLineColor(Charts.BOUND);
     bound.setMarker(SeriesMarkers.NONE);
     bound.setLineStyle(new BasicStroke(3f));
-    XYSeries batch =
+    CategorySeries batch =
         chart.addSeries(
-            "batch sampling (Scatter)", n, ScatterSimFigures.medians(results, BATCH, METRIC, n));
+            "batch sampling (Scatter)",
+            x,
+            Charts.gaps(ScatterSimFigures.medians(results, BATCH, METRIC, n)));
     batch.setLineColor(Charts.PLUGIN);
     batch.setMarkerColor(Charts.PLUGIN);
     batch.setMarker(SeriesMarkers.CIRCLE);
     List<Double> free = ScatterSimFigures.medians(results, FREE_LIST, METRIC, n);
     if (yMin <= 0) {
-      XYSeries f = chart.addSeries("free list (the paper)", n, free);
+      CategorySeries f = chart.addSeries("free list (the paper)", x, Charts.gaps(free));
       f.setLineColor(Charts.STOCK);
       f.setMarkerColor(Charts.STOCK);
       f.setMarker(SeriesMarkers.SQUARE);

@@ -9,7 +9,6 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -97,6 +96,11 @@ public final class SpongeJobsFigure implements Figure {
   }
 
   @Override
+  public List<Measurement> drawnFrom(Results results) {
+    return latestRun(results);
+  }
+
+  @Override
   public BufferedImage draw(Results results) {
     List<Measurement> run = latestRun(results);
     List<BufferedImage> panels = new ArrayList<>();
@@ -139,7 +143,7 @@ public final class SpongeJobsFigure implements Figure {
       for (String arm : ARMS.keySet()) {
         List<Measurement> runs = select(lines, c.getKey(), arm);
         Summary s = SpongeMedianFigure.seconds(SpongeMedianFigure.ok(runs));
-        bars.get(arm).add(s == null ? 0.0 : s.median());
+        bars.get(arm).add(s == null ? null : s.median());
         if (runs.isEmpty() && lines.stream().anyMatch(m -> m.variant().equals(arm))) {
           notRun.computeIfAbsent(arm, a -> new ArrayList<>()).add(c.getValue().split(" ")[0]);
         }
@@ -180,12 +184,12 @@ public final class SpongeJobsFigure implements Figure {
           chart.getXAxisTitle()
               + String.format(Locale.ROOT, "; no-spill %.1f s (green)", bound.median()));
     }
-    // A failed or missing arm has a bar of 0: say where, below the axis, so no reader takes it for
-    // fast.
+    // A failed or missing arm has no bar (never a bar of 0, which reads as fast): say where, below
+    // the axis.
     for (String arm : ARMS.keySet()) {
       List<String> says = new ArrayList<>();
       if (failedWhere.containsKey(arm)) {
-        says.add("failed " + String.join(", ", failedWhere.get(arm)));
+        says.add("FAILED " + String.join(", ", failedWhere.get(arm)));
       }
       if (notRun.containsKey(arm)) {
         says.add("not run " + String.join(", ", notRun.get(arm)));
@@ -202,9 +206,9 @@ public final class SpongeJobsFigure implements Figure {
   static String closes(Map<String, List<Double>> bars, Summary bound) {
     List<Double> stock = bars.get(Measurement.STOCK);
     List<Double> sponge = bars.get(SPONGE);
-    double s = stock.get(stock.size() - 1);
-    double p = sponge.get(sponge.size() - 1);
-    if (bound == null || s == 0.0 || p == 0.0) {
+    Double s = stock.get(stock.size() - 1);
+    Double p = sponge.get(sponge.size() - 1);
+    if (bound == null || s == null || p == null) {
       return "";
     }
     double penalty = s - bound.median();
@@ -220,18 +224,7 @@ public final class SpongeJobsFigure implements Figure {
    * Two runs of one command at one revision are the same experiment, so they may pool.
    */
   static List<Measurement> latestRun(Results results) {
-    List<Measurement> all = results.of(SpongeMedianFigure.SUITE);
-    Measurement last =
-        all.stream()
-            .max(Comparator.comparing(m -> Objects.toString(m.timestamp(), "")))
-            .orElse(null);
-    if (last == null) {
-      return List.of();
-    }
-    return all.stream()
-        .filter(m -> Objects.equals(m.gitRevision(), last.gitRevision()))
-        .filter(m -> Objects.equals(m.command(), last.command()))
-        .toList();
+    return results.latestRun(SpongeMedianFigure.SUITE);
   }
 
   private static String job(Measurement m) {

@@ -69,12 +69,17 @@ public final class SpongeMedianFigure implements Figure {
   }
 
   @Override
-  public BufferedImage draw(Results results) {
+  public List<Measurement> drawnFrom(Results results) {
     List<Measurement> all = medianJob(results);
     // One workload per figure, the largest recorded (a --quick smoke run published beside
     // full-size runs must not be folded into their medians).
     double numbers = all.stream().mapToDouble(SpongeMedianFigure::numbers).max().orElse(0);
-    List<Measurement> lines = all.stream().filter(m -> numbers(m) == numbers).toList();
+    return all.stream().filter(m -> numbers(m) == numbers).toList();
+  }
+
+  @Override
+  public BufferedImage draw(Results results) {
+    List<Measurement> lines = drawnFrom(results);
     Measurement first =
         lines.stream()
             .filter(m -> CONDITIONS.containsKey(String.valueOf(m.params().get("condition"))))
@@ -101,6 +106,7 @@ public final class SpongeMedianFigure implements Figure {
       labels.add(
           c.getValue()
               + failures(stockRuns, spongeRuns)
+              + (anyTuned && tunedRuns.isEmpty() ? " (tuned not run)" : "")
               + ratio(s, p, "stock")
               + (anyTuned ? ratio(t, p, "tuned").replace(":", ",") : ""));
     }
@@ -205,7 +211,8 @@ public final class SpongeMedianFigure implements Figure {
   /** Adds the bar and returns its median, NaN when no run succeeded (the bar is then 0). */
   private static double addBar(List<Measurement> runs, List<Double> y, List<Double> err) {
     Summary s = seconds(ok(runs));
-    y.add(s == null ? 0.0 : s.median());
+    // No run that finished: no bar (a bar of 0 would read as fast); the label names the failure.
+    y.add(s == null ? null : s.median());
     err.add(s == null ? 0.0 : Math.max(s.max() - s.median(), s.median() - s.min()));
     return s == null ? Double.NaN : s.median();
   }

@@ -120,21 +120,25 @@ final class FuzzFigure {
     String footnote =
         String.format(
             Locale.ROOT,
-            "One server JVM (standalone daemon, no -Xmx), %s, a canary client throughout."
-                + " Revision %s.",
-            limits,
-            revision.length() > 12 ? revision.substring(0, 12) : revision);
+            "One server JVM (standalone daemon, no -Xmx), %s, a canary client throughout.",
+            limits);
+    String stamp =
+        Charts.provenance(revision, java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
     Charts.write(
-        Charts.panels(
-            "SpongeFiles server memory under fuzz and load (./levee bench sponge-fuzz)",
-            List.of(Charts.image(direct), Charts.image(rss)),
-            footnote),
+        Charts.stamped(
+            Charts.panels(
+                "SpongeFiles server memory under fuzz and load (./levee bench sponge-fuzz)",
+                List.of(Charts.image(direct), Charts.image(rss)),
+                footnote),
+            stamp),
         dir.resolve(String.format(MEMORY_FILE, fileSuffix)));
     Charts.write(
-        Charts.panels(
-            "SpongeFiles server: what became of each connection (./levee bench sponge-fuzz)",
-            List.of(Charts.image(clients)),
-            footnote),
+        Charts.stamped(
+            Charts.panels(
+                "SpongeFiles server: what became of each connection (./levee bench sponge-fuzz)",
+                List.of(Charts.image(clients)),
+                footnote),
+            stamp),
         dir.resolve(String.format(CLIENTS_FILE, fileSuffix)));
   }
 

@@ -3,8 +3,7 @@ package dev.levee.bench.hadoop.piranha;
 import dev.levee.bench.report.Charts;
 import dev.levee.bench.report.ResultGroup;
 import java.awt.Color;
-import java.io.IOException;
-import java.nio.file.Path;
+import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,8 +24,7 @@ final class BreakdownChart {
 
   private BreakdownChart() {}
 
-  static Path write(String query, List<ResultGroup> groups, Path file) throws IOException {
-    System.setProperty("java.awt.headless", "true");
+  static BufferedImage draw(String query, List<ResultGroup> groups) {
     List<ResultGroup> arms = new ArrayList<>();
     Set<String> phases = new LinkedHashSet<>();
     for (ResultGroup g : groups) {
@@ -80,8 +78,7 @@ final class BreakdownChart {
                     : STAGE_COLOURS[stages++ % STAGE_COLOURS.length]);
       }
     }
-    Charts.write(Charts.image(chart), file);
-    return file;
+    return Charts.image(chart);
   }
 
   private static final Color OTHER = new Color(0xe3, 0xe3, 0xe3);

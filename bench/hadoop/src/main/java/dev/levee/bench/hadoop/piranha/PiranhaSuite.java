@@ -9,7 +9,6 @@ import dev.levee.bench.gen.RecordGenerator;
 import dev.levee.bench.report.ResultGroup;
 import dev.levee.bench.report.Summary;
 import dev.levee.bench.results.Measurement;
-import dev.levee.bench.results.RunFigures;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.piranha.dag.MrChain;
@@ -83,9 +82,7 @@ public final class PiranhaSuite implements Suite {
             "configs",
             "LIST",
             "Piranha configurations: fused|kept - none|local|dfs",
-            "fused-none,kept-none,fused-dfs,kept-dfs"),
-        OptionSpec.optional(
-            "figures", "DIR", "where the PNGs go (default: the run directory's figures/)", ""));
+            "fused-none,kept-none,fused-dfs,kept-dfs"));
   }
 
   @Override
@@ -489,26 +486,9 @@ public final class PiranhaSuite implements Suite {
               "| %s | %s | %d | %.1f | %.1f | %.1f | %s | %s |%n",
               g.paramsLabel(), g.variant(), s.n(), s.median(), s.min(), s.max(), versus, versusPig);
     }
-    java.nio.file.Path dir = RunFigures.dir(context, context.options().string("figures"));
-    Files.createDirectories(dir);
-    context.err().println("figure: " + SecondsChart.write(groups, dir));
-    if (chain.isEmpty()) {
-      context
-          .err()
-          .println(
-              "figure: "
-                  + BreakdownChart.write(
-                      "the empty job", groups, dir.resolve(BreakdownChart.FILE + ".png")));
-    }
-    for (String q : chain.keySet()) {
-      List<ResultGroup> ofQuery = groups.stream().filter(g -> q.equals(query(g))).toList();
-      context
-          .err()
-          .println(
-              "figure: "
-                  + BreakdownChart.write(
-                      q, ofQuery, dir.resolve(BreakdownChart.FILE + "-" + q + ".png")));
-    }
+    // The seconds chart and the per-query breakdowns are report figures (PiranhaFigures), drawn
+    // from the result lines.
+    context.err().println("figures: ./levee report --run <this run's id> draws them");
     timelineTable(context, groups);
     context.out().println();
     context.out().println("| query | arm | phase | median s |");

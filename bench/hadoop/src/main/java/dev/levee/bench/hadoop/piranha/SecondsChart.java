@@ -3,8 +3,7 @@ package dev.levee.bench.hadoop.piranha;
 import dev.levee.bench.report.Charts;
 import dev.levee.bench.report.ResultGroup;
 import dev.levee.bench.report.Summary;
-import java.io.IOException;
-import java.nio.file.Path;
+import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
 import org.knowm.xchart.CategoryChart;
@@ -29,7 +28,7 @@ final class SecondsChart {
     return query + ": " + g.variant();
   }
 
-  static Path write(List<ResultGroup> groups, Path dir) throws IOException {
+  static BufferedImage draw(List<ResultGroup> groups) {
     long bars = groups.stream().filter(g -> g.summary("seconds") != null).count();
     String title = "Piranha vs stock: wall seconds per arm (median, whiskers min..max)";
     CategoryChart chart;
@@ -68,8 +67,6 @@ final class SecondsChart {
           .setFillColor(piranha ? Charts.PLUGIN : Charts.STOCK);
     }
     chart.getStyler().setOverlapped(true);
-    Path file = dir.resolve(FILE);
-    Charts.write(Charts.image(chart), file);
-    return file;
+    return Charts.image(chart);
   }
 }

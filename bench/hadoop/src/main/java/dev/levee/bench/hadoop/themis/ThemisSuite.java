@@ -360,20 +360,11 @@ public final class ThemisSuite implements Suite {
       }
     }
     Files.createDirectories(figures);
-    String conditions =
-        (dropCaches ? "page cache dropped" : "page cache not dropped")
-            + (memory == null
-                ? ""
-                : String.format(
-                    java.util.Locale.ROOT,
-                    ", memory cgroup limit %.1f GB",
-                    memory.limitBytes() / 1e9));
     String table = RatioTable.markdown(results, descriptions, disk, dropCaches, memory);
     context.out().println(table);
     Files.writeString(figures.resolve("themis-ratios.md"), table);
-    java.nio.file.Path png =
-        PhaseChart.write(results, disk, conditions, figures.resolve("themis-phase-throughput.png"));
-    context.out().println("themis: figure " + png);
+    // The phase chart is a report figure (ThemisPhaseFigure), drawn from the result lines.
+    context.out().println("themis: figure: ./levee report --run <this run's id> draws it");
   }
 
   /** io.sort.mb for a map's whole output with its metadata, within 0.6 of the heap. */

@@ -5,10 +5,11 @@ import java.nio.file.{Files, Path}
 
 import scala.jdk.CollectionConverters._
 
-import org.knowm.xchart.{BitmapEncoder, XYChart, XYChartBuilder, XYSeries}
-import org.knowm.xchart.style.Styler.LegendPosition
+import org.knowm.xchart.{XYChart, XYSeries}
+import org.knowm.xchart.style.Styler.LegendLayout
 import org.knowm.xchart.style.markers.SeriesMarkers
 
+import dev.levee.bench.report.Charts
 import dev.levee.bench.results.Measurement
 
 /**
@@ -43,8 +44,6 @@ object LeakyFigures {
       gcShare: Option[Double]
   )
 
-  private val Width = 1000
-  private val Height = 620
   private val GcGoal = 0.10
 
   private val Colors = Map(
@@ -160,22 +159,24 @@ object LeakyFigures {
       }
     if (curves.isEmpty) return None
     val chart = xyChart(
-      s"$op: reduce stage time against DMR (uniform keys, ParallelGC, local-cluster, medians) at $revision",
-      "DMR = input bytes / reduce tasks / executor heap (log scale)",
-      "reduce stage seconds, log scale (x = failed)"
+      s"$op: reduce stage time against DMR (uniform keys, ParallelGC, local-cluster, medians)",
+      "DMR = input bytes / reduce tasks / executor heap (log scale); y: reduce stage seconds",
+      "seconds, log scale (x, +: FAILED, when it failed)"
     )
     chart.getStyler.setXAxisLogarithmic(true)
     // Failed points sit at the time they failed, up to the job timeout: a log scale keeps the finished ones apart.
     chart.getStyler.setYAxisLogarithmic(true)
     chart.getStyler.setYAxisLogarithmicDecadeOnly(false)
     val heaps = curves.keys.map(_._2).toSeq.distinct.sorted
+    val inputs = curves.keys.map(_._3).toSeq.distinct.sorted
     curves.toSeq.sortBy { case ((v, m, r), _) => (variantOrder(v), m, r) }.foreach {
       case ((v, m, records), ps) =>
         val sorted = ps.sortBy(_.dmr)
         val input = f"${sorted.head.inputBytes / 1e6}%.0f MB input"
         val label = s"$v, ${m} MB heap, $input"
+        // Colour: the variant; line: the heap; marker: the input size. No two curves look alike.
         val dashed = heaps.indexOf(m) % 2 == 1
-        line(chart, label, sorted, v, dashed)
+        line(chart, label, sorted, v, dashed, inputs.indexOf(records))
     }
     Some(save(chart, dir, s"leaky-dmr-sweep-$op.png"))
   }
@@ -203,11 +204,12 @@ object LeakyFigures {
                 .fold("none")(_ + " MB"))
     }
     val runs = ladder.map(_.runs).distinct.sorted
+    val memories = ladder.map(_.memoryMb).distinct.sorted
     val chart = xyChart(
       s"$op: memory ladder, R=${curve._1}, ${ladder.head.inputBytes / 1000000} MB input (medians of " +
-        s"${runs.mkString("/")} runs) at $revision",
-      "executor memory, MB (log scale)",
-      "reduce stage seconds (x = failed)"
+        s"${runs.mkString("/")} runs)",
+      s"executor memory, MB (log scale; measured at ${memories.mkString(", ")})",
+      "seconds (x, +: FAILED, when it failed)"
     )
     chart.getStyler.setXAxisLogarithmic(true)
     chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
@@ -215,10 +217,11 @@ object LeakyFigures {
     ladder.groupBy(_.variant).toSeq.sortBy(v => variantOrder(v._1)).foreach { case (v, ps) =>
       line(
         chart,
-        s"$v (within 5% of stock's best from ${smallest(v)})",
+        s"$v: within 5% of stock's best from ${smallest(v)} up",
         ps.sortBy(_.memoryMb).map(p => p.copy(dmr = p.memoryMb.toDouble)),
         v,
-        dashed = false
+        dashed = false,
+        shape = variantOrder(v)
       )
     }
     if (stockBest.nonEmpty) {
@@ -260,7 +263,7 @@ object LeakyFigures {
         )
       )
       val chart = xyChart(
-        s"GC share of reduce task time against DMR at a $heap MB heap (uniform keys, ParallelGC, medians) at $revision",
+        s"GC share of reduce task time against DMR at a $heap MB heap (uniform keys, ParallelGC, medians)",
         "DMR (log scale)",
         "GC time / reduce task time, % (failed points have none)"
       )
@@ -277,8 +280,7 @@ object LeakyFigures {
         if (ps.map(_.memoryMb).distinct.size < 3) None
         else {
           val chart = xyChart(
-            s"GC share of reduce task time against executor memory, R=${curve._1}, ${ps.head.inputBytes / 1000000} MB " +
-              s"input (uniform keys, ParallelGC, medians) at $revision",
+            s"GC share of reduce time vs executor memory (R=${curve._1}, ${ps.head.inputBytes / 1000000} MB input, medians)",
             "executor memory, MB (log scale)",
             "GC time / reduce task time, % (failed points have none)"
           )
@@ -316,28 +318,46 @@ object LeakyFigures {
     goal.setLineStyle(dash)
   }
 
-  /** One variant's line (x = the points' `dmr`) with its failed points as crosses of the same colour. */
+  /** Markers for finished points by shape index, and the open mark of the same curve's failures. */
+  private val Shapes = Seq(
+    SeriesMarkers.CIRCLE,
+    SeriesMarkers.SQUARE,
+    SeriesMarkers.TRIANGLE_UP,
+    SeriesMarkers.DIAMOND
+  )
+  private val FailedShapes =
+    Seq(SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.OVAL)
+
+  /**
+   * One curve (x = the points' `dmr`) with its failed points in the curve's colour and a failure mark of its own, named
+   * in the legend with where they failed.
+   */
   private def line(
       chart: XYChart,
       label: String,
       ps: Seq[Point],
       variant: String,
-      dashed: Boolean
+      dashed: Boolean,
+      shape: Int
   ): Unit = {
     val ok = ps.filterNot(_.failed)
     if (ok.nonEmpty) {
       val s = chart.addSeries(label, ok.map(_.dmr).toArray, ok.map(_.reduceSeconds).toArray)
       style(s, variant, dashed)
+      s.setMarker(Shapes(shape % Shapes.size))
     }
     val failed = ps.filter(_.failed)
     if (failed.nonEmpty) {
+      val where = failed.map(p =>
+        if (p.dmr == p.memoryMb.toDouble) s"${p.memoryMb} MB" else f"DMR ${p.dmr}%.2f"
+      )
       val f = chart.addSeries(
-        s"$label: FAILED",
+        s"$label: FAILED at ${where.mkString(", ")}",
         failed.map(_.dmr).toArray,
         failed.map(_.reduceSeconds).toArray
       )
       f.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter)
-      f.setMarker(SeriesMarkers.CROSS)
+      f.setMarker(FailedShapes(shape % FailedShapes.size))
       f.setMarkerColor(Colors.getOrElse(variant, Color.BLACK))
     }
   }
@@ -358,28 +378,22 @@ object LeakyFigures {
     case i  => i
   }
 
+  /** The report's house style (bench-core's Charts), with the legend in one column: its labels are long. */
   private def xyChart(title: String, x: String, y: String): XYChart = {
-    val chart = new XYChartBuilder()
-      .width(Width)
-      .height(Height)
-      .title(title)
-      .xAxisTitle(x)
-      .yAxisTitle(y)
-      .build()
+    val chart = Charts.lines(title, x, y)
     val st = chart.getStyler
-    st.setLegendPosition(LegendPosition.OutsideS)
-    st.setChartBackgroundColor(Color.WHITE)
-    st.setPlotBackgroundColor(Color.WHITE)
-    st.setPlotGridLinesColor(new Color(225, 225, 225))
-    st.setMarkerSize(9)
+    st.setLegendLayout(LegendLayout.Vertical)
     st.setXAxisDecimalPattern("0.###")
     st.setYAxisDecimalPattern("0.#")
     chart
   }
 
+  /** Where the figures' points come from, printed under each: set by `write`. */
+  private var provenance = ""
+
   private def save(chart: XYChart, dir: Path, name: String): Path = {
     val file = dir.resolve(name)
-    BitmapEncoder.saveBitmap(chart, file.toString, BitmapEncoder.BitmapFormat.PNG)
+    Charts.write(Charts.stamped(Charts.image(chart), provenance), file)
     file
   }
 
@@ -398,6 +412,8 @@ object LeakyFigures {
       )
     val ps = points(ms, rev)
     if (ps.isEmpty) throw new IllegalArgumentException(s"no leaky points of revision $rev in $file")
+    provenance =
+      Charts.provenance(ms.filter(m => isPoint(m) && m.gitRevision().startsWith(rev)).asJava)
     write(ps, ladderPoints(ms, rev), rev.take(7), store.dir().resolve("figures"))
   }
 }

@@ -26,8 +26,14 @@ class LeakyShuffleSuite extends ShuffleSuite with LeakyCensus {
   )
 }
 
-/** Spark's pair-RDD suite: one shared local[4] context, from a SparkConf that reads system properties. */
+/**
+ * Spark's pair-RDD suite: one shared local[4] context. Its SparkConf reads system properties from Spark 4.0 on;
+ * Spark 3.5's is `new SparkConf(false)`, so the build's leaky settings are carried over by hand (a no-op on 4.x).
+ */
 class LeakyPairRDDFunctionsSuite extends PairRDDFunctionsSuite with LeakyCensus {
+  Seq(config.SHUFFLE_MANAGER.key, "spark.levee.leaky.aggregation").foreach { key =>
+    sys.props.get(key).foreach(conf.set(key, _))
+  }
   override protected def ciTests: Option[Set[String]] = None
   override protected def ciSkips: Set[String] = Set("sampleByKey", "sampleByKeyExact")
 }

@@ -1,0 +1,300 @@
+package dev.levee.containers;
+
+import static dev.levee.containers.Docker.docker;
+import static dev.levee.containers.Docker.tryDocker;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+
+/**
+ * A Hadoop cluster in which every node is its own container on a private bridge network: three
+ * ZooKeeper servers, a NameNode, a DataNode, a ResourceManager, NodeManagers and a client. Each
+ * daemon is started from its main class on the jars Maven assembled (target/cluster/hadoop-lib);
+ * Levee comes from the distribution tarball, unpacked to /opt/levee on every node as an operator
+ * would, and its sample yarn-site.xml and mapred-site.xml are merged into the cluster's.
+ *
+ * <p>Every container and the network carry the label {@code levee.cluster=<name>}; {@link #close}
+ * removes them whatever happened (and {@link #start} first removes any an interrupted run left),
+ * after copying each container's log to target/cluster/<name>/logs.
+ */
+final class ContainerCluster implements AutoCloseable {
+  static final String HADOOP_LIB = "/opt/hadoop/lib";
+  static final String CONF = "/opt/hadoop/conf";
+  static final String LEVEE = "/opt/levee";
+  static final String JOBS_JAR = "/opt/jobs/levee-container-jobs.jar";
+  static final String HADOOP_SHARE = "/opt/hadoop/share";
+  static final String CLASSPATH = CONF + ":" + HADOOP_SHARE + ":" + HADOOP_LIB + "/*";
+  static final String JVM_FLAGS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k";
+
+  /** How each NodeManager container is sized. */
+  record NodeSize(String memoryLimit, String shmSize, String spongePool, int yarnMemoryMb) {}
+
+  private final String name;
+  private final int nodeManagers;
+  private final NodeSize nodeSize;
+  private final Map<String, String> yarnOverrides;
+  private final Path dir;
+  private final List<String> started = new ArrayList<>();
+  private String image;
+
+  ContainerCluster(
+      String name, int nodeManagers, NodeSize nodeSize, Map<String, String> yarnOverrides) {
+    this.name = name;
+    this.nodeManagers = nodeManagers;
+    this.nodeSize = nodeSize;
+    this.yarnOverrides = yarnOverrides;
+    this.dir = Path.of("target", "cluster", name).toAbsolutePath();
+  }
+
+  String network() {
+    return "levee-" + name;
+  }
+
+  /** The container running node {@code node} (zk1, nn, rm, nm1, client, ...). */
+  String container(String node) {
+    return "levee-" + name + "-" + node;
+  }
+
+  String nodeManager(int i) {
+    return "nm" + i;
+  }
+
+  int nodeManagers() {
+    return nodeManagers;
+  }
+
+  ContainerCluster start() throws IOException {
+    long t0 = System.nanoTime();
+    image = buildImage();
+    removeLeftovers();
+    prepareFiles();
+    docker(60, "network", "create", "--label", label(), network());
+    for (int i = 1; i <= 3; i++) {
+      daemon(
+          "zk" + i,
+          List.of(),
+          "mkdir -p /data/zk && echo "
+              + i
+              + " > /data/zk/myid && exec "
+              + java(
+                  "-Xmx128m",
+                  "org.apache.zookeeper.server.quorum.QuorumPeerMain " + CONF + "/zoo.cfg"));
+    }
+    daemon(
+        "nn",
+        List.of(),
+        java(
+                "-Xmx256m",
+                "org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive")
+            + " && exec "
+            + java("-Xmx256m", "org.apache.hadoop.hdfs.server.namenode.NameNode"));
+    daemon(
+        "dn1",
+        List.of(),
+        "exec " + java("-Xmx192m", "org.apache.hadoop.hdfs.server.datanode.DataNode"));
+    daemon(
+        "rm",
+        List.of(),
+        "exec "
+            + java("-Xmx384m", "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager"));
+    for (int i = 1; i <= nodeManagers; i++) {
+      daemon(
+          nodeManager(i),
+          List.of(
+              "--memory", nodeSize.memoryLimit(),
+              "--memory-swap", nodeSize.memoryLimit(),
+              "--shm-size", nodeSize.shmSize()),
+          "exec " + java("-Xmx256m", "org.apache.hadoop.yarn.server.nodemanager.NodeManager"));
+    }
+    daemon("client", List.of(), "exec sleep infinity");
+    Docker.Result up =
+        tryExec(
+            300,
+            "client",
+            clientJava("dev.levee.containers.jobs.AwaitCluster", nodeManagers + " 180"));
+    if (up.exitCode() != 0) {
+      throw new IllegalStateException(
+          "cluster "
+              + name
+              + " did not come up: "
+              + up.out().strip()
+              + "; containers: "
+              + docker(
+                  60,
+                  "ps",
+                  "-a",
+                  "--filter",
+                  "label=" + label(),
+                  "--format",
+                  "{{.Names}} {{.Status}}")
+              + " (their logs: "
+              + dir.resolve("logs")
+              + ")");
+    }
+    System.err.printf(
+        "container cluster %s: %s in %d s%n",
+        name, up.out().strip(), (System.nanoTime() - t0) / 1_000_000_000L);
+    return this;
+  }
+
+  /** Runs {@code command} with bash in node's container; fails unless it exits 0. */
+  String exec(long timeoutSeconds, String node, String command) {
+    return docker(timeoutSeconds, "exec", container(node), "bash", "-c", command);
+  }
+
+  Docker.Result tryExec(long timeoutSeconds, String node, String command) {
+    return tryDocker(timeoutSeconds, "exec", container(node), "bash", "-c", command);
+  }
+
+  /** A java command line for the client container, on the cluster's classpath plus the jobs jar. */
+  static String clientJava(String main, String args) {
+    return "java -Xmx256m "
+        + JVM_FLAGS
+        + " -cp '"
+        + CLASSPATH
+        + ":"
+        + JOBS_JAR
+        + "' "
+        + main
+        + " "
+        + args;
+  }
+
+  private static String java(String heap, String mainAndArgs) {
+    return "java "
+        + heap
+        + " "
+        + JVM_FLAGS
+        + " -Dhadoop.log.dir=/data/logs -Dyarn.log.dir=/data/logs -cp '"
+        + CLASSPATH
+        + "' "
+        + mainAndArgs;
+  }
+
+  private void daemon(String node, List<String> limits, String command) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "-d",
+                "--init",
+                "--name",
+                container(node),
+                "--hostname",
+                node,
+                "--network",
+                network(),
+                "--network-alias",
+                node,
+                "--label",
+                label()));
+    args.addAll(limits);
+    args.addAll(
+        List.of(
+            "-v",
+            System.getProperty("levee.containers.hadoop.lib") + ":" + HADOOP_LIB + ":ro",
+            "-v",
+            System.getProperty("levee.containers.hadoop.share") + ":" + HADOOP_SHARE + ":ro",
+            "-v",
+            dir.resolve("conf") + ":" + CONF + ":ro",
+            "-v",
+            dir.resolve("levee") + ":" + LEVEE + ":ro",
+            "-v",
+            dir.resolve("jobs") + ":/opt/jobs:ro",
+            image,
+            "bash",
+            "-c",
+            command));
+    docker(120, args.toArray(String[]::new));
+    started.add(node);
+  }
+
+  private String label() {
+    return "levee.cluster=" + name;
+  }
+
+  private static String buildImage() {
+    String script = System.getProperty("levee.containers.image.script");
+    // The tests never install an engine: .ci/run and ./levee do that, on purpose.
+    List<String> command = List.of("env", "LEVEE_DOCKER_NO_INSTALL=1", script);
+    Docker.Result r = Docker.run(900, command).orThrow(command);
+    String[] lines = r.out().strip().split("\n");
+    return lines[lines.length - 1].strip();
+  }
+
+  private void removeLeftovers() {
+    String ids = tryDocker(60, "ps", "-aq", "--filter", "label=" + label()).out().strip();
+    if (!ids.isEmpty()) {
+      List<String> rm = new ArrayList<>(List.of("rm", "-f"));
+      rm.addAll(List.of(ids.split("\\s+")));
+      tryDocker(120, rm.toArray(String[]::new));
+    }
+    tryDocker(60, "network", "rm", network());
+  }
+
+  private void prepareFiles() throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> walk = Files.walk(dir)) {
+        walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    Files.createDirectories(dir.resolve("conf"));
+    Files.createDirectories(dir.resolve("levee"));
+    Files.createDirectories(dir.resolve("jobs"));
+    Files.createDirectories(dir.resolve("logs"));
+    Path dist = Path.of(System.getProperty("levee.containers.dist"));
+    if (!Files.isRegularFile(dist)) {
+      throw new IllegalStateException(
+          dist + " is missing: build it with ./levee dist (or mvn -am verify)");
+    }
+    List<String> untar =
+        List.of(
+            "tar",
+            "-xzf",
+            dist.toString(),
+            "--strip-components=1",
+            "-C",
+            dir.resolve("levee").toString());
+    Docker.run(120, untar).orThrow(untar);
+    jobsJar(
+        Path.of(System.getProperty("levee.containers.classes")),
+        dir.resolve("jobs/levee-container-jobs.jar"));
+    ClusterConf.write(dir.resolve("conf"), dir.resolve("levee/conf"), nodeSize, yarnOverrides);
+  }
+
+  /** The client's job classes as a job jar (YARN ships it to the tasks). */
+  private static void jobsJar(Path classes, Path jar) throws IOException {
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+        Stream<Path> walk = Files.walk(classes)) {
+      for (Path p : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+        out.putNextEntry(new JarEntry(classes.relativize(p).toString().replace('\\', '/')));
+        Files.copy(p, out);
+        out.closeEntry();
+      }
+    }
+  }
+
+  /** Copies each container's log out, then removes every container and the network. */
+  @Override
+  public void close() {
+    for (String node : started) {
+      Docker.Result logs = tryDocker(60, "logs", container(node));
+      try {
+        Files.writeString(
+            dir.resolve("logs/" + node + ".log"), logs.out() + logs.err(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        System.err.println("cannot save the log of " + node + ": " + e);
+      }
+    }
+    started.clear();
+    removeLeftovers();
+  }
+}

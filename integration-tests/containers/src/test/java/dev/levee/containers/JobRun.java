@@ -1,0 +1,33 @@
+package dev.levee.containers;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** What one job submitted from the client container printed: its counters and its output digest. */
+record JobRun(int exitCode, Map<String, Long> counters, String output, String log) {
+  static JobRun parse(Docker.Result r) {
+    Map<String, Long> counters = new HashMap<>();
+    String output = null;
+    for (String line : r.out().split("\n")) {
+      String[] f = line.split("\t");
+      if (f.length == 4 && f[0].equals("COUNTER")) {
+        counters.put(f[1] + "::" + f[2], Long.parseLong(f[3]));
+      } else if (f.length == 3 && f[0].equals("OUTPUT")) {
+        output = f[1] + " lines, sha256 " + f[2];
+      }
+    }
+    return new JobRun(r.exitCode(), counters, output, r.err());
+  }
+
+  long counter(String group, String name) {
+    return counters.getOrDefault(group + "::" + name, 0L);
+  }
+
+  boolean succeeded() {
+    return exitCode == 0 && output != null;
+  }
+
+  String tail() {
+    return log.length() > 3000 ? log.substring(log.length() - 3000) : log;
+  }
+}
