@@ -390,12 +390,13 @@ public final class SpongeConf {
 
   public static final ConfigKey<Integer> MAX_HANDSHAKES_PER_PEER =
       B.key("levee.sponge.server.max-handshakes-per-peer", ints(1, 10_000))
-          .defaultValue("8")
+          .defaultValue("32")
           .doc(
               "Connections from one peer address that have not yet finished their first request;"
-                  + " more get a BUSY reply. A task's first request follows its handshake at once, so"
-                  + " a node needs few; a slow or hostile address cannot hold more slots than this"
-                  + " however often it reconnects.")
+                  + " more get a BUSY reply. A slow or hostile address cannot hold more slots than"
+                  + " this however often it reconnects; the default equals max-connections-per-peer"
+                  + " because a node's tasks connect at once (8 refused a node reading over 8"
+                  + " threads), so lower both on servers that face untrusted hosts.")
           .since(V020)
           .build();
 
