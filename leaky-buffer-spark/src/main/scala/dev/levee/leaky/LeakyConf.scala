@@ -62,6 +62,14 @@ object LeakyConf extends Logging {
 
   private val B = ConfigRegistry.builder("leaky", Prefix)
 
+  /**
+   * Lower bounds of the heap shares. A share is multiplied by the heap, so a degenerate one (1e-300) parses as a
+   * number in (0, 1] yet leaves the tables less than one page: every record would spill. 1% of a 100m heap is
+   * one 1m page; the live share bounds Spark's own objects and the tables together, and those alone exceed 10%.
+   */
+  private val MinHeapShare = 0.01
+  private val MinLiveShare = 0.1
+
   val Enabled: ConfigKey[java.lang.Boolean] = B
     .key(Prefix + "enabled", ValueTypes.bool())
     .defaultValue("true")
@@ -127,22 +135,24 @@ object LeakyConf extends Logging {
     .build()
 
   val MaxHeapFraction: ConfigKey[java.lang.Double] = B
-    .key(Prefix + "memory.maxHeapFraction", ValueTypes.fraction())
+    .key(Prefix + "memory.maxHeapFraction", ValueTypes.decimal(MinHeapShare, true, 1, true))
     .defaultValue("0.3")
     .doc(
       "Share of the JVM heap all leaky tables of an executor may hold together beyond their initial threshold, " +
-        "whatever Spark grants."
+        "whatever Spark grants. At least 0.01: on a 100m heap that is one 1m page, and a smaller share (1e-300, " +
+        "say) would leave the tables less than a page, so every record would spill."
     )
     .since(Since)
     .build()
 
   val MaxLiveFraction: ConfigKey[java.lang.Double] = B
-    .key(Prefix + "memory.maxLiveFraction", ValueTypes.fraction())
+    .key(Prefix + "memory.maxLiveFraction", ValueTypes.decimal(MinLiveShare, true, 1, true))
     .defaultValue("0.7")
     .doc(
       "Share of the old generation (the whole heap under G1) that Spark's live objects and the leaky tables may " +
         "fill together, as found after the latest full collection; past it the tables spill rather than grow. " +
-        "`1` turns it off."
+        "`1` turns it off. At least 0.1: Spark's own live objects alone fill more than that, so a smaller share " +
+        "would leave the tables no page at all and make every record spill."
     )
     .since(Since)
     .build()
@@ -171,13 +181,14 @@ object LeakyConf extends Logging {
     .build()
 
   val ArrivalHeapFraction: ConfigKey[java.lang.Double] = B
-    .key(Prefix + "aggregation.arrivalHeapFraction", ValueTypes.decimal(0, true, 1, true))
+    .key(Prefix + "aggregation.arrivalHeapFraction", arrivalShareType)
     .defaultValue("0.2")
     .doc(
       "Under `auto`, a map-side-combined aggregation whose combiners are collections (aggregateByKey into a set, " +
         "say) merges them on arrival in Spark's own map, as without Levee, until they hold this share of the JVM " +
         "heap as objects or Spark grants no more memory; then they move into a leaky table, serialized. `0` sends " +
-        "them to the table from the first record; `1` leaves only Spark's grant as the bound."
+        "them to the table from the first record; `1` leaves only Spark's grant as the bound. Other than `0`, at " +
+        "least 0.01: a smaller share (1e-300, say) is `0` in disguise."
     )
     .since(Since)
     .build()
@@ -248,6 +259,18 @@ object LeakyConf extends Logging {
           case "sort" | "tungsten-sort" => DefaultDelegate
           case _                        => className.parse(t)
         }
+    )
+  }
+
+  /** `0` (straight to the table), or a share no smaller than [[MinHeapShare]]. */
+  private def arrivalShareType: ValueType[java.lang.Double] = {
+    val share = ValueTypes.decimal(MinHeapShare, true, 1, true)
+    ValueTypes.simple(
+      "0, or " + share.allowed(),
+      t => {
+        val zero = scala.util.Try(t.toDouble).toOption.contains(0.0)
+        if (zero) java.lang.Double.valueOf(0.0) else share.parse(t)
+      }
     )
   }
 

@@ -79,12 +79,30 @@ class LeakyConfSuite extends AnyFunSuite {
     check(LeakyConf.Delegate.name, "not a class", "ShuffleManager class name")
     check(LeakyConf.SpillFileBuffer.name, "512", "between 1k and 64m")
     check(LeakyConf.Aggregation.name, "always", "auto | table")
-    check(LeakyConf.ArrivalHeapFraction.name, "1.5", "[0, 1]")
-    check(LeakyConf.ArrivalHeapFraction.name, "-0.1", "[0, 1]")
+    check(LeakyConf.ArrivalHeapFraction.name, "1.5", "[0.01, 1]")
+    check(LeakyConf.ArrivalHeapFraction.name, "-0.1", "[0.01, 1]")
     for (
       key <- Seq(LeakyConf.MaxHeapFraction.name, LeakyConf.MaxLiveFraction.name);
       bad <- Seq("0", "1.5", "half")
-    ) check(key, bad, "(0, 1]")
+    ) check(key, bad, ", 1]") // the lower bound is the next test's
+  }
+
+  test("degenerate heap shares are refused with the allowed range; every share key is checked") {
+    def check(key: String, value: String, allowed: String): Unit = {
+      val e = rejected(key, value)
+      assert(e.key == key && e.getMessage.contains(allowed), e.getMessage)
+    }
+    for (bad <- Seq("1e-300", "4.9e-324", "0.001", "NaN", "Infinity", "-0.5")) {
+      check(LeakyConf.MaxHeapFraction.name, bad, "[0.01, 1]")
+      check(LeakyConf.MaxLiveFraction.name, bad, "[0.1, 1]")
+      check(LeakyConf.ArrivalHeapFraction.name, bad, "0, or a number in [0.01, 1]")
+    }
+    check(LeakyConf.MaxLiveFraction.name, "0.05", "[0.1, 1]")
+    def conf(key: String, value: String) = LeakyConf(new SparkConf(false).set(key, value))
+    assert(conf(LeakyConf.MaxHeapFraction.name, "0.01").maxHeapFraction == 0.01)
+    assert(conf(LeakyConf.MaxLiveFraction.name, "0.1").maxLiveFraction == 0.1)
+    assert(conf(LeakyConf.ArrivalHeapFraction.name, "0").arrivalHeapFraction == 0.0)
+    assert(conf(LeakyConf.ArrivalHeapFraction.name, "0.01").arrivalHeapFraction == 0.01)
   }
 
   test("a size that overflows a long fails naming the key, not with Spark's raw message") {

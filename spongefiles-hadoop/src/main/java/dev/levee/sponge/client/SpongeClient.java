@@ -229,14 +229,16 @@ public final class SpongeClient implements RemoteMemory {
       if (Status.fromCode(reply.code()) == Status.NO_SUCH_CHUNK) {
         // Already reclaimed (the server restarted or its GC judged us dead): the memory is free
         // either way.
-        LOG.info("{} was already gone when freed: {}", h, message(reply));
+        // Per chunk, and a restarted server makes every chunk of a task say so: DEBUG.
+        LOG.debug("{} was already gone when freed: {}", h, message(reply));
         return;
       }
       expectOk(h.server(), Op.FREE, reply);
     } catch (RemoteReplyException e) {
       throw new IOException("cannot free " + h + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      LOG.info(
+      // Per chunk (a hostile review saw thousands of lines for one gone server): DEBUG.
+      LOG.debug(
           "{} not freed, its server is unreachable (its memory went with it): {}", h, e.toString());
     }
   }
@@ -354,7 +356,11 @@ public final class SpongeClient implements RemoteMemory {
   }
 
   private ServerConnection takeIdle(SpongeServerAddress server) {
-    Deque<ServerConnection> q = idle.computeIfAbsent(server, s -> new ArrayDeque<>());
+    // get, not computeIfAbsent: a server never reached (any name a caller passes) gets no entry.
+    Deque<ServerConnection> q = idle.get(server);
+    if (q == null) {
+      return null;
+    }
     synchronized (q) {
       ServerConnection c;
       while ((c = q.pollFirst()) != null) {

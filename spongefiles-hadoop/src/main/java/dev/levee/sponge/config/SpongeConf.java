@@ -377,6 +377,29 @@ public final class SpongeConf {
           .since(V020)
           .build();
 
+  public static final ConfigKey<Integer> HANDSHAKE_TIMEOUT_MS =
+      B.key("levee.sponge.server.handshake-timeout-ms", ints(100, 600_000))
+          .defaultValue("10000")
+          .doc(
+              "A new connection must finish its TLS handshake and its first request within this of"
+                  + " being accepted, however it trickles its bytes, or it is closed: a peer that"
+                  + " reconnects and trickles again holds a slot for this long, not for the socket"
+                  + " or frame timeout.")
+          .since(V020)
+          .build();
+
+  public static final ConfigKey<Integer> MAX_HANDSHAKES_PER_PEER =
+      B.key("levee.sponge.server.max-handshakes-per-peer", ints(1, 10_000))
+          .defaultValue("32")
+          .doc(
+              "Connections from one peer address that have not yet finished their first request;"
+                  + " more get a BUSY reply. A slow or hostile address cannot hold more slots than"
+                  + " this however often it reconnects; the default equals max-connections-per-peer"
+                  + " because a node's tasks connect at once (8 refused a node reading over 8"
+                  + " threads), so lower both on servers that face untrusted hosts.")
+          .since(V020)
+          .build();
+
   public static final ConfigKey<Integer> TRANSFER_BUFFERS =
       B.key("levee.sponge.server.transfer-buffers", ints(1, 10_000))
           .defaultValue("8")

@@ -59,6 +59,9 @@ final class ConnectionHandler implements Runnable {
   private ByteBuffer lent;
   private ByteBuffer discard;
 
+  /** Told when a reply is out: the connection's first request ends its handshake budget. */
+  private final Runnable firstRequestDone;
+
   ConnectionHandler(
       SocketChannel socket,
       int timeoutMillis,
@@ -67,7 +70,9 @@ final class ConnectionHandler implements Runnable {
       TransferBuffers buffers,
       ConnectionAuth auth,
       WireTls tls,
-      SpongeServerMetrics metrics) {
+      SpongeServerMetrics metrics,
+      Runnable firstRequestDone) {
+    this.firstRequestDone = firstRequestDone;
     this.auth = auth;
     this.tls = tls;
     this.socket = socket;
@@ -115,6 +120,7 @@ final class ConnectionHandler implements Runnable {
           giveBackBuffer();
         }
         exchange.end();
+        firstRequestDone.run();
       }
     } catch (EOFException e) {
       metrics.protocolErrors.increment();

@@ -51,6 +51,19 @@ final class OwnerLiveness {
     boolean held(long ownerId) throws IOException;
   }
 
+  /**
+   * Most peers whose grace period runs at once. Owner node names are client input, so without a cap
+   * this map grows with every distinct name a client sends (a hostile review saw 1,601 entries); a
+   * real cluster has far fewer nodes. A peer past the cap starts its grace once older ones leave,
+   * so its owners' chunks are kept longer, never freed early.
+   */
+  static final int MAX_TRACKED_PEERS = 1024;
+
+  /**
+   * When each peer was first found unreachable, for the peers that some owner of the latest round
+   * names: a peer no owner names any more is forgotten, so the map holds no more than the pool's
+   * owners, and at most {@link #MAX_TRACKED_PEERS}.
+   */
   private final Map<SpongeServerAddress, Long> unreachableSince = new ConcurrentHashMap<>();
 
   OwnerLiveness(
@@ -74,6 +87,11 @@ final class OwnerLiveness {
     this.probe = probe;
     this.unreachableGraceMillis = unreachableGraceMillis;
     this.clockMillis = clockMillis;
+  }
+
+  /** How many peers' grace periods are running. */
+  int trackedPeers() {
+    return unreachableSince.size();
   }
 
   boolean isLocal(ChunkOwner owner) {
@@ -129,7 +147,8 @@ final class OwnerLiveness {
                   return probe.isAlive(peer, owner.pid());
                 } catch (IOException e) {
                   unreachable.put(peer, Boolean.TRUE);
-                  LOG.info(
+                  // Per owner, so DEBUG: the round's summary below is the operator's line.
+                  LOG.debug(
                       "owner {}'s sponge server {} is unreachable: {}", owner, peer, e.toString());
                   return null;
                 }
@@ -157,12 +176,30 @@ final class OwnerLiveness {
       }
     }
     long now = clockMillis.getAsLong();
+    unreachableSince.keySet().retainAll(unreachable.keySet());
+    int untracked = 0;
+    long longest = 0;
     for (SpongeServerAddress peer : unreachable.keySet()) {
-      unreachableSince.putIfAbsent(peer, now);
-      LOG.info(
+      if (!unreachableSince.containsKey(peer) && unreachableSince.size() >= MAX_TRACKED_PEERS) {
+        untracked++;
+        continue;
+      }
+      long so = now - unreachableSince.computeIfAbsent(peer, p -> now);
+      longest = Math.max(longest, so);
+      LOG.debug(
           "sponge server {} did not answer this GC round ({} ms so far) or is not registered",
           peer,
-          now - unreachableSince.get(peer));
+          so);
+    }
+    if (!unreachable.isEmpty()) {
+      // One line per round whatever the number of peers: their names are client input.
+      LOG.info(
+          "{} sponge servers did not answer this GC round or are not registered (longest {} ms,"
+              + " {} beyond the {} tracked at once wait for their grace period to start)",
+          unreachable.size(),
+          longest,
+          untracked,
+          MAX_TRACKED_PEERS);
     }
     for (ChunkOwner o : alive.keySet()) {
       SpongeServerAddress answered = probed.get(o);

@@ -10,13 +10,28 @@ import java.util.Map;
  */
 final class PeerConnections {
   private final int maxPerPeer;
+  private final int maxHandshakesPerPeer;
   private final Map<InetAddress, Integer> open = new HashMap<>();
 
-  PeerConnections(int maxPerPeer) {
-    if (maxPerPeer < 1) {
-      throw new IllegalArgumentException("at least one connection per peer, got " + maxPerPeer);
+  /** Connections that have not finished their first request: the ones a slow peer can hold. */
+  private final Map<InetAddress, Integer> handshaking = new HashMap<>();
+
+  PeerConnections(int maxPerPeer, int maxHandshakesPerPeer) {
+    if (maxPerPeer < 1 || maxHandshakesPerPeer < 1) {
+      throw new IllegalArgumentException(
+          "at least one connection per peer, got " + maxPerPeer + " and " + maxHandshakesPerPeer);
     }
     this.maxPerPeer = maxPerPeer;
+    this.maxHandshakesPerPeer = maxHandshakesPerPeer;
+  }
+
+  int maxHandshakesPerPeer() {
+    return maxHandshakesPerPeer;
+  }
+
+  /** Whether {@code peer} is at its cap of connections still in their handshake. */
+  synchronized boolean handshakesFull(InetAddress peer) {
+    return handshaking.getOrDefault(peer, 0) >= maxHandshakesPerPeer;
   }
 
   int maxPerPeer() {
@@ -26,11 +41,18 @@ final class PeerConnections {
   /** Counts a new connection from {@code peer}; false (and nothing counted) at the cap. */
   synchronized boolean tryOpen(InetAddress peer) {
     int n = open.getOrDefault(peer, 0);
-    if (n >= maxPerPeer) {
+    int h = handshaking.getOrDefault(peer, 0);
+    if (n >= maxPerPeer || h >= maxHandshakesPerPeer) {
       return false;
     }
     open.put(peer, n + 1);
+    handshaking.put(peer, h + 1);
     return true;
+  }
+
+  /** One of {@code peer}'s connections finished its first request, or was cut before it did. */
+  synchronized void handshakeOver(InetAddress peer) {
+    handshaking.computeIfPresent(peer, (k, n) -> n <= 1 ? null : n - 1);
   }
 
   synchronized void close(InetAddress peer) {

@@ -18,9 +18,12 @@ import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +45,12 @@ final class SpongeServer implements Closeable {
   private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
   private final int socketTimeoutMillis;
   private final int frameTimeoutMillis;
+  private final int handshakeTimeoutMillis;
   private final PeerConnections peers;
+
+  /** Closes connections that have not finished their first request within the handshake budget. */
+  private final ScheduledThreadPoolExecutor handshakeCutter;
+
   private final ApplicationSecrets secrets;
   private final boolean authRequired;
   private final TransferBuffers buffers;
@@ -70,7 +78,8 @@ final class SpongeServer implements Closeable {
     this.frameTimeoutMillis = limits.frameTimeoutMillis();
     this.secrets = secrets;
     this.authRequired = authRequired;
-    this.peers = new PeerConnections(limits.maxConnectionsPerPeer());
+    this.handshakeTimeoutMillis = limits.handshakeTimeoutMillis();
+    this.peers = new PeerConnections(limits.maxConnectionsPerPeer(), limits.maxHandshakesPerPeer());
     this.buffers = new TransferBuffers(limits.transferBuffers(), service.chunkSize());
     metrics.transferBuffers(buffers);
     this.serverSocket = ServerSocketChannel.open();
@@ -97,6 +106,10 @@ final class SpongeServer implements Closeable {
             r -> daemon(r, "sponge-conn-" + localPort + "-" + n.incrementAndGet()));
     workers.allowCoreThreadTimeOut(true);
     this.acceptor = daemon(this::acceptLoop, "sponge-acceptor-" + localPort);
+    this.handshakeCutter =
+        new ScheduledThreadPoolExecutor(1, r -> daemon(r, "sponge-handshake-cut-" + localPort));
+    // Most connections finish at once: do not keep their cancelled cut-offs queued for the budget.
+    handshakeCutter.setRemoveOnCancelPolicy(true);
   }
 
   void start() {
@@ -124,13 +137,45 @@ final class SpongeServer implements Closeable {
       if (!peers.tryOpen(peer)) {
         refuseBusy(
             s,
-            "server busy: "
-                + peers.maxPerPeer()
-                + " connections from "
-                + peer.getHostAddress()
-                + " already open");
+            peers.handshakesFull(peer)
+                ? "server busy: "
+                    + peers.maxHandshakesPerPeer()
+                    + " connections from "
+                    + peer.getHostAddress()
+                    + " have not finished their first request"
+                : "server busy: "
+                    + peers.maxPerPeer()
+                    + " connections from "
+                    + peer.getHostAddress()
+                    + " already open");
         continue;
       }
+      // Ends the connection's handshake count once: at its first reply, at the cut, or at close.
+      AtomicBoolean handshakeOver = new AtomicBoolean();
+      ScheduledFuture<?> cut =
+          handshakeCutter.schedule(
+              () -> {
+                if (handshakeOver.compareAndSet(false, true)) {
+                  peers.handshakeOver(peer);
+                  metrics.exchangesTimedOut.increment();
+                  throttled.warn(
+                      "handshake",
+                      "closing sponge connection from {}: no first request within the {} ms"
+                          + " handshake budget",
+                      peer.getHostAddress(),
+                      handshakeTimeoutMillis);
+                  closeQuietly(s);
+                }
+              },
+              handshakeTimeoutMillis,
+              TimeUnit.MILLISECONDS);
+      Runnable firstRequestDone =
+          () -> {
+            if (handshakeOver.compareAndSet(false, true)) {
+              cut.cancel(false);
+              peers.handshakeOver(peer);
+            }
+          };
       try {
         // Replies are small and end a request: never hold them back for Nagle.
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -148,17 +193,21 @@ final class SpongeServer implements Closeable {
                         buffers,
                         new ConnectionAuth(secrets, authRequired),
                         tls,
-                        metrics)
+                        metrics,
+                        firstRequestDone)
                     .run();
               } finally {
                 open.remove(s);
+                firstRequestDone.run();
                 peers.close(peer);
               }
             });
       } catch (RejectedExecutionException e) {
+        firstRequestDone.run();
         peers.close(peer);
         refuseBusy(s, "server busy: " + workers.getMaximumPoolSize() + " connections open");
       } catch (IOException e) {
+        firstRequestDone.run();
         peers.close(peer);
         open.remove(s);
         closeQuietly(s);
@@ -187,6 +236,7 @@ final class SpongeServer implements Closeable {
     closeQuietly(serverSocket);
     open.forEach(SpongeServer::closeQuietly);
     workers.shutdownNow();
+    handshakeCutter.shutdownNow();
     try {
       acceptor.join(5000);
       workers.awaitTermination(5, TimeUnit.SECONDS);
