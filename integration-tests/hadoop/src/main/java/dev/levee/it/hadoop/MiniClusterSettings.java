@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.util.VersionInfo;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
@@ -48,6 +49,7 @@ public final class MiniClusterSettings {
     conf.setInt("mapreduce.shuffle.port", 0);
 
     containerSizes(conf, nodeManagerMemoryMb);
+    java17OnOlderHadoop(conf);
     fastPolling(conf);
     nodeManagerHousekeeping(conf);
     return conf;
@@ -71,6 +73,29 @@ public final class MiniClusterSettings {
     // noise.
     conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
     conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+  }
+
+  /**
+   * Hadoop 3.3's ApplicationMaster builds its web app with Guice 4, whose cglib needs java.lang
+   * opened on Java 17 (ExceptionInInitializerError at start otherwise); 3.4 and later need nothing.
+   * A requirement of stock Hadoop 3.3 on Java 17, stated in the README's Versions table, so it goes
+   * where an operator would put it: the admin options, which job settings keep.
+   */
+  private static void java17OnOlderHadoop(Configuration conf) {
+    if (!VersionInfo.getVersion().startsWith("3.3.")) {
+      return;
+    }
+    String opens = " --add-opens=java.base/java.lang=ALL-UNNAMED";
+    for (String key :
+        new String[] {
+          MRJobConfig.MR_AM_ADMIN_COMMAND_OPTS,
+          MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS,
+          MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS
+        }) {
+      conf.set(
+          key,
+          conf.get(key, "-Djava.net.preferIPv4Stack=true -Dhadoop.metrics.log.level=WARN") + opens);
+    }
   }
 
   private static void fastPolling(Configuration conf) {
