@@ -71,7 +71,7 @@ class LeakySweepPlanSuite extends AnyFunSuite {
     val badValue = intercept[BadArgumentException](
       plan("--leaky-conf", "spark.levee.leaky.memory.maxLiveFraction=2")
     ).getMessage
-    assert(badValue.contains("maxLiveFraction") && badValue.contains("(0, 1]"))
+    assert(badValue.contains("maxLiveFraction") && badValue.contains("[0.1, 1]"))
     val typo = intercept[BadArgumentException](
       plan("--leaky-conf", "spark.levee.leaky.memory.maxLiveFracton=0.5")
     ).getMessage
