@@ -73,10 +73,6 @@ final class ContainerCluster implements AutoCloseable {
     return "nm" + i;
   }
 
-  int nodeManagers() {
-    return nodeManagers;
-  }
-
   ContainerCluster start() throws IOException {
     long t0 = System.nanoTime();
     image = buildImage();
@@ -149,11 +145,6 @@ final class ContainerCluster implements AutoCloseable {
         "container cluster %s: %s in %d s%n",
         name, up.out().strip(), (System.nanoTime() - t0) / 1_000_000_000L);
     return this;
-  }
-
-  /** Runs {@code command} with bash in node's container; fails unless it exits 0. */
-  String exec(long timeoutSeconds, String node, String command) {
-    return docker(timeoutSeconds, "exec", container(node), "bash", "-c", command);
   }
 
   Docker.Result tryExec(long timeoutSeconds, String node, String command) {
