@@ -86,8 +86,7 @@ public final class PoolDirectory {
       throws IOException {
     Path abs = dir.toAbsolutePath().normalize();
     createMissing(abs, purpose.mode());
-    checkDirectory(abs, expectedOwner, purpose);
-    PosixFileAttributes a = attributes(abs);
+    PosixFileAttributes a = checkDirectory(abs, expectedOwner, purpose);
     if (!a.permissions().equals(purpose.mode())) {
       // Ours and writable only by us: who may read it is what we set, not what we refuse.
       Files.setPosixFilePermissions(abs, purpose.mode());
@@ -116,8 +115,9 @@ public final class PoolDirectory {
     return a;
   }
 
-  private static void checkDirectory(Path abs, UserPrincipal expectedOwner, Purpose purpose)
-      throws IOException {
+  /** Checks the directory {@code abs} as {@link #secure} does; returns its attributes. */
+  private static PosixFileAttributes checkDirectory(
+      Path abs, UserPrincipal expectedOwner, Purpose purpose) throws IOException {
     PosixFileAttributes a = attributes(abs);
     String what = "refusing " + purpose.label() + " " + abs;
     if (a.isSymbolicLink()) {
@@ -131,6 +131,7 @@ public final class PoolDirectory {
         a,
         what,
         "; only " + PosixFilePermissions.toString(purpose.mode()) + " is allowed" + purpose.fix());
+    return a;
   }
 
   /** The user this process runs as (the owner of {@code /proc/self}, i.e. the effective uid). */
