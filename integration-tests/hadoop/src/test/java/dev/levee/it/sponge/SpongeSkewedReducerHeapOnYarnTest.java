@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -83,7 +84,7 @@ class SpongeSkewedReducerHeapOnYarnTest {
     Job stock = newJob(cluster.clientConf(), "heap-stock");
     stock.getConfiguration().set(MRJobConfig.REDUCE_JAVA_OPTS, STOCK_REDUCE_OPTS);
     assertTrue(stock.waitForCompletion(false), "stock: " + stock.getStatus().getFailureInfo());
-    List<String> expected = ClusterFiles.readOutput(fs, outputOf(stock));
+    List<String> expected = ClusterFiles.readOutput(fs, FileOutputFormat.getOutputPath(stock));
     assertTrue(expected.size() > 1_000, "stock output has " + expected.size() + " keys");
 
     Job job = spongeJob("heap-sponge-retried");
@@ -103,7 +104,10 @@ class SpongeSkewedReducerHeapOnYarnTest {
     }
     assertTrue(ok, "job failed: " + job.getStatus().getFailureInfo());
     assertEquals(FAILING_ATTEMPTS, failures.size(), "every attempt but the last failed on purpose");
-    assertEquals(expected, ClusterFiles.readOutput(fs, outputOf(job)), "output equals stock");
+    assertEquals(
+        expected,
+        ClusterFiles.readOutput(fs, FileOutputFormat.getOutputPath(job)),
+        "output equals stock");
     assertEquals(
         0,
         job.getCounters()
@@ -137,7 +141,7 @@ class SpongeSkewedReducerHeapOnYarnTest {
           first(failures));
       assertTrue(ok, "repetition " + i + " failed: " + job.getStatus().getFailureInfo());
       assertEquals(List.of(), failures, "repetition " + i + ": failed reduce attempts");
-      fs.delete(outputOf(job), true);
+      fs.delete(FileOutputFormat.getOutputPath(job), true);
     }
     LOG.info("{} plain repetitions, {} failed reduce attempts", repeats, failedAttempts);
   }
@@ -159,10 +163,6 @@ class SpongeSkewedReducerHeapOnYarnTest {
     job.getConfiguration().setInt(SkewedShuffleJob.HEAVY_MAPS, HEAVY_MAPS);
     job.getConfiguration().setLong(SkewedShuffleJob.HEAVY_RECORDS_PER_MAP, HEAVY_RECORDS);
     return job;
-  }
-
-  private static Path outputOf(Job job) {
-    return new Path(job.getConfiguration().get("mapreduce.output.fileoutputformat.outputdir"));
   }
 
   /** One entry per failed reduce attempt: its diagnostics. */
