@@ -44,13 +44,12 @@ final class JobSecretDrop {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
-  /** The secrets' directory: the NodeManager's user's alone. */
+  /** The secrets' directory: the NodeManager's user's alone, fixed as its parent is. */
   static final PoolDirectory.Purpose SECRETS_DIR =
       new PoolDirectory.Purpose(
           "sponge job-secrets directory",
           PosixFilePermissions.fromString("rwx------"),
-          "; remove it and restart the NodeManager (only root and the NodeManager's user may be"
-              + " able to create or replace it or any directory above it)");
+          SpongeNodeDescriptor.NODE_DIR.fix());
 
   private final List<Path> nodeManagerLocalDirs;
 
