@@ -1,18 +1,14 @@
 package dev.levee.sponge.config;
 
 import dev.levee.config.ConfigSource;
+import dev.levee.sponge.local.PoolDirectory;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
-import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -45,20 +41,8 @@ public record WireAuthConfig(boolean required, String secretFile) {
     String name = SpongeConf.AUTH_SECRET_FILE.name() + " " + p;
     PosixFileAttributes before = trusted(p, name);
     byte[] secret;
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      if (ch.size() > MAX_SECRET_BYTES) {
-        throw new IOException(
-            name
-                + " holds "
-                + ch.size()
-                + " bytes; a secret file holds at most "
-                + MAX_SECRET_BYTES);
-      }
-      ByteBuffer b = ByteBuffer.allocate((int) ch.size());
-      while (b.hasRemaining() && ch.read(b) >= 0) {
-        // until full or at its end
-      }
-      secret = Arrays.copyOf(b.array(), b.position());
+    try {
+      secret = PoolDirectory.readSmallFile(p, name, MAX_SECRET_BYTES);
     } catch (IOException e) {
       if (Files.isSymbolicLink(p)) {
         throw new IOException(name + " is not a regular file (links refused)", e);
@@ -86,7 +70,7 @@ public record WireAuthConfig(boolean required, String secretFile) {
     if (!a.isRegularFile()) {
       throw new IOException(name + " is not a regular file (links refused)");
     }
-    String me = currentUser(p).getName();
+    String me = PoolDirectory.currentUser().getName();
     String owner = a.owner().getName();
     if (!owner.equals("root") && !owner.equals(me)) {
       throw new IOException(
@@ -108,15 +92,5 @@ public record WireAuthConfig(boolean required, String secretFile) {
               + ": other users may read or write it; chmod 600 or 640 it");
     }
     return a;
-  }
-
-  private static UserPrincipal currentUser(Path p) throws IOException {
-    Path self = Path.of("/proc/self");
-    if (Files.exists(self)) {
-      return Files.getOwner(self);
-    }
-    return p.getFileSystem()
-        .getUserPrincipalLookupService()
-        .lookupPrincipalByName(System.getProperty("user.name"));
   }
 }

@@ -1,6 +1,7 @@
 package dev.levee.sponge.local;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -84,8 +86,7 @@ public final class PoolDirectory {
       throws IOException {
     Path abs = dir.toAbsolutePath().normalize();
     createMissing(abs, purpose.mode());
-    checkDirectory(abs, expectedOwner, purpose);
-    PosixFileAttributes a = attributes(abs);
+    PosixFileAttributes a = checkDirectory(abs, expectedOwner, purpose);
     if (!a.permissions().equals(purpose.mode())) {
       // Ours and writable only by us: who may read it is what we set, not what we refuse.
       Files.setPosixFilePermissions(abs, purpose.mode());
@@ -98,44 +99,25 @@ public final class PoolDirectory {
    * Checks, changing nothing, that {@code file} is a regular file (not a link) of {@code
    * expectedOwner} that nobody else may write, in a directory trusted as {@link #secure} would
    * trust it: how a process of another user (a task) believes what the NodeManager left for it.
+   *
+   * @return the file's attributes, as checked
    */
-  public static void checkWrittenBy(Path file, UserPrincipal expectedOwner, Purpose purpose)
-      throws IOException {
+  public static PosixFileAttributes checkWrittenBy(
+      Path file, UserPrincipal expectedOwner, Purpose purpose) throws IOException {
     Path abs = file.toAbsolutePath().normalize();
     PosixFileAttributes a = attributes(abs);
-    if (!a.isRegularFile()) {
-      throw new IOException(
-          "refusing "
-              + abs
-              + ": it is "
-              + (a.isSymbolicLink() ? "a symbolic link" : "not a regular file")
-              + purpose.fix());
-    }
-    if (!a.owner().getName().equals(expectedOwner.getName())) {
-      throw new IOException(
-          "refusing "
-              + abs
-              + ": it is owned by "
-              + a.owner().getName()
-              + ", not by "
-              + expectedOwner.getName()
-              + purpose.fix());
-    }
-    if (writableByOthers(a.permissions())) {
-      throw new IOException(
-          "refusing "
-              + abs
-              + ": mode "
-              + PosixFilePermissions.toString(a.permissions())
-              + " lets other users write it"
-              + purpose.fix());
-    }
+    String what = "refusing " + abs;
+    requireRegularFile(a, what, purpose.fix());
+    requireOwner(a, expectedOwner, what, purpose.fix());
+    requireNotWritableByOthers(a, what, purpose.fix());
     checkDirectory(abs.getParent(), expectedOwner, purpose);
     checkAncestors(abs.getParent(), expectedOwner, purpose);
+    return a;
   }
 
-  private static void checkDirectory(Path abs, UserPrincipal expectedOwner, Purpose purpose)
-      throws IOException {
+  /** Checks the directory {@code abs} as {@link #secure} does; returns its attributes. */
+  private static PosixFileAttributes checkDirectory(
+      Path abs, UserPrincipal expectedOwner, Purpose purpose) throws IOException {
     PosixFileAttributes a = attributes(abs);
     String what = "refusing " + purpose.label() + " " + abs;
     if (a.isSymbolicLink()) {
@@ -144,26 +126,12 @@ public final class PoolDirectory {
     if (!a.isDirectory()) {
       throw new IOException(what + ": not a directory" + purpose.fix());
     }
-    if (!a.owner().getName().equals(expectedOwner.getName())) {
-      throw new IOException(
-          what
-              + ": it is owned by "
-              + a.owner().getName()
-              + ", not by "
-              + expectedOwner.getName()
-              + " (the user this sponge runs as)"
-              + purpose.fix());
-    }
-    if (writableByOthers(a.permissions())) {
-      throw new IOException(
-          what
-              + ": mode "
-              + PosixFilePermissions.toString(a.permissions())
-              + " lets other users write it; only "
-              + PosixFilePermissions.toString(purpose.mode())
-              + " is allowed"
-              + purpose.fix());
-    }
+    requireOwner(a, expectedOwner, what, " (the user this sponge runs as)" + purpose.fix());
+    requireNotWritableByOthers(
+        a,
+        what,
+        "; only " + PosixFilePermissions.toString(purpose.mode()) + " is allowed" + purpose.fix());
+    return a;
   }
 
   /** The user this process runs as (the owner of {@code /proc/self}, i.e. the effective uid). */
@@ -223,25 +191,31 @@ public final class PoolDirectory {
   /** Throws unless {@code name} is a regular file (not a link) owned by the expected user. */
   void checkFile(Path file) throws IOException {
     PosixFileAttributes a = attributes(file);
-    if (!a.isRegularFile()) {
-      throw new IOException(
-          "refusing sponge pool file "
-              + file
-              + ": it is "
-              + (a.isSymbolicLink() ? "a symbolic link" : "not a regular file")
-              + " (remove it)");
-    }
-    if (!a.owner().getName().equals(owner.getName())) {
-      throw new IOException(
-          "refusing sponge pool file "
-              + file
-              + ": it is owned by "
-              + a.owner().getName()
-              + ", not by "
-              + owner.getName());
-    }
+    String what = "refusing sponge pool file " + file;
+    requireRegularFile(a, what, " (remove it)");
+    requireOwner(a, owner, what, "");
     if (!a.permissions().equals(FILE_MODE)) {
       Files.setPosixFilePermissions(file, FILE_MODE);
+    }
+  }
+
+  /**
+   * The whole of {@code file} (a secret), opened without following a link ({@code O_NOFOLLOW});
+   * refused unread when it holds more than {@code maxBytes}. {@code name} names it in messages.
+   */
+  public static byte[] readSmallFile(Path file, String name, int maxBytes) throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      long size = ch.size();
+      if (size > maxBytes) {
+        throw new IOException(
+            name + " holds " + size + " bytes; a secret file holds at most " + maxBytes);
+      }
+      ByteBuffer b = ByteBuffer.allocate((int) size);
+      while (b.hasRemaining() && ch.read(b) >= 0) {
+        // until full or at its end
+      }
+      return Arrays.copyOf(b.array(), b.position());
     }
   }
 
@@ -301,6 +275,43 @@ public final class PoolDirectory {
                 + Integer.toOctalString(mode & 07777)
                 + "), so they could replace it");
       }
+    }
+  }
+
+  private static void requireRegularFile(PosixFileAttributes a, String what, String fix)
+      throws IOException {
+    if (!a.isRegularFile()) {
+      throw new IOException(
+          what
+              + ": it is "
+              + (a.isSymbolicLink() ? "a symbolic link" : "not a regular file")
+              + fix);
+    }
+  }
+
+  private static void requireOwner(
+      PosixFileAttributes a, UserPrincipal expectedOwner, String what, String fix)
+      throws IOException {
+    if (!a.owner().getName().equals(expectedOwner.getName())) {
+      throw new IOException(
+          what
+              + ": it is owned by "
+              + a.owner().getName()
+              + ", not by "
+              + expectedOwner.getName()
+              + fix);
+    }
+  }
+
+  private static void requireNotWritableByOthers(PosixFileAttributes a, String what, String fix)
+      throws IOException {
+    if (writableByOthers(a.permissions())) {
+      throw new IOException(
+          what
+              + ": mode "
+              + PosixFilePermissions.toString(a.permissions())
+              + " lets other users write it"
+              + fix);
     }
   }
 

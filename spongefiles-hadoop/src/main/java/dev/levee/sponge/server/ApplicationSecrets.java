@@ -2,6 +2,8 @@ package dev.levee.sponge.server;
 
 import dev.levee.sponge.protocol.Handshake;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,8 +29,8 @@ public final class ApplicationSecrets {
    * window until the file is deleted needs covering, and the oldest entries go first.
    */
   private final Map<String, Boolean> stopped =
-      java.util.Collections.synchronizedMap(
-          new java.util.LinkedHashMap<>() {
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
               return size() > MAX_STOPPED_REMEMBERED;

@@ -59,12 +59,7 @@ final class ChunkService {
   /**
    * Serves one request whose payload is all in memory. {@code readBuffer} is the connection's
    * chunk-sized scratch buffer for READ replies (valid until the reply is written).
-   */
-  Reply serve(Op op, Payload p, ByteBuffer readBuffer) throws MalformedFrameException {
-    return serve(op, p, readBuffer, null);
-  }
-
-  /**
+   *
    * @param application the application the connection proved (null when unauthenticated): a RENEW
    *     then renews only an owner holding chunks of that application
    */

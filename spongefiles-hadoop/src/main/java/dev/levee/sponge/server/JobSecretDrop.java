@@ -4,7 +4,7 @@ import dev.levee.sponge.local.PoolDirectory;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -44,13 +44,12 @@ final class JobSecretDrop {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
-  /** The secrets' directory: the NodeManager's user's alone. */
+  /** The secrets' directory: the NodeManager's user's alone, fixed as its parent is. */
   static final PoolDirectory.Purpose SECRETS_DIR =
       new PoolDirectory.Purpose(
           "sponge job-secrets directory",
           PosixFilePermissions.fromString("rwx------"),
-          "; remove it and restart the NodeManager (only root and the NodeManager's user may be"
-              + " able to create or replace it or any directory above it)");
+          SpongeNodeDescriptor.NODE_DIR.fix());
 
   private final List<Path> nodeManagerLocalDirs;
 
@@ -124,46 +123,26 @@ final class JobSecretDrop {
     for (Path localDir : nodeManagerLocalDirs) {
       Path file = localDir.resolve(RELATIVE_DIR).resolve(applicationId);
       try {
-        PosixFileAttributes a =
-            Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         UserPrincipal me = PoolDirectory.currentUser();
-        PoolDirectory.checkWrittenBy(file, me, SECRETS_DIR);
-        if (!a.isRegularFile()
-            || !a.owner().equals(me)
-            || !OWNER_ONLY.containsAll(a.permissions())) {
+        PosixFileAttributes a = PoolDirectory.checkWrittenBy(file, me, SECRETS_DIR);
+        if (!OWNER_ONLY.containsAll(a.permissions())) {
           LOG.warn(
               "ignoring the job secret file {}: it must be a regular file of {} with mode 600",
               file,
               me.getName());
           continue;
         }
-        byte[] secret = readNoFollow(file);
+        byte[] secret = PoolDirectory.readSmallFile(file, "job secret file " + file, 4096);
         if (secret.length > 0) {
           return Optional.of(secret);
         }
-      } catch (java.nio.file.NoSuchFileException e) {
+      } catch (NoSuchFileException e) {
         // not here: the next dir, or not at all
       } catch (IOException e) {
         LOG.warn("cannot read the job secret file {}: {}", file, e.toString());
       }
     }
     return Optional.empty();
-  }
-
-  private static byte[] readNoFollow(Path file) throws IOException {
-    try (java.nio.channels.FileChannel ch =
-        java.nio.channels.FileChannel.open(
-            file, java.nio.file.StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      long size = ch.size();
-      if (size > 4096) {
-        throw new IOException("a job secret of " + size + " bytes is not one");
-      }
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) size);
-      while (b.hasRemaining() && ch.read(b) >= 0) {
-        // until full or at its end
-      }
-      return java.util.Arrays.copyOf(b.array(), b.position());
-    }
   }
 
   private static void move(Path from, Path to) throws IOException {

@@ -28,7 +28,6 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
@@ -59,9 +58,7 @@ class AuthenticationTest {
     dir = TempDirs.newShmDir("auth");
     clusterSecret = new byte[32];
     new Random(3).nextBytes(clusterSecret);
-    secretFile = Files.createTempFile("sponge-secret", ".key");
-    Files.write(secretFile, clusterSecret);
-    Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
+    secretFile = TestNodes.secretFile(clusterSecret);
     Configuration conf = TestNodes.conf(dir, 8);
     conf.set(SpongeConf.AUTH_REQUIRED.name(), "true");
     conf.set(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -110,5 +111,31 @@ class JobSecretRelayTest {
     Files.setPosixFilePermissions(elsewhere, PosixFilePermissions.fromString("rw-------"));
     Files.createSymbolicLink(dir.resolve("application_1_0002"), elsewhere);
     assertTrue(drop.find("application_1_0002").isEmpty(), "a link was followed");
+  }
+
+  /**
+   * Issue 28: the NodeManager stops aux services in hash order, so the sponge service forgot a
+   * stopped application's secret before the relay deleted its file; a handshake in that window
+   * looked the file up again and cached the secret until the NodeManager restarted.
+   */
+  @Test
+  void aStoppedApplicationsSecretIsNotLookedUpAgainWhileItsFileLingers() throws IOException {
+    String app = "application_1_0001";
+    JobSecretDrop drop = new JobSecretDrop(List.of(localDir));
+    drop.put(app, "job-secret".getBytes());
+    ApplicationSecrets secrets =
+        new ApplicationSecrets("a cluster secret of 32 bytes....".getBytes());
+    secrets.lookUpIn(drop::find);
+    assertEquals(2, secrets.secretsOf(Handshake.Kind.APPLICATION, app).size(), "job's and derived");
+
+    secrets.forget(app); // the sponge service's stopApplication ran first: the file is still there
+    assertTrue(drop.find(app).isPresent());
+    assertEquals(
+        List.of(),
+        secrets.secretsOf(Handshake.Kind.APPLICATION, app),
+        "a stopped application's secret was believed again");
+    assertTrue(secrets.derivedSecretOf(app).isEmpty(), "its derived secret is void here too");
+    drop.remove(app); // the relay's stopApplication
+    assertEquals(List.of(), secrets.secretsOf(Handshake.Kind.APPLICATION, app));
   }
 }

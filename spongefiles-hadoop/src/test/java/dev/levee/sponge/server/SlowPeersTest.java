@@ -4,20 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.sponge.config.SpongeServerConfig;
-import dev.levee.sponge.protocol.Frame;
-import dev.levee.sponge.protocol.FrameCodec;
-import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.Await;
 import dev.levee.sponge.testing.TempDirs;
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +29,10 @@ import org.junit.jupiter.api.Timeout;
 class SlowPeersTest {
   private static final int SLOTS = 8;
   private static final int PER_PEER = 4;
+
+  /** A whole trickled frame: 64 bytes, one every 200 ms, would take 12 s. */
+  private static final int FRAME = TricklingPeers.FRAME_BYTES;
+
   private Path dir;
   private SpongeService node;
   private SpongeServerAddress server;
@@ -60,59 +55,13 @@ class SlowPeersTest {
     TempDirs.deleteRecursively(dir);
   }
 
-  /** A FREE_SPACE request from {@code local}: OK when served, BUSY when refused. */
-  private Status freeSpaceFrom(String local) throws IOException {
-    try (Socket s = new Socket()) {
-      s.bind(new InetSocketAddress(InetAddress.getByName(local), 0));
-      s.connect(new InetSocketAddress(server.host(), server.port()), 2000);
-      s.setSoTimeout(5000);
-      s.getOutputStream().write(freeSpaceFrame());
-      Frame f = FrameCodec.read(new DataInputStream(s.getInputStream()), 1 << 16);
-      return Status.fromCode(f.code());
-    }
-  }
-
-  private static byte[] freeSpaceFrame() {
-    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES)
-        .putInt(Frame.HEADER_BYTES)
-        .put(Frame.VERSION)
-        .put(Op.FREE_SPACE.code())
-        .putLong(1)
-        .array();
-  }
-
-  /**
-   * Sends a 60-byte FREE_SPACE frame (padded with trailing bytes) one byte every 200 ms: each byte
-   * comes well within the socket timeout, the whole frame would take 12 s. Returns how many bytes
-   * went out before the server cut or refused the connection (all 64 if it never did).
-   */
-  private int trickle() throws IOException, InterruptedException {
-    try (Socket s = new Socket()) {
-      s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
-      s.connect(new InetSocketAddress(server.host(), server.port()), 2000);
-      ByteBuffer frame = ByteBuffer.allocate(64);
-      frame.putInt(60).put(Frame.VERSION).put(Op.FREE_SPACE.code()).putLong(2);
-      OutputStream out = s.getOutputStream();
-      for (int i = 0; i < 64; i++) {
-        try {
-          out.write(frame.get(i));
-          out.flush();
-        } catch (IOException cut) {
-          return i;
-        }
-        Thread.sleep(200);
-      }
-      return 64;
-    }
-  }
-
   @Test
   void trickledFramesAreCutAndOnePeerCannotTakeEverySlot() throws Exception {
     ExecutorService slow = Executors.newFixedThreadPool(SLOTS + 4);
     try {
       List<Future<Integer>> attackers = new ArrayList<>();
       for (int i = 0; i < SLOTS + 4; i++) {
-        attackers.add(slow.submit(this::trickle));
+        attackers.add(slow.submit(() -> TricklingPeers.trickle(server, FRAME, () -> {})));
       }
       // Every attacker connected: the per-peer cap admitted PER_PEER, the rest were refused.
       Await.until(
@@ -120,10 +69,14 @@ class SlowPeersTest {
           () -> node.metrics().getConnectionsRefused() >= SLOTS + 4 - PER_PEER);
 
       // A well-behaved client on another address is served while the attack goes on.
-      assertEquals(Status.OK, freeSpaceFrom("127.0.0.2"), "a normal client is served");
+      assertEquals(
+          Status.OK,
+          TricklingPeers.freeSpaceFrom(server, "127.0.0.2"),
+          "a normal client is served");
 
       for (Future<Integer> a : attackers) {
-        assertTrue(a.get() < 64, "no slow connection is served to the end of its 12-second frame");
+        assertTrue(
+            a.get() < FRAME, "no slow connection is served to the end of its 12-second frame");
       }
       assertTrue(
           node.metrics().getConnectionsRefused() >= attackers.size() - PER_PEER,
@@ -136,7 +89,9 @@ class SlowPeersTest {
           node.metrics().getExchangesTimedOut() >= 1,
           "admitted slow connections are cut at the exchange deadline");
       assertEquals(
-          Status.OK, freeSpaceFrom("127.0.0.1"), "the slow peer's address is served again");
+          Status.OK,
+          TricklingPeers.freeSpaceFrom(server, "127.0.0.1"),
+          "the slow peer's address is served again");
     } finally {
       slow.shutdownNow();
     }

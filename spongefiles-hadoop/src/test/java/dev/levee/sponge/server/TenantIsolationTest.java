@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
@@ -50,9 +49,7 @@ class TenantIsolationTest {
     dir = TempDirs.newShmDir("tenants");
     Configuration conf = TestNodes.conf(dir, 8);
     conf.set(SpongeConf.AUTH_REQUIRED.name(), "true");
-    secretFile = Files.createTempFile("sponge-secret", ".key");
-    Files.write(secretFile, "a cluster secret of 32 bytes....".getBytes());
-    Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
+    secretFile = TestNodes.secretFile("a cluster secret of 32 bytes....".getBytes());
     conf.set(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());
     conf.set(SpongeConf.GC_PERIOD_MS.name(), "60000"); // rounds run by hand
     conf.set(SpongeConf.GC_PEER_GRACE_MS.name(), Long.toString(GRACE_MS));

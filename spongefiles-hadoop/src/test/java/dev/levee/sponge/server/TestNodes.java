@@ -7,8 +7,11 @@ import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.discovery.ServerListEntry;
 import dev.levee.sponge.discovery.StaticServerList;
 import dev.levee.sponge.protocol.SpongeServerAddress;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
@@ -46,6 +49,17 @@ final class TestNodes {
         ClientIdentity.ofCurrentProcess(app, ownerNode, null),
         new StaticServerList(entries),
         new ClientSettings(2000, 5000, CHUNK, 4));
+  }
+
+  /**
+   * A cluster secret file holding {@code secret}, private to this user (mode 600) as servers
+   * require; the caller deletes it.
+   */
+  static Path secretFile(byte[] secret) throws IOException {
+    Path f = Files.createTempFile("sponge-secret", ".key");
+    Files.write(f, secret);
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+    return f;
   }
 
   static ByteBuffer randomBytes(int n, long seed) {

@@ -15,7 +15,6 @@ import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.testing.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -47,9 +46,7 @@ class ZooKeeperAclTest {
   void setUp() throws Exception {
     zk = new TestingServer(true);
     pool = TempDirs.newShmDir("zk-acl");
-    secretFile = Files.createTempFile("sponge-zk-secret", ".key");
-    Files.write(secretFile, "a cluster secret of 32 bytes....".getBytes());
-    Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
+    secretFile = TestNodes.secretFile("a cluster secret of 32 bytes....".getBytes());
     outsider =
         CuratorFrameworkFactory.newClient(zk.getConnectString(), 4000, 4000, new RetryOneTime(200));
     outsider.start();

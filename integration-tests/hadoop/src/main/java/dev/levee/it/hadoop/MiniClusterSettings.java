@@ -92,9 +92,9 @@ public final class MiniClusterSettings {
           MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS,
           MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS
         }) {
-      conf.set(
-          key,
-          conf.get(key, "-Djava.net.preferIPv4Stack=true -Dhadoop.metrics.log.level=WARN") + opens);
+      // Unset, each key starts from the tasks' stock admin options (the AM's own default is
+      // empty; these only add IPv4 and a quieter metrics log to it).
+      conf.set(key, conf.get(key, MRJobConfig.DEFAULT_MAPRED_ADMIN_JAVA_OPTS.trim()) + opens);
     }
   }
 

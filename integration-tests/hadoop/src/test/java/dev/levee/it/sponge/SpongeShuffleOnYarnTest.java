@@ -37,6 +37,7 @@ import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.util.GenericOptionsParser;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,7 +128,9 @@ class SpongeShuffleOnYarnTest {
     sampler.stop();
 
     assertEquals(
-        stock, ClusterFiles.readOutput(fs, outputOf(job)), "SpongeFiles output equals stock");
+        stock,
+        ClusterFiles.readOutput(fs, FileOutputFormat.getOutputPath(job)),
+        "SpongeFiles output equals stock");
     Counters c = job.getCounters();
     assertEquals(
         0,
@@ -204,7 +207,9 @@ class SpongeShuffleOnYarnTest {
     assertTrue(run(job), "sponge job failed: " + job.getStatus().getFailureInfo());
 
     assertEquals(
-        stock, ClusterFiles.readOutput(fs, outputOf(job)), "SpongeFiles output equals stock");
+        stock,
+        ClusterFiles.readOutput(fs, FileOutputFormat.getOutputPath(job)),
+        "SpongeFiles output equals stock");
     Counters c = job.getCounters();
     assertEquals(0, sponge(c, SpongeCounters.Counter.SHUFFLE_FALLBACKS.counterName()));
     assertEquals(
@@ -255,7 +260,10 @@ class SpongeShuffleOnYarnTest {
             .toString());
 
     assertTrue(run(job), "job failed: " + job.getStatus().getFailureInfo());
-    assertEquals(stock, ClusterFiles.readOutput(fs, outputOf(job)), "output equals stock");
+    assertEquals(
+        stock,
+        ClusterFiles.readOutput(fs, FileOutputFormat.getOutputPath(job)),
+        "output equals stock");
     Counters c = job.getCounters();
     assertEquals(
         0,
@@ -300,7 +308,9 @@ class SpongeShuffleOnYarnTest {
 
     assertTrue(run(job), "job failed: " + job.getStatus().getFailureInfo());
     assertEquals(
-        stock, ClusterFiles.readOutput(fs, outputOf(job)), "output after the rerun equals stock");
+        stock,
+        ClusterFiles.readOutput(fs, FileOutputFormat.getOutputPath(job)),
+        "output after the rerun equals stock");
     assertTrue(
         job.getCounters().findCounter(JobCounter.NUM_FAILED_REDUCES).getValue() >= 1,
         "the reduce attempt that read from the lost server failed");
@@ -333,7 +343,7 @@ class SpongeShuffleOnYarnTest {
     if (stockOutput == null) {
       Job job = newJob(cluster.clientConf(), "stock-skewed");
       assertTrue(run(job), "stock job failed: " + job.getStatus().getFailureInfo());
-      stockOutput = ClusterFiles.readOutput(fs, outputOf(job));
+      stockOutput = ClusterFiles.readOutput(fs, FileOutputFormat.getOutputPath(job));
       assertTrue(stockOutput.size() > 1_000, "stock output has " + stockOutput.size() + " keys");
     }
     return stockOutput;
@@ -348,11 +358,6 @@ class SpongeShuffleOnYarnTest {
         new org.apache.hadoop.fs.Path("/it/sponge/out-" + name),
         RECORDS_PER_MAP,
         VALUE_BYTES);
-  }
-
-  private static org.apache.hadoop.fs.Path outputOf(Job job) {
-    return new org.apache.hadoop.fs.Path(
-        job.getConfiguration().get("mapreduce.output.fileoutputformat.outputdir"));
   }
 
   /**
