@@ -30,6 +30,12 @@ final class ContainerCluster implements AutoCloseable {
   static final String CONF = "/opt/hadoop/conf";
   static final String LEVEE = "/opt/levee";
   static final String JOBS_JAR = "/opt/jobs/levee-container-jobs.jar";
+
+  /**
+   * integration-tests/hadoop's test jar: the jobs' mappers and reducers, shipped as the job jar.
+   */
+  static final String JOB_JAR = "/opt/jobs/it-hadoop-tests.jar";
+
   static final String HADOOP_SHARE = "/opt/hadoop/share";
   static final String CLASSPATH = CONF + ":" + HADOOP_SHARE + ":" + HADOOP_LIB + "/*";
   static final String JVM_FLAGS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k";
@@ -65,10 +71,6 @@ final class ContainerCluster implements AutoCloseable {
 
   String nodeManager(int i) {
     return "nm" + i;
-  }
-
-  int nodeManagers() {
-    return nodeManagers;
   }
 
   ContainerCluster start() throws IOException {
@@ -145,16 +147,11 @@ final class ContainerCluster implements AutoCloseable {
     return this;
   }
 
-  /** Runs {@code command} with bash in node's container; fails unless it exits 0. */
-  String exec(long timeoutSeconds, String node, String command) {
-    return docker(timeoutSeconds, "exec", container(node), "bash", "-c", command);
-  }
-
   Docker.Result tryExec(long timeoutSeconds, String node, String command) {
     return tryDocker(timeoutSeconds, "exec", container(node), "bash", "-c", command);
   }
 
-  /** A java command line for the client container, on the cluster's classpath plus the jobs jar. */
+  /** A java command line for the client container, on the cluster's classpath plus the job jars. */
   static String clientJava(String main, String args) {
     return "java -Xmx256m "
         + JVM_FLAGS
@@ -162,6 +159,8 @@ final class ContainerCluster implements AutoCloseable {
         + CLASSPATH
         + ":"
         + JOBS_JAR
+        + ":"
+        + JOB_JAR
         + "' "
         + main
         + " "
@@ -267,6 +266,9 @@ final class ContainerCluster implements AutoCloseable {
     jobsJar(
         Path.of(System.getProperty("levee.containers.classes")),
         dir.resolve("jobs/levee-container-jobs.jar"));
+    Files.copy(
+        Path.of(System.getProperty("levee.containers.job-jar")),
+        dir.resolve("jobs").resolve(Path.of(JOB_JAR).getFileName()));
     ClusterConf.write(dir.resolve("conf"), dir.resolve("levee/conf"), nodeSize, yarnOverrides);
   }
 

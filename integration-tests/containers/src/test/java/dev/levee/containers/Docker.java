@@ -50,18 +50,20 @@ final class Docker {
 
   /** Runs {@code docker <args>}, fails unless it exits 0 within {@code timeoutSeconds}. */
   static String docker(long timeoutSeconds, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add("docker");
-    command.addAll(List.of(args));
+    List<String> command = command(args);
     return run(timeoutSeconds, command).orThrow(command).out();
   }
 
   /** Runs {@code docker <args>} and returns whatever happened (no exception on a non-zero exit). */
   static Result tryDocker(long timeoutSeconds, String... args) {
+    return run(timeoutSeconds, command(args));
+  }
+
+  private static List<String> command(String... args) {
     List<String> command = new ArrayList<>();
     command.add("docker");
     command.addAll(List.of(args));
-    return run(timeoutSeconds, command);
+    return command;
   }
 
   /** Runs a command; a command still running after the timeout is killed and reported as 124. */

@@ -1,7 +1,9 @@
 package dev.levee.bench.demo;
 
+import dev.levee.bench.progress.StepProgress;
 import dev.levee.bench.progress.StepProgress.Step;
 import dev.levee.bench.results.Measurement;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -81,24 +83,18 @@ public final class DemoSteps {
    * progress file (1 when it holds none): the Spark side plans the same steps as the Hadoop side,
    * so that the demo counts "step k of N" with one N from its first step to its last.
    */
-  public static int hadoopRepetitionsDone(java.nio.file.Path runDir) {
-    java.nio.file.Path state = runDir.resolve(dev.levee.bench.progress.StepProgress.STATE_FILE);
+  public static int hadoopRepetitionsDone(Path runDir) {
+    String first = job("hadoop", Measurement.STOCK, 0);
+    String prefix = first.substring(0, first.lastIndexOf('.') + 1);
     int reps = 1;
-    if (!java.nio.file.Files.isRegularFile(state)) {
-      return reps;
-    }
-    String prefix = "done\t" + job("hadoop", Measurement.STOCK, 0);
-    prefix = prefix.substring(0, prefix.length() - 1);
-    try {
-      for (String line : java.nio.file.Files.readAllLines(state)) {
-        String[] f = line.split("\t");
-        if (f.length == 3 && f[0].equals("done") && line.startsWith(prefix)) {
-          String n = f[1].substring(f[1].lastIndexOf('.') + 1);
-          reps = Math.max(reps, Integer.parseInt(n));
+    for (String id : StepProgress.finished(runDir).keySet()) {
+      if (id.startsWith(prefix)) {
+        try {
+          reps = Math.max(reps, Integer.parseInt(id.substring(prefix.length())));
+        } catch (NumberFormatException e) {
+          // Not a repetition's step.
         }
       }
-    } catch (java.io.IOException | NumberFormatException e) {
-      return reps;
     }
     return reps;
   }

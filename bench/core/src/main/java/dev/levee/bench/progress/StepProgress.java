@@ -249,18 +249,31 @@ public final class StepProgress implements AutoCloseable {
     candidates.sort(
         (a, b) -> Long.compare(modified(b.resolve(STATE_FILE)), modified(a.resolve(STATE_FILE))));
     for (Path p : candidates) {
-      Map<String, Double> m = new HashMap<>();
-      for (String line : readLines(p.resolve(STATE_FILE))) {
-        String[] f = line.split("\t");
-        if (f.length == 3 && f[0].equals("done") && ids.contains(f[1])) {
-          m.put(f[1], Double.parseDouble(f[2]));
-        }
-      }
+      Map<String, Double> m = new HashMap<>(finished(p));
+      m.keySet().retainAll(ids);
       if (!m.isEmpty()) {
         return m;
       }
     }
     return Map.of();
+  }
+
+  /**
+   * The steps the run in {@code runDir} has finished, with their seconds (none when it has no state
+   * file).
+   */
+  public static Map<String, Double> finished(Path runDir) {
+    Path stateFile = runDir.resolve(STATE_FILE);
+    Map<String, Double> done = new HashMap<>();
+    if (Files.isRegularFile(stateFile)) {
+      for (String line : readLines(stateFile)) {
+        String[] f = line.split("\t");
+        if (f.length == 3 && f[0].equals("done")) {
+          done.put(f[1], Double.parseDouble(f[2]));
+        }
+      }
+    }
+    return done;
   }
 
   private static long modified(Path p) {

@@ -3,9 +3,11 @@ package dev.levee.bench.report;
 import dev.levee.bench.results.Measurement;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** Every result line the report was given, by suite, in file (append) order. */
 public final class Results {
@@ -56,14 +58,14 @@ public final class Results {
   public List<Measurement> latestRun(String suite) {
     Measurement last =
         of(suite).stream()
-            .max(java.util.Comparator.comparing(m -> java.util.Objects.toString(m.timestamp(), "")))
+            .max(Comparator.comparing(m -> Objects.toString(m.timestamp(), "")))
             .orElse(null);
     if (last == null) {
       return List.of();
     }
     return of(suite).stream()
-        .filter(m -> java.util.Objects.equals(m.gitRevision(), last.gitRevision()))
-        .filter(m -> java.util.Objects.equals(m.command(), last.command()))
+        .filter(m -> Objects.equals(m.gitRevision(), last.gitRevision()))
+        .filter(m -> Objects.equals(m.command(), last.command()))
         .toList();
   }
 

@@ -24,8 +24,11 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
  * is a few bytes while the shuffle is as large as asked. The reducer writes, per key, the record
  * count and an order-independent digest of the values: the output is small and equal between runs
  * exactly when the reducer saw the same multiset of records.
+ *
+ * <p>Public, and in this module's test jar, for integration-tests/containers, which submits it on a
+ * cluster of containers.
  */
-final class SkewedShuffleJob {
+public final class SkewedShuffleJob {
   static final String RECORDS_PER_MAP = "levee.it.sponge.records-per-map";
   static final String VALUE_BYTES = "levee.it.sponge.value-bytes";
 
@@ -60,7 +63,7 @@ final class SkewedShuffleJob {
   private SkewedShuffleJob() {}
 
   /** One input line per map task: the map's seed. */
-  static void writeInput(FileSystem fs, Path input, int maps) throws IOException {
+  public static void writeInput(FileSystem fs, Path input, int maps) throws IOException {
     try (FSDataOutputStream out = fs.create(new Path(input, "seeds.txt"), true)) {
       for (int m = 0; m < maps; m++) {
         out.writeBytes((FIRST_SEED + m) + "\n");
@@ -68,7 +71,7 @@ final class SkewedShuffleJob {
     }
   }
 
-  static Job configure(Job job, Path input, Path output, long recordsPerMap, int valueBytes)
+  public static Job configure(Job job, Path input, Path output, long recordsPerMap, int valueBytes)
       throws IOException {
     job.setJobName(
         job.getJobName() == null || job.getJobName().isEmpty()

@@ -208,7 +208,7 @@ public final class SpongeMedianFigure implements Figure {
     return v.isEmpty() ? null : Summary.of(v);
   }
 
-  /** Adds the bar and returns its median, NaN when no run succeeded (the bar is then 0). */
+  /** Adds the bar and returns its median, NaN when no run succeeded (then there is no bar). */
   private static double addBar(List<Measurement> runs, List<Double> y, List<Double> err) {
     Summary s = seconds(ok(runs));
     // No run that finished: no bar (a bar of 0 would read as fast); the label names the failure.

@@ -16,7 +16,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class FiguresTest {
+/**
+ * Public, and in bench-core's test jar, for bench-hadoop's figures ({@link #assertDrawsVisibly}).
+ */
+public class FiguresTest {
 
   private static Measurement median(
       String variant, String condition, double seconds, double failed) {
@@ -53,14 +56,20 @@ class FiguresTest {
   void everyFigureDrawsTheCommittedResultsVisibly() throws Exception {
     Results results = new Results(new ResultsStore(RepoLayout.defaultResultsDir()).readAll());
     for (Figure f : FigureRegistry.discover(getClass().getClassLoader()).all()) {
-      if (!f.canDraw(results)) {
-        continue;
+      if (f.canDraw(results)) {
+        assertDrawsVisibly(f, results);
       }
-      BufferedImage image = f.draw(results);
-      assertTrue(image.getWidth() >= 800 && image.getHeight() >= 500, f.file());
-      assertTrue(colours(image) >= 4, f.file() + " uses at least stock, plugin, text and paper");
-      assertTrue(inkFraction(image) > 0.03, f.file() + " is more than an empty canvas");
     }
+  }
+
+  /**
+   * The figure drawn from these results is of a readable size, in colour, and not a blank canvas.
+   */
+  public static void assertDrawsVisibly(Figure f, Results results) {
+    BufferedImage image = f.draw(results);
+    assertTrue(image.getWidth() >= 800 && image.getHeight() >= 500, f.file());
+    assertTrue(colours(image) >= 4, f.file() + " uses at least stock, plugin, text and paper");
+    assertTrue(inkFraction(image) > 0.03, f.file() + " is more than an empty canvas");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.levee.bench.hadoop.themis;
 
 import dev.levee.bench.cli.BadArgumentException;
+import dev.levee.bench.report.Charts;
 import dev.levee.themis.map.ThemisMapOutputCollector;
 import dev.levee.themis.reduce.ThemisShuffle;
 import java.awt.Color;
@@ -18,7 +19,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  */
 enum ShuffleVariant {
   /** Hadoop's defaults for everything but the task heaps, which all variants share. */
-  STOCK_DEFAULT("stock-default", false, false, new Color(0x9E9E9E)) {
+  STOCK_DEFAULT("stock-default", false, false, Charts.STOCK) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       return new Configuration(base);
@@ -30,7 +31,7 @@ enum ShuffleVariant {
    * segments in memory and feed them to reduce() instead of writing them out first
    * (mapreduce.reduce.input.buffer.percent).
    */
-  STOCK_TUNED("stock-tuned", false, false, new Color(0x5B8DB8)) {
+  STOCK_TUNED("stock-tuned", false, false, Charts.STOCK.darker()) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       Configuration c = new Configuration(base);
@@ -45,7 +46,7 @@ enum ShuffleVariant {
     }
   },
   /** The two keys of mapred-site.xml that switch Themis on; its own defaults otherwise. */
-  THEMIS("themis", true, false, new Color(0xD9822B)) {
+  THEMIS("themis", true, false, Charts.PLUGIN) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       Configuration c = new Configuration(base);
@@ -59,7 +60,7 @@ enum ShuffleVariant {
    * the reducer count until each partition fits the reducers' memory is what an operator does
    * first.
    */
-  STOCK_TUNED_PLANNED("stock-tuned-planned", false, true, new Color(0x1F4E79)) {
+  STOCK_TUNED_PLANNED("stock-tuned-planned", false, true, Charts.STOCK.darker().darker()) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       return STOCK_TUNED.apply(base, mapOutputMb);
@@ -70,7 +71,7 @@ enum ShuffleVariant {
    * levee-themis does inside submission): its reducer count, byte-weighted partitions and split
    * size; phase 0's time counts in the job's.
    */
-  THEMIS_PLANNED("themis-planned", true, true, new Color(0x8C2D04)) {
+  THEMIS_PLANNED("themis-planned", true, true, Charts.PLUGIN.darker()) {
     @Override
     Configuration apply(Configuration base, int mapOutputMb) {
       return THEMIS.apply(base, mapOutputMb);
@@ -88,6 +89,7 @@ enum ShuffleVariant {
   /** Runs at phase 0's reducer count instead of the job's. */
   final boolean planned;
 
+  /** The variant in figures: stock in greys, Themis in blues, as in every figure of the report. */
   final Color colour;
 
   ShuffleVariant(String label, boolean themis, boolean planned, Color colour) {
@@ -95,6 +97,15 @@ enum ShuffleVariant {
     this.themis = themis;
     this.planned = planned;
     this.colour = colour;
+  }
+
+  /** The colour of the variant with this label in figures (black for a label no variant has). */
+  static Color colour(String label) {
+    return Arrays.stream(values())
+        .filter(v -> v.label.equals(label))
+        .map(v -> v.colour)
+        .findFirst()
+        .orElse(Color.BLACK);
   }
 
   /**

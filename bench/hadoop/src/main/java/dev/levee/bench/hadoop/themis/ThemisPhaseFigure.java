@@ -4,7 +4,6 @@ import dev.levee.bench.report.Charts;
 import dev.levee.bench.report.Figure;
 import dev.levee.bench.report.Results;
 import dev.levee.bench.results.Measurement;
-import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,15 +23,6 @@ import org.knowm.xchart.CategoryChart;
 public final class ThemisPhaseFigure implements Figure {
   static final String SUITE = "themis";
   private static final String[] PHASES = {"phase1", "phase2"};
-
-  /** Stock in greys, Themis in blues, as in every figure of the report. */
-  private static final Map<String, Color> COLOURS =
-      Map.of(
-          "stock-default", Charts.STOCK,
-          "stock-tuned", Charts.STOCK.darker(),
-          "stock-tuned-planned", Charts.STOCK.darker().darker(),
-          "themis", Charts.PLUGIN,
-          "themis-planned", Charts.PLUGIN.darker());
 
   @Override
   public String file() {
@@ -113,7 +103,7 @@ public final class ThemisPhaseFigure implements Figure {
           max = Double.isNaN(share) ? max : Math.max(max, share);
         }
       }
-      chart.addSeries(v, categories, y).setFillColor(COLOURS.getOrDefault(v, Color.BLACK));
+      chart.addSeries(v, categories, y).setFillColor(ShuffleVariant.colour(v));
     }
     Charts.headroom(chart, max);
     double busyMin = Double.NaN;

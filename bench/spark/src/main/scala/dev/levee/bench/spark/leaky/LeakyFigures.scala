@@ -127,17 +127,20 @@ object LeakyFigures {
     }
   }
 
-  /** Writes every figure the points allow into `dir` (the ladder from `ladder`); returns the files written. */
-  def write(points: Seq[Point], ladder: Seq[Point], revision: String, dir: Path): Seq[Path] = {
+  /**
+   * Writes every figure the points allow into `dir` (the ladder from `ladder`), each with `stamp` (where its points come
+   * from, `Charts.provenance`) under it; returns the files written.
+   */
+  def write(points: Seq[Point], ladder: Seq[Point], stamp: String, dir: Path): Seq[Path] = {
     System.setProperty("java.awt.headless", "true")
     Files.createDirectories(dir)
     def paperSetting(ps: Seq[Point]) = ps.filter(p => p.gc == "parallel" && p.dataset == "uniform")
     val paper = paperSetting(points)
     val ops = paper.map(_.op).distinct.sorted
-    val sweeps = ops.flatMap(op => dmrSweep(paper.filter(_.op == op), op, revision, dir))
+    val sweeps = ops.flatMap(op => dmrSweep(paper.filter(_.op == op), op, stamp, dir))
     val ladders =
-      ops.flatMap(op => memoryLadder(paperSetting(ladder).filter(_.op == op), op, revision, dir))
-    sweeps ++ ladders ++ gcShare(paper, paperSetting(ladder), revision, dir)
+      ops.flatMap(op => memoryLadder(paperSetting(ladder).filter(_.op == op), op, stamp, dir))
+    sweeps ++ ladders ++ gcShare(paper, paperSetting(ladder), stamp, dir)
   }
 
   /**
@@ -147,7 +150,7 @@ object LeakyFigures {
   private def dmrSweep(
       points: Seq[Point],
       op: String,
-      revision: String,
+      stamp: String,
       dir: Path
   ): Option[Path] = {
     val stockMeasured =
@@ -178,14 +181,14 @@ object LeakyFigures {
         val dashed = heaps.indexOf(m) % 2 == 1
         line(chart, label, sorted, v, dashed, inputs.indexOf(records))
     }
-    Some(save(chart, dir, s"leaky-dmr-sweep-$op.png"))
+    Some(save(chart, dir, s"leaky-dmr-sweep-$op.png", stamp))
   }
 
   /** Reduce time against executor memory on the curve (dataset, R, input) with the most memories. */
   private def memoryLadder(
       points: Seq[Point],
       op: String,
-      revision: String,
+      stamp: String,
       dir: Path
   ): Option[Path] = {
     val byCurve = points.groupBy(p => (p.reduceTasks, p.records))
@@ -236,7 +239,7 @@ object LeakyFigures {
       s.setLineColor(Color.DARK_GRAY)
       s.setLineStyle(dash)
     }
-    Some(save(chart, dir, s"leaky-memory-ladder-$op.png"))
+    Some(save(chart, dir, s"leaky-memory-ladder-$op.png", stamp))
   }
 
   /**
@@ -246,7 +249,7 @@ object LeakyFigures {
   private def gcShare(
       points: Seq[Point],
       ladderPoints: Seq[Point],
-      revision: String,
+      stamp: String,
       dir: Path
   ): Seq[Path] = {
     val shown = points.filter(_.gcShare.isDefined)
@@ -269,7 +272,7 @@ object LeakyFigures {
       )
       chart.getStyler.setXAxisLogarithmic(true)
       gcLines(chart, ps, _.dmr)
-      save(chart, dir, s"leaky-gc-share-${heap}m.png")
+      save(chart, dir, s"leaky-gc-share-${heap}m.png", stamp)
     }
     val ladder =
       if (ladderPoints.forall(_.gcShare.isEmpty)) None
@@ -287,7 +290,7 @@ object LeakyFigures {
           chart.getStyler.setXAxisLogarithmic(true)
           chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
           gcLines(chart, ps, _.memoryMb.toDouble)
-          Some(save(chart, dir, "leaky-gc-share-ladder.png"))
+          Some(save(chart, dir, "leaky-gc-share-ladder.png", stamp))
         }
       }
     atSmallHeap.toSeq ++ ladder
@@ -388,12 +391,9 @@ object LeakyFigures {
     chart
   }
 
-  /** Where the figures' points come from, printed under each: set by `write`. */
-  private var provenance = ""
-
-  private def save(chart: XYChart, dir: Path, name: String): Path = {
+  private def save(chart: XYChart, dir: Path, name: String, stamp: String): Path = {
     val file = dir.resolve(name)
-    Charts.write(Charts.stamped(Charts.image(chart), provenance), file)
+    Charts.write(Charts.stamped(Charts.image(chart), stamp), file)
     file
   }
 
@@ -412,8 +412,8 @@ object LeakyFigures {
       )
     val ps = points(ms, rev)
     if (ps.isEmpty) throw new IllegalArgumentException(s"no leaky points of revision $rev in $file")
-    provenance =
+    val stamp =
       Charts.provenance(ms.filter(m => isPoint(m) && m.gitRevision().startsWith(rev)).asJava)
-    write(ps, ladderPoints(ms, rev), rev.take(7), store.dir().resolve("figures"))
+    write(ps, ladderPoints(ms, rev), stamp, store.dir().resolve("figures"))
   }
 }
