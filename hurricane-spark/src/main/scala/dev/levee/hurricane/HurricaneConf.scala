@@ -1,7 +1,5 @@
 package dev.levee.hurricane
 
-import java.util.concurrent.ConcurrentHashMap
-
 import scala.jdk.CollectionConverters._
 
 import dev.levee.config.{ConfigKey, ConfigRegistry, ConfigSource, ValueType, ValueTypes}
@@ -173,7 +171,7 @@ object HurricaneConf extends Logging {
   /** The settings `conf` holds, validated; unknown keys under the prefix are logged once per JVM. */
   def apply(conf: SparkConf): HurricaneConf = {
     val source = sourceOf(conf)
-    warnUnknown(REGISTRY.validate(source).asScala.toSeq)
+    REGISTRY.validate(source, (m: String) => logWarning(m))
     HurricaneConf(
       enabled = Enabled.from(source),
       mode = modes.find(_.name == ModeKey.from(source)).get,
@@ -196,20 +194,10 @@ object HurricaneConf extends Logging {
       () => conf.getAll.iterator.map(_._1).toSeq.asJava
     )
 
-  private val warned = ConcurrentHashMap.newKeySet[String]()
-
-  private def warnUnknown(unknown: Seq[ConfigRegistry.UnknownKey]): Unit =
-    unknown.foreach(u => if (warned.add(u.name)) logWarning(u.message))
-
-  private def delegateType: ValueType[String] = {
-    val className = ValueTypes.className()
-    ValueTypes.simple(
-      "a ShuffleManager class name, or sort / tungsten-sort for Spark's own",
-      t =>
-        t.toLowerCase(java.util.Locale.ROOT) match {
-          case "sort" | "tungsten-sort" => DefaultDelegate
-          case _                        => className.parse(t)
-        }
+  private def delegateType: ValueType[String] =
+    ValueTypes.withAliases(
+      ValueTypes.className(),
+      java.util.Map.of("sort", DefaultDelegate, "tungsten-sort", DefaultDelegate),
+      "a ShuffleManager class name, or sort / tungsten-sort for Spark's own"
     )
-  }
 }

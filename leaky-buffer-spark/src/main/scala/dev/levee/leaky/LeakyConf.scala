@@ -1,7 +1,5 @@
 package dev.levee.leaky
 
-import java.util.concurrent.ConcurrentHashMap
-
 import scala.jdk.CollectionConverters._
 
 import dev.levee.config.{
@@ -209,7 +207,7 @@ object LeakyConf extends Logging {
   /** The settings `conf` holds, validated; unknown keys under the prefix are logged once per JVM. */
   def apply(conf: SparkConf): LeakyConf = {
     val source = sourceOf(conf)
-    warnUnknown(REGISTRY.validate(source).asScala.toSeq)
+    REGISTRY.validate(source, (m: String) => logWarning(m))
     val page: Int = PageSize.from(source).fold(PageSizing.auto())(_.toInt)
     val segment: Int = MaxRunSegment.from(source)
     if (segment > page) {
@@ -245,22 +243,12 @@ object LeakyConf extends Logging {
   private def raw(source: ConfigSource, key: ConfigKey[_]): String =
     Option(source.get(key.name)).getOrElse(key.defaultText).trim
 
-  private val warned = ConcurrentHashMap.newKeySet[String]()
-
-  private def warnUnknown(unknown: Seq[ConfigRegistry.UnknownKey]): Unit =
-    unknown.foreach(u => if (warned.add(u.name)) logWarning(u.message))
-
-  private def delegateType: ValueType[String] = {
-    val className = ValueTypes.className()
-    ValueTypes.simple(
-      "a ShuffleManager class name, or sort / tungsten-sort for Spark's own",
-      t =>
-        t.toLowerCase(java.util.Locale.ROOT) match {
-          case "sort" | "tungsten-sort" => DefaultDelegate
-          case _                        => className.parse(t)
-        }
+  private def delegateType: ValueType[String] =
+    ValueTypes.withAliases(
+      ValueTypes.className(),
+      java.util.Map.of("sort", DefaultDelegate, "tungsten-sort", DefaultDelegate),
+      "a ShuffleManager class name, or sort / tungsten-sort for Spark's own"
     )
-  }
 
   /** `0` (straight to the table), or a share no smaller than [[MinHeapShare]]. */
   private def arrivalShareType: ValueType[java.lang.Double] = {

@@ -5,9 +5,6 @@ import dev.levee.config.ConfigRegistry;
 import dev.levee.config.ConfigSource;
 import dev.levee.config.ValueTypes;
 import dev.levee.piranha.transport.PortRange;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -246,15 +243,7 @@ public final class PiranhaConf {
 
   /** A Hadoop configuration as a source of settings. */
   public static ConfigSource source(Configuration conf) {
-    return ConfigSource.of(
-        conf::get,
-        () -> {
-          List<String> names = new ArrayList<>();
-          for (Map.Entry<String, String> e : conf) {
-            names.add(e.getKey());
-          }
-          return names;
-        });
+    return ConfigSource.ofEntries(conf::get, conf);
   }
 
   /** The quorum the key names, or Hadoop's own; throws naming both keys when neither is set. */

@@ -241,13 +241,12 @@ public final class ThemisConf {
 
   /**
    * Parses every {@code levee.themis.*} value {@code conf} sets, so a bad one fails now naming the
-   * key, the value and what is allowed; logs each unknown key with the nearest known one.
+   * key, the value and what is allowed; logs each unknown key, once per JVM, with the nearest known
+   * one.
    */
   public static ConfigSource validate(Configuration conf, Logger log) {
     ConfigSource source = source(conf);
-    for (ConfigRegistry.UnknownKey unknown : REGISTRY.validate(source)) {
-      log.warn(unknown.message());
-    }
+    REGISTRY.validate(source, log::warn);
     return source;
   }
 }

@@ -1,6 +1,5 @@
 package dev.levee.piranha.runner;
 
-import dev.levee.config.ConfigRegistry;
 import dev.levee.piranha.PiranhaConf;
 import dev.levee.piranha.dag.PiranhaDag;
 import dev.levee.piranha.dag.Stage;
@@ -89,9 +88,7 @@ public final class PiranhaRunner {
   public RunResult run(PiranhaDag dag, Fallback fallback) throws IOException, InterruptedException {
     long submitted = System.currentTimeMillis();
     Configuration runConf = new Configuration(conf);
-    for (ConfigRegistry.UnknownKey k : PiranhaConf.REGISTRY.validate(PiranhaConf.source(runConf))) {
-      LOG.warn(k.message());
-    }
+    PiranhaConf.REGISTRY.validate(PiranhaConf.source(runConf), LOG::warn);
     String runId = dag.name().replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + randomHex();
     Path scratch = new Path(PiranhaConf.get(runConf, PiranhaConf.CHECKPOINT_DFS_DIR), runId);
     Fallback chained =

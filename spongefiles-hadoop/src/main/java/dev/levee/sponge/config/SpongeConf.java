@@ -13,11 +13,6 @@ import dev.levee.config.ConfigSource;
 import dev.levee.config.ValueType;
 import dev.levee.config.ValueTypes;
 import dev.levee.sponge.local.ChunkOwner;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -663,19 +658,9 @@ public final class SpongeConf {
   /** The registry. Keys under levee.sponge.node. are written by the aux service, not by users. */
   public static final ConfigRegistry REGISTRY = B.family("levee\\.sponge\\.node\\..*").build();
 
-  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
-
   /** {@code conf} as the registry reads it. */
   public static ConfigSource source(Configuration conf) {
-    return ConfigSource.of(
-        conf::get,
-        () -> {
-          List<String> names = new ArrayList<>();
-          for (Map.Entry<String, String> e : conf) {
-            names.add(e.getKey());
-          }
-          return names;
-        });
+    return ConfigSource.ofEntries(conf::get, conf);
   }
 
   /**
@@ -684,11 +669,7 @@ public final class SpongeConf {
    * otherwise silently leave the default in force.
    */
   public static void validate(Configuration conf) {
-    for (ConfigRegistry.UnknownKey unknown : REGISTRY.validate(source(conf))) {
-      if (WARNED.add(unknown.name())) {
-        LOG.warn(unknown.message());
-      }
-    }
+    REGISTRY.validate(source(conf), LOG::warn);
   }
 
   private static ValueType<String> absolutePath() {

@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -20,6 +23,7 @@ public final class ConfigRegistry {
   private final String prefix;
   private final Map<String, ConfigKey<?>> keys;
   private final List<Pattern> families;
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
   private ConfigRegistry(
       String module, String prefix, Map<String, ConfigKey<?>> keys, List<Pattern> families) {
@@ -62,6 +66,19 @@ public final class ConfigRegistry {
       }
     }
     return unknownKeys(source);
+  }
+
+  /**
+   * {@link #validate(ConfigSource)}, then hands each unknown key's message to {@code warning} the
+   * first time this registry sees that key: tasks in a reused JVM, and every shuffle reader and
+   * writer, validate the same configuration again, and one warning per misspelt key is enough.
+   */
+  public void validate(ConfigSource source, Consumer<String> warning) {
+    for (UnknownKey unknown : validate(source)) {
+      if (reported.add(unknown.name())) {
+        warning.accept(unknown.message());
+      }
+    }
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.levee.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -29,6 +31,24 @@ public interface ConfigSource {
         return keys.get();
       }
     };
+  }
+
+  /**
+   * A source whose keys are those of {@code entries}, read afresh on each call: Hadoop's {@code
+   * Configuration} is such an iterable, so a Hadoop module adapts it as {@code ofEntries(conf::get,
+   * conf)}.
+   */
+  static ConfigSource ofEntries(
+      Function<String, String> lookup, Iterable<? extends Map.Entry<String, String>> entries) {
+    return of(
+        lookup,
+        () -> {
+          List<String> names = new ArrayList<>();
+          for (Map.Entry<String, String> e : entries) {
+            names.add(e.getKey());
+          }
+          return names;
+        });
   }
 
   static ConfigSource of(Map<String, String> values) {

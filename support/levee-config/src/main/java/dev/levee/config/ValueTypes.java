@@ -3,6 +3,7 @@ package dev.levee.config;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -173,6 +174,21 @@ public final class ValueTypes {
             throw new IllegalArgumentException("not a class name");
           }
           return t;
+        });
+  }
+
+  /**
+   * {@code base}, but each alias (matched ignoring case) stands for its value: {@code sort} for
+   * Spark's own shuffle manager class, say. {@code allowed} says what is accepted, aliases
+   * included.
+   */
+  public static ValueType<String> withAliases(
+      ValueType<String> base, Map<String, String> aliases, String allowed) {
+    return simple(
+        allowed,
+        t -> {
+          String alias = aliases.get(t.toLowerCase(Locale.ROOT));
+          return alias != null ? alias : base.parse(t);
         });
   }
 

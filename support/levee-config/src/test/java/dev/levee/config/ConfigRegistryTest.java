@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.AbstractMap.SimpleEntry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,5 +174,57 @@ class ConfigRegistryTest {
     Path bare = dir.resolve("bare.md");
     Files.writeString(bare, "no markers");
     assertThrows(AssertionError.class, () -> ConfigDocs.verify(REGISTRY, bare));
+  }
+
+  @Test
+  void eachUnknownKeyIsReportedOnceAndBadValuesStillThrow() {
+    ConfigRegistry.Builder b = ConfigRegistry.builder("once", "levee.once.");
+    b.key("levee.once.size", ValueTypes.bytes(1, 100))
+        .defaultValue("10")
+        .doc("Size.")
+        .since("0.1.0")
+        .build();
+    ConfigRegistry registry = b.build();
+    List<String> warnings = new ArrayList<>();
+    ConfigSource typo = ConfigSource.of(Map.of("levee.once.sise", "5"));
+    registry.validate(typo, warnings::add);
+    registry.validate(typo, warnings::add);
+    assertEquals(1, warnings.size(), "one warning per misspelt key: " + warnings);
+    assertTrue(warnings.get(0).contains("levee.once.size"), warnings.get(0));
+    assertThrows(
+        ConfigException.class,
+        () -> registry.validate(ConfigSource.of(Map.of("levee.once.size", "1k")), warnings::add));
+  }
+
+  @Test
+  void entriesSourceReadsKeysAfreshEachTime() {
+    List<Map.Entry<String, String>> entries = new ArrayList<>();
+    entries.add(new SimpleEntry<>("levee.demo.enabled", "false"));
+    ConfigSource source =
+        ConfigSource.ofEntries(
+            k ->
+                entries.stream()
+                    .filter(e -> e.getKey().equals(k))
+                    .map(Map.Entry::getValue)
+                    .findFirst()
+                    .orElse(null),
+            entries);
+    assertEquals(List.of(), REGISTRY.unknownKeys(source));
+    entries.add(new SimpleEntry<>("levee.demo.enabeld", "true"));
+    assertEquals(
+        List.of("levee.demo.enabeld"),
+        REGISTRY.unknownKeys(source).stream().map(ConfigRegistry.UnknownKey::name).toList());
+    assertFalse(ENABLED.from(source));
+  }
+
+  @Test
+  void aliasesStandForTheirValueAndOtherTextGoesToTheBaseType() {
+    ValueType<String> manager =
+        ValueTypes.withAliases(
+            ValueTypes.className(), Map.of("sort", "org.example.Sort"), "a class name, or sort");
+    assertEquals("org.example.Sort", manager.parse("SORT"));
+    assertEquals("org.example.Other", manager.parse("org.example.Other"));
+    assertThrows(IllegalArgumentException.class, () -> manager.parse("not a class"));
+    assertEquals("a class name, or sort", manager.allowed());
   }
 }
