@@ -187,29 +187,31 @@ class PipelinedStoreTest {
 
   @Test
   void aSpongeFileSpreadsPipelinedChunksToTheNextServerWhenOneRefuses() throws Exception {
-    SpongeService a = node(16, 3);
-    SpongeService b = node(16, 16);
+    // Enough chunks that server a is surely offered more than its quota: placement balances load,
+    // so with 9 chunks it was sometimes offered only one (1 run in ~10) and never refused any.
+    SpongeService a = node(32, 3);
+    SpongeService b = node(32, 32);
     try (SpongeTestRig rig = new SpongeTestRig(TestNodes.CHUNK, 4);
         SpongeClient client =
             new SpongeClient(
                 ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
                 new StaticServerList(
                     List.of(
-                        new ServerListEntry(a.address(), 16, 16),
-                        new ServerListEntry(b.address(), 16, 16))),
+                        new ServerListEntry(a.address(), 32, 32),
+                        new ServerListEntry(b.address(), 32, 32))),
                 new ClientSettings(2000, 5000, TestNodes.CHUNK, 2))) {
       rig.conf.setBoolean(SpongeConf.LOCAL_ENABLED.name(), false);
       rig.conf.setBoolean(SpongeConf.DISK_ENABLED.name(), false);
       rig.conf.setBoolean(SpongeConf.DFS_ENABLED.name(), false);
       rig.conf.setInt(SpongeConf.WRITE_MAX_IN_FLIGHT.name(), 6);
       try (SpongeFileSystem fs = SpongeFileSystem.open(rig.conf, client)) {
-        byte[] data = SpongeTestRig.randomBytes(8 * TestNodes.CHUNK + 123, 5);
+        byte[] data = SpongeTestRig.randomBytes(24 * TestNodes.CHUNK + 123, 5);
         SpongeFile f = fs.create("pipelined");
         SpongeTestRig.write(f, data);
         assertEquals(data.length, f.bytesByTier().get(Tier.REMOTE_MEMORY));
         assertEquals(3, a.metrics().getRemoteChunksHeld(), "server a took its quota");
         assertEquals(
-            6,
+            22,
             b.metrics().getRemoteChunksHeld(),
             "server b took the chunks server a refused, and the rest");
         assertTrue(Arrays.equals(data, SpongeTestRig.readAll(f)), "the file reads back byte-exact");
