@@ -3,6 +3,8 @@ package dev.levee.containers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -60,6 +62,9 @@ final class ClusterConf {
     Map<String, String> yarnSized = new LinkedHashMap<>();
     yarnSized.put("levee.sponge.local.pool.size", size.spongePool());
     yarnSized.put("levee.sponge.tracker.poll-period-ms", "300");
+    // The sample's secret file, made as its comment tells an operator to (here in the conf dir
+    // every node mounts, rather than in /etc/hadoop).
+    yarnSized.put("levee.sponge.auth.secret-file", clusterSecret(conf).toString());
     yarnSized.putAll(yarnOverrides);
     SiteFiles.write(
         conf.resolve("yarn-site.xml"), yarn, leveeConf.resolve("yarn-site.xml"), yarnSized);
@@ -108,6 +113,19 @@ final class ClusterConf {
             + "log4j.appender.console.target=System.err\n"
             + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
             + "log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c{1}: %m%n\n");
+  }
+
+  /**
+   * 32 random bytes, mode 600, in the conf dir; the path every node sees it at. The containers run
+   * as root, which may own it.
+   */
+  private static Path clusterSecret(Path conf) throws IOException {
+    byte[] secret = new byte[32];
+    new SecureRandom().nextBytes(secret);
+    Path file = conf.resolve("levee-sponge.secret");
+    Files.write(file, secret);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return Path.of(ContainerCluster.CONF, "levee-sponge.secret");
   }
 
   /** The SpongeFiles jar as the distribution names it, at its path on every node. */

@@ -114,7 +114,13 @@ final class ContainerCluster implements AutoCloseable {
               "--memory", nodeSize.memoryLimit(),
               "--memory-swap", nodeSize.memoryLimit(),
               "--shm-size", nodeSize.shmSize()),
-          "exec " + java("-Xmx256m", "org.apache.hadoop.yarn.server.nodemanager.NodeManager"));
+          // The SpongeFiles jar on the NodeManager's own classpath, as the sample yarn-site.xml
+          // tells an operator (share/hadoop/yarn/lib): the relaying ShuffleHandler must load there.
+          "exec "
+              + java(
+                  "-Xmx256m",
+                  CLASSPATH + ":" + ClusterConf.spongeJar(dir.resolve("levee/conf")),
+                  "org.apache.hadoop.yarn.server.nodemanager.NodeManager"));
     }
     daemon("client", List.of(), "exec sleep infinity");
     Docker.Result up =
@@ -168,12 +174,16 @@ final class ContainerCluster implements AutoCloseable {
   }
 
   private static String java(String heap, String mainAndArgs) {
+    return java(heap, CLASSPATH, mainAndArgs);
+  }
+
+  private static String java(String heap, String classpath, String mainAndArgs) {
     return "java "
         + heap
         + " "
         + JVM_FLAGS
         + " -Dhadoop.log.dir=/data/logs -Dyarn.log.dir=/data/logs -cp '"
-        + CLASSPATH
+        + classpath
         + "' "
         + mainAndArgs;
   }

@@ -410,16 +410,19 @@ public final class SpongeConf {
 
   public static final ConfigKey<Boolean> AUTH_REQUIRED =
       B.key("levee.sponge.server.auth.required", bool())
-          .defaultValue("false")
+          .defaultValue("true")
           .doc(
               "Refuse every request but FREE_SPACE on a connection that has not proved an"
                   + " application's secret (its job's shuffle secret, which MapReduce hands only"
                   + " the mapreduce_shuffle aux service: run it as"
                   + " dev.levee.sponge.server.JobSecretRelayingShuffleHandler, which passes it on;"
                   + " or the secret derived from the cluster secret, which the node's server grants"
-                  + " a task that proved its job's) or the cluster secret. Needs"
-                  + " levee.sponge.auth.secret-file. Off by default: without the relaying"
-                  + " ShuffleHandler on every NodeManager, tasks would silently lose SpongeFiles.")
+                  + " a task that proved its job's) or the cluster secret. On by default: a server"
+                  + " then needs levee.sponge.auth.secret-file, and a NodeManager whose"
+                  + " mapreduce_shuffle is another class refuses to start, naming both. Tasks"
+                  + " follow their node's setting (its descriptor carries it). false runs"
+                  + " unauthenticated, as Hadoop's shuffle never does, and logs a warning at start:"
+                  + " only for single-tenant clusters and tests.")
           .since(V020)
           .build();
 

@@ -60,6 +60,7 @@ public class SpongeAuxService extends AuxiliaryService {
     // start.
     SpongeConf.validate(conf);
     SpongeServerConfig configured = SpongeServerConfig.from(conf);
+    NodeManagerAuthCheck.atStart(conf, configured.auth().required(), LOG);
     nodeManagerLocalDirs = localDirs(conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS));
     if (nodeManagerLocalDirs.isEmpty()) {
       LOG.warn(

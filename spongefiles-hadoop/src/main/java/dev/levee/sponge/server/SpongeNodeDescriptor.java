@@ -1,5 +1,6 @@
 package dev.levee.sponge.server;
 
+import dev.levee.config.ConfigSource;
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.local.PoolDirectory;
@@ -17,6 +18,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
@@ -31,7 +33,10 @@ import org.apache.hadoop.conf.Configuration;
  *
  * <p>File format: Java properties, keyed by the same {@code levee.sponge.*} names the values come
  * from, plus the pid of the process serving the node (the NodeManager; 0 when unknown, as in
- * descriptors written before it was added).
+ * descriptors written before it was added). {@code authRequired} is the node's server's {@code
+ * levee.sponge.server.auth.required}, which its tasks follow (so an operator who opts a cluster out
+ * of authentication in yarn-site.xml need not repeat it for every job); null in descriptors written
+ * before it was added, whose tasks keep their job's value.
  *
  * <p>A NodeManager killed with SIGKILL never withdraws its descriptor, so a task may find one whose
  * server is gone: {@link #staleReason} tells.
@@ -46,7 +51,8 @@ public record SpongeNodeDescriptor(
     String rack,
     String zkQuorum,
     String zkRoot,
-    long serverPid) {
+    long serverPid,
+    Boolean authRequired) {
 
   /** Where the descriptor sits inside a NodeManager local dir. */
   public static final String RELATIVE_PATH = "levee-sponge/node.properties";
@@ -69,7 +75,7 @@ public record SpongeNodeDescriptor(
   /** Optional (older descriptors lack it), so the format version stays 1. */
   static final String SERVER_PID_KEY = "levee.sponge.node.server.pid";
 
-  /** A descriptor whose serving process is unknown. */
+  /** A descriptor whose serving process and authentication setting are unknown. */
   public SpongeNodeDescriptor(
       Path poolDir,
       long poolSizeBytes,
@@ -90,7 +96,8 @@ public record SpongeNodeDescriptor(
         rack,
         zkQuorum,
         zkRoot,
-        0);
+        0,
+        null);
   }
 
   /**
@@ -107,7 +114,8 @@ public record SpongeNodeDescriptor(
         config.rack(),
         config.zkQuorum(),
         config.zkRoot(),
-        ProcessHandle.current().pid());
+        ProcessHandle.current().pid(),
+        config.auth().required());
   }
 
   /**
@@ -251,11 +259,21 @@ public record SpongeNodeDescriptor(
           rack.isEmpty() ? null : rack,
           p.getProperty(SpongeConf.ZK_QUORUM.name(), ""),
           required(p, SpongeConf.ZK_ROOT.name()),
-          Long.parseLong(p.getProperty(SERVER_PID_KEY, "0").trim()));
+          Long.parseLong(p.getProperty(SERVER_PID_KEY, "0").trim()),
+          authRequiredIn(p));
     } catch (IllegalArgumentException e) {
       throw new IOException(
           "sponge node descriptor " + file + " is malformed: " + e.getMessage(), e);
     }
+  }
+
+  /** The node's authentication setting, null when the descriptor predates it. */
+  private static Boolean authRequiredIn(Properties p) {
+    String v = p.getProperty(SpongeConf.AUTH_REQUIRED.name());
+    return v == null
+        ? null
+        : SpongeConf.AUTH_REQUIRED.from(
+            ConfigSource.of(Map.of(SpongeConf.AUTH_REQUIRED.name(), v)));
   }
 
   /**
@@ -292,6 +310,9 @@ public record SpongeNodeDescriptor(
     }
     p.setProperty(SpongeConf.ZK_QUORUM.name(), zkQuorum);
     p.setProperty(SpongeConf.ZK_ROOT.name(), zkRoot);
+    if (authRequired != null) {
+      p.setProperty(SpongeConf.AUTH_REQUIRED.name(), authRequired.toString());
+    }
     if (serverPid > 0) {
       p.setProperty(SERVER_PID_KEY, Long.toString(serverPid));
     }

@@ -91,9 +91,16 @@ public final class SpongeService implements Closeable {
       if (cfg.auth().required() && clusterSecret == null) {
         throw new IllegalArgumentException(
             SpongeConf.AUTH_REQUIRED.name()
-                + "=true needs "
+                + " is true (the default) and needs "
                 + SpongeConf.AUTH_SECRET_FILE.name()
-                + ": servers prove the cluster secret to each other");
+                + ": servers prove the cluster secret to each other, and grant tasks the"
+                + " application secrets derived from it. Create it once and copy it to every"
+                + " node (head -c 32 /dev/urandom > /etc/hadoop/levee-sponge.secret; chmod 600 it,"
+                + " as the NodeManager's user) and set "
+                + SpongeConf.AUTH_SECRET_FILE.name()
+                + " to its path, or set "
+                + SpongeConf.AUTH_REQUIRED.name()
+                + "=false to run unauthenticated (single-tenant clusters only)");
       }
       ApplicationSecrets secrets = new ApplicationSecrets(clusterSecret);
       ChunkGrants grants = new ChunkGrants();

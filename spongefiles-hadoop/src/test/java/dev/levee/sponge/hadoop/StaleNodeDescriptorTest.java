@@ -55,7 +55,8 @@ class StaleNodeDescriptorTest {
             null,
             "",
             "/levee/sponge",
-            999_999_999L)
+            999_999_999L,
+            true)
         .writeTo(descriptor);
 
     JobConf job = new JobConf(false);

@@ -110,6 +110,16 @@ class NodeManagerDirTrustTest {
 
   private static SpongeNodeDescriptor descriptor() {
     return new SpongeNodeDescriptor(
-        Path.of("/dev/shm/x"), 1 << 20, 1 << 16, "h", "127.0.0.1", 4242, null, "", "/levee", 0);
+        Path.of("/dev/shm/x"),
+        1 << 20,
+        1 << 16,
+        "h",
+        "127.0.0.1",
+        4242,
+        null,
+        "",
+        "/levee",
+        0,
+        true);
   }
 }

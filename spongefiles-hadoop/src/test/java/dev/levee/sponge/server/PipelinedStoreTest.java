@@ -240,7 +240,8 @@ class PipelinedStoreTest {
             "-D" + SpongeConf.CHUNK_SIZE.name() + "=" + chunk,
             "-D" + SpongeConf.BIND_HOST.name() + "=127.0.0.1",
             "-D" + SpongeConf.ADVERTISED_HOST.name() + "=127.0.0.1",
-            "-D" + SpongeConf.PORT.name() + "=0")) {
+            "-D" + SpongeConf.PORT.name() + "=0",
+            "-D" + SpongeConf.AUTH_REQUIRED.name() + "=false")) {
       String ready = daemon.awaitLine("sponge-server listening");
       SpongeServerAddress server = NodeNames.serverOf(ready.split(" ")[2], 1);
       try (SpongeTestRig rig = new SpongeTestRig(chunk, 4);

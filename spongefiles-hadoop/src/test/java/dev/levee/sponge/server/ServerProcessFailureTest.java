@@ -68,7 +68,8 @@ class ServerProcessFailureTest {
             "-D" + SpongeConf.CHUNK_SIZE.name() + "=" + CHUNK,
             "-D" + SpongeConf.BIND_HOST.name() + "=127.0.0.1",
             "-D" + SpongeConf.ADVERTISED_HOST.name() + "=127.0.0.1",
-            "-D" + SpongeConf.PORT.name() + "=0")) {
+            "-D" + SpongeConf.PORT.name() + "=0",
+            "-D" + SpongeConf.AUTH_REQUIRED.name() + "=false")) {
       String ready = daemon.awaitLine("sponge-server listening");
       assertTrue(ready.endsWith("pid " + daemon.pid()), ready);
       SpongeServerAddress server = NodeNames.serverOf(ready.split(" ")[2], 1);
@@ -136,7 +137,8 @@ class ServerProcessFailureTest {
         "-D" + SpongeConf.CHUNK_SIZE.name() + "=" + CHUNK,
         "-D" + SpongeConf.BIND_HOST.name() + "=127.0.0.1",
         "-D" + SpongeConf.ADVERTISED_HOST.name() + "=127.0.0.1",
-        "-D" + SpongeConf.PORT.name() + "=0");
+        "-D" + SpongeConf.PORT.name() + "=0",
+        "-D" + SpongeConf.AUTH_REQUIRED.name() + "=false");
   }
 
   private static SpongeServerAddress listening(ChildJvm daemon) throws IOException {

@@ -182,7 +182,8 @@ class SpongeNodeDescriptorTest {
         d.rack(),
         d.zkQuorum(),
         d.zkRoot(),
-        pid);
+        pid,
+        d.authRequired());
   }
 
   private SpongeAuxService nodeManagerService(Configuration yarnSite, String nmName) {

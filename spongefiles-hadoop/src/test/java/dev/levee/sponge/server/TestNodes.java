@@ -39,6 +39,9 @@ final class TestNodes {
     c.set(SpongeConf.GC_PERIOD_MS.name(), "500");
     c.set(SpongeConf.SOCKET_TIMEOUT_MS.name(), "10000");
     c.set(SpongeConf.CLIENT_READ_TIMEOUT_MS.name(), "5000");
+    // The explicit opt-out: these tests drive the wire with unauthenticated clients; the
+    // authentication tests set their own secrets and turn it back on.
+    c.set(SpongeConf.AUTH_REQUIRED.name(), "false");
     return c;
   }
 

@@ -3,12 +3,18 @@ package dev.levee.bench.hadoop.median;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.sponge.config.SpongeConf;
+import dev.levee.sponge.server.JobSecretRelayingShuffleHandler;
 import dev.levee.sponge.server.SpongeAuxService;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.mapred.ShuffleHandler;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
@@ -85,7 +91,12 @@ public final class SpongeCluster implements AutoCloseable {
               .set(SpongeConf.LOCAL_POOL_SIZE.name(), poolMb + "m")
               .set(SpongeConf.CHUNK_SIZE.name(), chunkSize)
               .set(SpongeConf.PORT.name(), "0")
-              .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString());
+              .set(SpongeConf.ZK_QUORUM.name(), zooKeeper.getConnectString())
+              // What a default install runs: every connection authenticated, tasks with their
+              // job's secret passed on by the relaying ShuffleHandler, servers with the cluster's.
+              .auxService(
+                  ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID, JobSecretRelayingShuffleHandler.class)
+              .set(SpongeConf.AUTH_SECRET_FILE.name(), clusterSecret(base).toString());
       if (localDirs != null) {
         // A tmpfs is only as good as what frees it: the NodeManagers delete a finished job's
         // local files at once, as on a real cluster, not an hour later as the mini cluster does
@@ -131,6 +142,17 @@ public final class SpongeCluster implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** The cluster secret every NodeManager's sponge reads: 32 random bytes, mode 600. */
+  private static Path clusterSecret(Path base) throws IOException {
+    Files.createDirectories(base);
+    Path file = base.resolve("levee-sponge.secret");
+    byte[] secret = new byte[32];
+    new SecureRandom().nextBytes(secret);
+    Files.write(file, secret);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return file;
   }
 
   private static void closeQuietly(AutoCloseable c, Throwable primary) {

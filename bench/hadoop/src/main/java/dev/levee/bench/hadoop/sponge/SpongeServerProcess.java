@@ -88,6 +88,9 @@ public final class SpongeServerProcess implements AutoCloseable {
     cmd.add("-D" + SpongeConf.BIND_HOST.name() + "=" + SpongeMicroSuite.LOOPBACK);
     cmd.add("-D" + SpongeConf.ADVERTISED_HOST.name() + "=" + SpongeMicroSuite.LOOPBACK);
     cmd.add("-D" + SpongeConf.PORT.name() + "=0");
+    // The micro benchmark's clients are raw clients without a job: unauthenticated unless the
+    // arm's settings (below, which win) turn authentication on.
+    cmd.add("-D" + SpongeConf.AUTH_REQUIRED.name() + "=false");
     settings.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
