@@ -3,6 +3,7 @@ package dev.levee.sponge.server;
 import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Open connections per peer address, so that one host (a slowloris, a runaway client) can never
@@ -48,6 +49,27 @@ final class PeerConnections {
     open.put(peer, n + 1);
     handshaking.put(peer, h + 1);
     return true;
+  }
+
+  /** How many of {@code peer}'s connections have not finished their first request. */
+  synchronized int handshaking(InetAddress peer) {
+    return handshaking.getOrDefault(peer, 0);
+  }
+
+  /**
+   * The address holding the most connections still in their handshake, if it holds more than {@code
+   * than}: the one whose slot a newcomer with {@code than} such connections may take.
+   */
+  synchronized Optional<InetAddress> mostHandshakingAbove(int than) {
+    InetAddress most = null;
+    int max = than;
+    for (Map.Entry<InetAddress, Integer> e : handshaking.entrySet()) {
+      if (e.getValue() > max) {
+        max = e.getValue();
+        most = e.getKey();
+      }
+    }
+    return Optional.ofNullable(most);
   }
 
   /** One of {@code peer}'s connections finished its first request, or was cut before it did. */

@@ -15,8 +15,11 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Deque;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -25,6 +28,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +38,14 @@ import org.slf4j.LoggerFactory;
  * few long-lived connections and move whole megabyte chunks, so threads are few and busy. A
  * connection beyond the limit gets a BUSY reply and is closed; with TLS too that reply goes in
  * plaintext before any handshake, so that refusing costs the acceptor no handshake.
+ *
+ * <p>Slots go fairly to addresses while connections are still in their handshake (issue 28, S2:
+ * sockets from ten addresses trickling a ClientHello and reconnecting held all 64 slots). When
+ * every slot is taken, a newcomer whose address holds fewer connections in their handshake than the
+ * address holding the most takes the slot of that address's oldest such connection. A well-formed
+ * client finishes its handshake in milliseconds, so it is never the one evicted and always gets in
+ * while peers trickle; peers that trickle share what is left among their addresses. Connections
+ * past their first request are never evicted: a server full of working clients still says BUSY.
  */
 final class SpongeServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
@@ -47,6 +59,12 @@ final class SpongeServer implements Closeable {
   private final int frameTimeoutMillis;
   private final int handshakeTimeoutMillis;
   private final PeerConnections peers;
+
+  /** Connections that have not finished their first request, oldest first. */
+  private final Deque<Pending> pending = new ConcurrentLinkedDeque<>();
+
+  /** A connection in its handshake, and how to end that handshake by closing it. */
+  private record Pending(InetAddress peer, BooleanSupplier evict) {}
 
   /** Closes connections that have not finished their first request within the handshake budget. */
   private final ScheduledThreadPoolExecutor handshakeCutter;
@@ -176,13 +194,31 @@ final class SpongeServer implements Closeable {
               peers.handshakeOver(peer);
             }
           };
+      Pending inHandshake =
+          new Pending(
+              peer,
+              () -> {
+                if (!handshakeOver.compareAndSet(false, true)) {
+                  return false; // it finished its first request meanwhile: not a slow peer
+                }
+                cut.cancel(false);
+                peers.handshakeOver(peer);
+                closeQuietly(s);
+                return true;
+              });
+      pending.addLast(inHandshake);
+      Runnable handshakeDone =
+          () -> {
+            firstRequestDone.run();
+            pending.remove(inHandshake);
+          };
       try {
         // Replies are small and end a request: never hold them back for Nagle.
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
         s.setOption(
             StandardSocketOptions.SO_SNDBUF, ChannelFrames.socketBufferBytes(service.chunkSize()));
         open.add(s);
-        workers.execute(
+        Runnable connection =
             () -> {
               try {
                 new ConnectionHandler(
@@ -194,25 +230,73 @@ final class SpongeServer implements Closeable {
                         new ConnectionAuth(secrets, authRequired),
                         tls,
                         metrics,
-                        firstRequestDone)
+                        handshakeDone)
                     .run();
               } finally {
                 open.remove(s);
-                firstRequestDone.run();
+                handshakeDone.run();
                 peers.close(peer);
               }
-            });
-      } catch (RejectedExecutionException e) {
-        firstRequestDone.run();
-        peers.close(peer);
-        refuseBusy(s, "server busy: " + workers.getMaximumPoolSize() + " connections open");
+            };
+        if (!startOrEvict(connection, peer)) {
+          handshakeDone.run();
+          peers.close(peer);
+          refuseBusy(s, "server busy: " + workers.getMaximumPoolSize() + " connections open");
+        }
       } catch (IOException e) {
-        firstRequestDone.run();
+        handshakeDone.run();
         peers.close(peer);
         open.remove(s);
         closeQuietly(s);
       }
     }
+  }
+
+  /**
+   * Starts {@code connection} on a free slot. With none free, closes the oldest connection still in
+   * its handshake of the address holding the most such connections, if that is more than {@code
+   * peer} holds (its new connection included), and starts {@code connection} on the slot that
+   * frees. False when no slot could be had.
+   */
+  private boolean startOrEvict(Runnable connection, InetAddress peer) {
+    try {
+      workers.execute(connection);
+      return true;
+    } catch (RejectedExecutionException full) {
+      // fall through: every slot is taken
+    }
+    Optional<InetAddress> heaviest = peers.mostHandshakingAbove(peers.handshaking(peer));
+    if (heaviest.isEmpty() || !evictOldest(heaviest.get())) {
+      return false;
+    }
+    metrics.handshakesEvicted.increment();
+    throttled.warn(
+        "evict",
+        "sponge server full: closed the oldest of {}'s connections still in their handshake"
+            + " to serve {}",
+        heaviest.get().getHostAddress(),
+        peer.getHostAddress());
+    // The evicted connection's thread sees its socket closed and returns to the pool.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    while (System.nanoTime() < deadline && !closed) {
+      try {
+        workers.execute(connection);
+        return true;
+      } catch (RejectedExecutionException stillFull) {
+        pause(2);
+      }
+    }
+    return false;
+  }
+
+  private boolean evictOldest(InetAddress peer) {
+    for (Pending p : pending) {
+      if (p.peer().equals(peer) && p.evict().getAsBoolean()) {
+        pending.remove(p);
+        return true;
+      }
+    }
+    return false;
   }
 
   private void refuseBusy(SocketChannel s, String m) {

@@ -30,6 +30,7 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   final AtomicInteger openConnections = new AtomicInteger();
   final LongAdder connectionsRefused = new LongAdder();
   final LongAdder exchangesTimedOut = new LongAdder();
+  final LongAdder handshakesEvicted = new LongAdder();
   final LongAdder authenticationFailures = new LongAdder();
   final LongAdder secretsGranted = new LongAdder();
   private volatile TransferBuffers transferBuffers;
@@ -161,6 +162,11 @@ public final class SpongeServerMetrics implements SpongeServerMetricsMBean {
   @Override
   public long getExchangesTimedOut() {
     return exchangesTimedOut.sum();
+  }
+
+  @Override
+  public long getHandshakesEvicted() {
+    return handshakesEvicted.sum();
   }
 
   @Override

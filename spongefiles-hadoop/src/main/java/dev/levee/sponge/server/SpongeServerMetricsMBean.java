@@ -53,6 +53,12 @@ public interface SpongeServerMetricsMBean {
   /** Exchanges cut at the frame deadline (a request trickled in, or a reply not taken). */
   long getExchangesTimedOut();
 
+  /**
+   * Connections still in their handshake closed to give their slot to a peer address holding fewer
+   * such connections, when every slot was taken (issue 28, S2).
+   */
+  long getHandshakesEvicted();
+
   /** Direct bytes held by the transfer buffers: at most transfer-buffers × chunk size. */
   long getTransferBufferBytes();
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,57 @@ class HandshakeBudgetTest {
       assertEquals(
           Status.OK, TricklingPeers.freeSpaceFrom(server, "127.0.0.1"), "the slow address again");
     } finally {
+      slow.shutdownNow();
+      TempDirs.deleteRecursively(dir);
+    }
+  }
+
+  /**
+   * Two addresses, each within its cap of connections in their handshake, together hold every slot
+   * and reconnect as soon as they are cut: a well-formed client on a third address is served each
+   * time, by taking the slot of the heavier address's oldest slow connection (before: BUSY, as with
+   * ten addresses against 64 slots in the review).
+   */
+  @Test
+  void addressesThatTogetherFillEverySlotYieldToAThirdAddress() throws Exception {
+    Path dir = TempDirs.newShmDir("handshake-fair");
+    Configuration conf = TestNodes.conf(dir, 4);
+    conf.set("levee.sponge.server.max-connections", Integer.toString(SLOTS));
+    conf.set("levee.sponge.server.max-connections-per-peer", Integer.toString(SLOTS));
+    conf.set("levee.sponge.server.max-handshakes-per-peer", Integer.toString(SLOTS / 2));
+    conf.set("levee.sponge.server.handshake-timeout-ms", "20000");
+    conf.set("levee.sponge.server.socket-timeout-ms", "30000");
+    conf.set("levee.sponge.server.frame-timeout-ms", "30000");
+    ExecutorService slow = Executors.newFixedThreadPool(SLOTS + 2);
+    AtomicBoolean stop = new AtomicBoolean();
+    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(conf))) {
+      SpongeServerAddress server = node.address();
+      AtomicInteger connected = new AtomicInteger();
+      for (int i = 0; i < SLOTS + 2; i++) {
+        String from = i % 2 == 0 ? "127.0.0.1" : "127.0.0.3";
+        slow.submit(
+            () -> {
+              while (!stop.get()) { // reconnect and trickle again whenever cut or refused
+                TricklingPeers.trickle(server, from, TRICKLED, connected::incrementAndGet);
+              }
+              return null;
+            });
+      }
+      int served = 0;
+      for (int attempt = 0; attempt < 5; attempt++) {
+        Await.until(
+            "the slow addresses hold every slot",
+            () -> node.metrics().getOpenConnections() == SLOTS && connected.get() >= SLOTS);
+        if (TricklingPeers.freeSpaceFrom(server, "127.0.0.2") == Status.OK) {
+          served++;
+        }
+      }
+      assertEquals(5, served, "the third address is served every time");
+      // At least the first attempt found every slot held by slow peers: before, it got BUSY.
+      // Later ones may find the slot their own previous connection just left.
+      assertTrue(node.metrics().getHandshakesEvicted() >= 1, "a slow connection gave way");
+    } finally {
+      stop.set(true);
       slow.shutdownNow();
       TempDirs.deleteRecursively(dir);
     }

@@ -52,8 +52,14 @@ final class TricklingPeers {
    */
   static int trickle(SpongeServerAddress server, int bytes, Runnable connected)
       throws IOException, InterruptedException {
+    return trickle(server, "127.0.0.1", bytes, connected);
+  }
+
+  /** As above, from {@code local}. */
+  static int trickle(SpongeServerAddress server, String local, int bytes, Runnable connected)
+      throws IOException, InterruptedException {
     try (Socket s = new Socket()) {
-      s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+      s.bind(new InetSocketAddress(InetAddress.getByName(local), 0));
       s.connect(new InetSocketAddress(server.host(), server.port()), 2000);
       connected.run();
       ByteBuffer frame = ByteBuffer.allocate(FRAME_BYTES);
