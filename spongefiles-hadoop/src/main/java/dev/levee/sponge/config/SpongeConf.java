@@ -448,6 +448,18 @@ public final class SpongeConf {
           .since(V020)
           .build();
 
+  public static final ConfigKey<Integer> AUTH_APPLICATION_CHECK_MS =
+      B.key("levee.sponge.server.auth.application-check-ms", ints(100, 3_600_000))
+          .defaultValue("30000")
+          .doc(
+              "How long a NodeManager's sponge believes the ResourceManager's word that an"
+                  + " application still runs before asking again, when one of its tasks proves the"
+                  + " application's cluster-derived secret on a node it never ran on: the longest a"
+                  + " derived secret outlives its application there. An ended application is"
+                  + " never asked about again.")
+          .since(V020)
+          .build();
+
   // --- TLS on the wire (issue 13, item 11; area "harden").
 
   public static final ConfigKey<Boolean> TLS_ENABLED =

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The secrets a server checks handshakes against: each application's, handed over by the
@@ -40,6 +41,7 @@ public final class ApplicationSecrets {
   static final int MAX_STOPPED_REMEMBERED = 10_000;
   private final byte[] cluster;
   private volatile Function<String, Optional<byte[]>> source = id -> Optional.empty();
+  private volatile Predicate<String> ended = id -> false;
 
   /**
    * @param clusterSecret the cluster's secret, or null if none is configured
@@ -61,6 +63,16 @@ public final class ApplicationSecrets {
    */
   public void lookUpIn(Function<String, Optional<byte[]>> source) {
     this.source = source;
+  }
+
+  /**
+   * Who says an application has ended cluster-wide (the ResourceManager, for a NodeManager's
+   * server). Asked before a derived secret is believed: on nodes where the application never ran,
+   * nothing else would ever void it, and where it ran the NodeManager stops it only some heartbeats
+   * after it ended.
+   */
+  public void endedWhen(Predicate<String> ended) {
+    this.ended = ended;
   }
 
   /**
@@ -100,8 +112,18 @@ public final class ApplicationSecrets {
             }
           }
         }
-        if (s != null && s.length > 0) {
+        boolean runsHere = s != null && s.length > 0;
+        if (runsHere) {
           out.add(new Secret(s, false));
+        }
+        if (cluster != null && ended.test(principal)) {
+          // Ended cluster-wide: the derived secret is void from now on. Where the application ran,
+          // the NodeManager's stopApplication voids its job secret too, soon; elsewhere nothing
+          // else would, and the verdict is final, so remember it.
+          if (!runsHere) {
+            stopped.put(principal, Boolean.TRUE);
+          }
+          return out;
         }
         Optional<byte[]> derived = derivedSecretOf(principal);
         derived.ifPresent(d -> out.add(new Secret(d, true)));

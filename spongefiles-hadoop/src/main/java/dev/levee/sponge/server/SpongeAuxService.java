@@ -49,6 +49,7 @@ public class SpongeAuxService extends AuxiliaryService {
   private List<Path> nodeManagerLocalDirs = List.of();
   private final List<Path> descriptors = new ArrayList<>();
   private SpongeService node;
+  private ResourceManagerApplications applications;
 
   public SpongeAuxService() {
     super(SERVICE_NAME);
@@ -82,6 +83,14 @@ public class SpongeAuxService extends AuxiliaryService {
     node = SpongeService.start(config);
     // Job secrets reach this service through the ShuffleHandler's drop (JobSecretDrop).
     node.secrets().lookUpIn(new JobSecretDrop(nodeManagerLocalDirs)::find);
+    if (config.auth().required()) {
+      // Voids an ended application's derived secret here too, where it may never have run.
+      applications =
+          new ResourceManagerApplications(
+              getConfig(),
+              SpongeConf.AUTH_APPLICATION_CHECK_MS.from(SpongeConf.source(getConfig())));
+      node.secrets().endedWhen(applications);
+    }
     publishDescriptor();
     super.serviceStart();
   }
@@ -92,6 +101,10 @@ public class SpongeAuxService extends AuxiliaryService {
     if (node != null) {
       node.close();
       node = null;
+    }
+    if (applications != null) {
+      applications.close();
+      applications = null;
     }
     super.serviceStop();
   }

@@ -252,6 +252,50 @@ class AuthenticationTest {
     }
   }
 
+  /**
+   * Issue 28: the derived secret never expired on nodes where the application never ran. Such a
+   * node asks who knows (the ResourceManager, for a NodeManager's server) and, once the application
+   * has ended, refuses its derived secret on every new connection, also where it ran (whose
+   * NodeManager voids the job secret only when it stops the application there).
+   */
+  @Test
+  void aDerivedSecretIsVoidOnceTheApplicationHasEnded() throws IOException {
+    Path dirB = TempDirs.newShmDir("auth-ended");
+    Configuration conf = TestNodes.conf(dirB, 8);
+    conf.set(SpongeConf.AUTH_REQUIRED.name(), "true");
+    conf.set(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());
+    java.util.Set<String> endedApps = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+    node.secrets().endedWhen(a -> asked.incrementAndGet() > 0 && endedApps.contains(a));
+    try (SpongeService elsewhere = SpongeService.start(SpongeServerConfig.from(conf))) {
+      elsewhere.secrets().endedWhen(endedApps::contains);
+      SpongeServerAddress b = elsewhere.address();
+      byte[] derived = Handshake.derivedApplicationSecret(clusterSecret, APP);
+      try (SpongeClient task = client(APP, app(APP, derived))) {
+        RemoteChunk running = task.store(b, TestNodes.randomBytes(10, 1)).orElseThrow();
+        task.free(running);
+      }
+      endedApps.add(APP);
+      try (SpongeClient late = client(APP, app(APP, derived))) {
+        IOException refused =
+            assertThrows(IOException.class, () -> late.store(b, TestNodes.randomBytes(10, 2)));
+        assertTrue(refused.toString().contains("UNAUTHENTICATED"), refused.toString());
+        IOException refusedHere =
+            assertThrows(IOException.class, () -> late.store(server, TestNodes.randomBytes(10, 3)));
+        assertTrue(refusedHere.toString().contains("UNAUTHENTICATED"), refusedHere.toString());
+        assertTrue(asked.get() > 0, "a node running the application asks too");
+      }
+      // Where the application ran, its job secret stays until the NodeManager stops it there.
+      try (SpongeClient own = client(APP, app(APP, APP_SECRET))) {
+        RemoteChunk here = own.store(server, TestNodes.randomBytes(10, 4)).orElseThrow();
+        own.free(here);
+      }
+    } finally {
+      TempDirs.deleteRecursively(dirB);
+    }
+  }
+
   @Test
   void theSecretIsGrantedOnlyToAConnectionThatProvedTheJobsSecret() throws IOException {
     try (SpongeClient anonymous = client(APP, null)) {

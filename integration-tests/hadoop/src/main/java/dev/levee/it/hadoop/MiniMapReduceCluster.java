@@ -316,6 +316,14 @@ public final class MiniMapReduceCluster implements AutoCloseable {
         throw new IOException(
             "NodeManager " + i + " is " + yarn.getNodeManager(i).getServiceState());
       }
+      // MiniYARNCluster tells its NodeManagers only the resource tracker's address; a real
+      // yarn-site.xml names the ResourceManager, so aux services there can also ask it about
+      // applications (SpongeFiles does, to void an ended application's derived secret).
+      String rm = yarn.getConfig().get(YarnConfiguration.RM_ADDRESS);
+      yarn.getNodeManager(i).getConfig().set(YarnConfiguration.RM_ADDRESS, rm);
+      for (AuxiliaryService s : auxServices(i)) {
+        s.getConfig().set(YarnConfiguration.RM_ADDRESS, rm);
+      }
     }
 
     // The AM hands the client over to the JobHistoryServer once the job ends, so jobs need one to

@@ -70,6 +70,8 @@ public final class SpongeCluster {
             ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID, JobSecretRelayingShuffleHandler.class)
         .set(SpongeConf.AUTH_REQUIRED.name(), "true")
         .set(SpongeConf.AUTH_SECRET_FILE.name(), clusterSecret.toString())
+        // Ended applications' derived secrets go void within 1 s, not the default 30 s.
+        .set(SpongeConf.AUTH_APPLICATION_CHECK_MS.name(), "1000")
         .closeAfter(zooKeeper)
         .closeAfter(
             new AutoCloseable() {
