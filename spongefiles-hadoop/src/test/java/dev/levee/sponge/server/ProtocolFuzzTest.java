@@ -3,12 +3,21 @@ package dev.levee.sponge.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.sponge.client.ClientIdentity;
+import dev.levee.sponge.client.ClientSettings;
 import dev.levee.sponge.client.RemoteChunk;
 import dev.levee.sponge.client.SpongeClient;
 import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
+import dev.levee.sponge.discovery.ServerListEntry;
+import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.FrameCodec;
 import dev.levee.sponge.protocol.FrameFuzzer;
+import dev.levee.sponge.protocol.Handshake;
+import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.SpongeServerAddress;
+import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -16,6 +25,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +37,9 @@ import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
 import org.apache.log4j.spi.LoggingEvent;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A short, seeded fuzz run over every operation of the protocol (and unknown ops and versions):
@@ -71,26 +81,65 @@ class ProtocolFuzzTest {
     }
   }
 
-  @BeforeEach
-  void setUp() throws IOException {
+  /** With authentication on: the application half the connections prove before they fuzz. */
+  private static final String APP = "application_1_0001";
+
+  private static final byte[] APP_SECRET = "fuzzed-application-secret".getBytes();
+  private Path secretFile;
+
+  /** Starts the server, with authentication required (the default install) or explicitly off. */
+  private void start(boolean auth) throws IOException {
     dir = TempDirs.newShmDir("fuzz");
     Configuration conf = TestNodes.conf(dir, CHUNKS);
     conf.set(SpongeConf.SOCKET_TIMEOUT_MS.name(), "2000");
     conf.set(SpongeConf.QUOTA_CHUNKS_PER_APP.name(), "4");
+    if (auth) {
+      secretFile = TestNodes.secretFile(new byte[32]);
+      conf.set(SpongeConf.AUTH_REQUIRED.name(), "true");
+      conf.set(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());
+    }
     node = SpongeService.start(SpongeServerConfig.from(conf));
+    node.secrets().register(APP, APP_SECRET);
     server = node.address();
     Logger.getRootLogger().addAppender(warns);
   }
 
   @AfterEach
-  void tearDown() {
+  void tearDown() throws IOException {
     Logger.getRootLogger().removeAppender(warns);
-    node.close();
+    if (node != null) {
+      node.close();
+    }
     TempDirs.deleteRecursively(dir);
+    if (secretFile != null) {
+      Files.deleteIfExists(secretFile);
+    }
   }
 
-  @Test
-  void fuzzedFramesOfEveryOpAreAnsweredOrClosedNeverServedWrong() throws Exception {
+  /** A real handshake on {@code s}, as the application: what authenticated fuzzing starts from. */
+  private static void authenticate(Socket s) throws IOException {
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    s.getOutputStream().write(frame(Op.CHALLENGE, ByteBuffer.allocate(0), 1));
+    Frame challenge = FrameCodec.read(in, 1 << 16);
+    byte[] nonce = new byte[Handshake.NONCE_BYTES];
+    challenge.payload().get(nonce);
+    Handshake.Credential c = new Handshake.Credential(Handshake.Kind.APPLICATION, APP, APP_SECRET);
+    s.getOutputStream().write(frame(Op.AUTHENTICATE, Handshake.authenticateRequest(c, nonce), 2));
+    Frame proven = FrameCodec.read(in, 1 << 16);
+    assertEquals(Status.OK, Status.fromCode(proven.code()), "the handshake itself succeeds");
+  }
+
+  private static byte[] frame(Op op, ByteBuffer payload, long requestId) {
+    ByteBuffer b = ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.remaining());
+    b.putInt(Frame.HEADER_BYTES + payload.remaining());
+    b.put(Frame.VERSION).put(op.code()).putLong(requestId).put(payload);
+    return b.array();
+  }
+
+  @ParameterizedTest(name = "authentication required: {0}")
+  @ValueSource(booleans = {false, true})
+  void fuzzedFramesOfEveryOpAreAnsweredOrClosedNeverServedWrong(boolean auth) throws Exception {
+    start(auth);
     long seed = Long.getLong("levee.fuzz.seed", 20261123L);
     FrameFuzzer fuzzer = new FrameFuzzer(new Random(seed), TestNodes.CHUNK, CHUNKS + 2);
     int hangs = 0;
@@ -104,6 +153,9 @@ class ProtocolFuzzTest {
       inputs += frames.size();
       try (Socket s = new Socket(server.host(), server.port())) {
         s.setSoTimeout(10_000);
+        if (auth && c % 2 == 0) {
+          authenticate(s); // the other half fuzz the refusals of an unauthenticated connection
+        }
         try {
           for (byte[] f : frames) {
             s.getOutputStream().write(f);
@@ -139,7 +191,14 @@ class ProtocolFuzzTest {
       node.releaseApplication("application_1_000" + i);
     }
     try (SpongeClient good =
-        TestNodes.client("application_1_0042", "127.0.0.1:1", List.of(server))) {
+        new SpongeClient(
+            ClientIdentity.ofCurrentProcess(APP, "127.0.0.1:1", null),
+            new StaticServerList(List.of(new ServerListEntry(server, 1, 1))),
+            new ClientSettings(2000, 5000, TestNodes.CHUNK, 4)
+                .withCredential(
+                    auth
+                        ? new Handshake.Credential(Handshake.Kind.APPLICATION, APP, APP_SECRET)
+                        : null))) {
       ByteBuffer data = TestNodes.randomBytes(3000, 42);
       RemoteChunk ch = good.store(server, data.duplicate()).orElseThrow();
       ByteBuffer back = ByteBuffer.allocate(3000);
