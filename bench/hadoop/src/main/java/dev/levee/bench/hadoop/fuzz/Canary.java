@@ -6,6 +6,7 @@ import dev.levee.sponge.client.RemoteChunk;
 import dev.levee.sponge.client.SpongeClient;
 import dev.levee.sponge.discovery.ServerListEntry;
 import dev.levee.sponge.discovery.StaticServerList;
+import dev.levee.sponge.protocol.Handshake;
 import dev.levee.sponge.protocol.SpongeServerAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -38,15 +39,29 @@ final class Canary implements AutoCloseable {
 
   private final List<String> tripPhases = new ArrayList<>();
 
-  Canary(SpongeServerAddress server, int chunkBytes, ServerSampler sampler) {
+  /** The application the canary acts for. */
+  static final String APPLICATION = "application_1_0042";
+
+  /**
+   * @param clusterSecret null for a server without authentication; else the canary proves its
+   *     application's secret derived from it, as a task granted it does
+   */
+  Canary(SpongeServerAddress server, int chunkBytes, ServerSampler sampler, byte[] clusterSecret) {
     this.server = server;
     this.chunkBytes = chunkBytes;
     this.sampler = sampler;
     this.client =
         new SpongeClient(
-            ClientIdentity.ofCurrentProcess("application_1_0042", "127.0.0.1:1", null),
+            ClientIdentity.ofCurrentProcess(APPLICATION, "127.0.0.1:1", null),
             new StaticServerList(List.of(new ServerListEntry(server, 1, 1))),
-            new ClientSettings(5000, 10_000, chunkBytes, 2));
+            new ClientSettings(5000, 10_000, chunkBytes, 2)
+                .withCredential(
+                    clusterSecret == null
+                        ? null
+                        : new Handshake.Credential(
+                            Handshake.Kind.APPLICATION,
+                            APPLICATION,
+                            Handshake.derivedApplicationSecret(clusterSecret, APPLICATION))));
     this.thread = new Thread(this::loop, "sponge-fuzz-canary");
     thread.setDaemon(true);
   }

@@ -77,6 +77,12 @@ public final class SpongeFuzzSuite implements Suite {
             Integer.toString(SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue())),
         OptionSpec.optional("seed", "N", "the fuzz seed", "20261124"),
         OptionSpec.optional(
+            "auth",
+            "true|false",
+            "levee.sponge.server.auth.required of the server (the default install: true, with a"
+                + " cluster secret; the canary proves its application's derived secret)",
+            "true"),
+        OptionSpec.optional(
             "figures", "DIR", "where the figure goes (default: the run's own directory)", ""));
   }
 
@@ -91,6 +97,7 @@ public final class SpongeFuzzSuite implements Suite {
     long seed = o.longAtLeast("seed", 0);
     int maxConnections = o.intIn("max-connections", 1, 10_000);
     int perPeer = o.intIn("max-connections-per-peer", 1, 10_000);
+    boolean auth = o.choice("auth", List.of("true", "false")).equals("true");
     Map<String, String> settings = new LinkedHashMap<>(SERVER_SETTINGS);
     settings.put(SpongeConf.MAX_CONNECTIONS.name(), Integer.toString(maxConnections));
     settings.put(SpongeConf.MAX_CONNECTIONS_PER_PEER.name(), Integer.toString(perPeer));
@@ -102,6 +109,17 @@ public final class SpongeFuzzSuite implements Suite {
     Path pool = Path.of("/dev/shm", "levee-sponge-fuzz-" + ProcessHandle.current().pid());
     Path log = context.store().dir().resolve("sponge-fuzz-server.log");
     Files.createDirectories(log.getParent());
+    byte[] clusterSecret = null;
+    Path secretFile = log.resolveSibling("sponge-fuzz-cluster.secret");
+    if (auth) {
+      clusterSecret = new byte[32];
+      new java.security.SecureRandom().nextBytes(clusterSecret);
+      Files.write(secretFile, clusterSecret);
+      Files.setPosixFilePermissions(
+          secretFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+      settings.put(SpongeConf.AUTH_REQUIRED.name(), "true");
+      settings.put(SpongeConf.AUTH_SECRET_FILE.name(), secretFile.toString());
+    }
     int jmxPort = freePort();
     List<String> flags =
         List.of(
@@ -120,6 +138,7 @@ public final class SpongeFuzzSuite implements Suite {
     params.put("frame_timeout_ms", SpongeConf.FRAME_TIMEOUT_MS.defaultValue());
     params.put("socket_timeout_ms", SpongeConf.SOCKET_TIMEOUT_MS.defaultValue());
     params.put("seed", seed);
+    params.put("auth_required", auth);
     params.put("gc_period_ms", 1000);
     params.put("gc_peer_unreachable_grace_ms", 2000);
     params.put("server_jvm", "standalone daemon, no -Xmx, JMX on loopback");
@@ -139,7 +158,7 @@ public final class SpongeFuzzSuite implements Suite {
     Canary canary = null;
     try {
       sampler = new ServerSampler(server.pid(), jmxPort, SAMPLE_MILLIS);
-      canary = new Canary(server.address(), chunk, sampler);
+      canary = new Canary(server.address(), chunk, sampler, clusterSecret);
       canary.start();
       double t0 = seconds(started);
 
@@ -231,10 +250,11 @@ public final class SpongeFuzzSuite implements Suite {
           List.of(fuzzLine, churnLine, crowdLine),
           String.format(
               Locale.ROOT,
-              "max-connections %d, %d per peer, %d slow peers",
+              "max-connections %d, %d per peer, %d slow peers, authentication %s",
               maxConnections,
               perPeer,
-              slow),
+              slow,
+              auth ? "required (the canary proves its application)" : "off"),
           maxConnections == SpongeConf.MAX_CONNECTIONS.defaultValue()
                   && perPeer == SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue()
               ? ""
@@ -250,6 +270,7 @@ public final class SpongeFuzzSuite implements Suite {
       }
       server.close();
       deleteTree(pool);
+      Files.deleteIfExists(secretFile);
     }
   }
 
