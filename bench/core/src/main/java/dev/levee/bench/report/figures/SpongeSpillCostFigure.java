@@ -44,6 +44,16 @@ public final class SpongeSpillCostFigure implements Figure {
               "remote SpongeFile, 2 copies",
               Double.NaN,
               "loopback TCP"),
+          new Medium(
+              "remote-spongefile-auth",
+              "remote SpongeFile, authenticated",
+              Double.NaN,
+              "loopback TCP"),
+          new Medium(
+              "remote-spongefile-tls",
+              "remote SpongeFile, TLS + auth.",
+              Double.NaN,
+              "loopback TCP"),
           new Medium("disk", "disk", 25, "disk write+fsync"),
           new Medium("disk-bg-io", "disk + background IO", 174, "disk write+fsync"),
           new Medium("disk-bg-io-mem", "disk + bg IO + mem. pressure", 499, "disk write+fsync"));

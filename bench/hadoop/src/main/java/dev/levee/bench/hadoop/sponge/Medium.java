@@ -32,6 +32,21 @@ enum Medium {
       "remote SpongeFile, 2 copies (pipelined, loopback)",
       Double.NaN,
       Yardstick.TCP),
+  /**
+   * {@link #REMOTE_SPONGEFILE} against a server that requires authentication (the default install):
+   * each file's connection starts with a CHALLENGE and an AUTHENTICATE round trip.
+   */
+  REMOTE_SPONGEFILE_AUTH(
+      "remote-spongefile-auth",
+      "remote SpongeFile, authenticated (pipelined, loopback)",
+      Double.NaN,
+      Yardstick.TCP),
+  /** The same over TLS: a TLS handshake per connection, and every chunk encrypted. */
+  REMOTE_SPONGEFILE_TLS(
+      "remote-spongefile-tls",
+      "remote SpongeFile, TLS + authenticated (pipelined, loopback)",
+      Double.NaN,
+      Yardstick.TCP),
   DISK("disk", "disk", 25, Yardstick.DISK),
   DISK_BACKGROUND_IO("disk-bg-io", "disk + background IO", 174, Yardstick.DISK),
   DISK_BACKGROUND_IO_MEMORY(

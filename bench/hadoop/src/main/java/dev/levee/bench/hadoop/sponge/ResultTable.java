@@ -32,7 +32,7 @@ final class ResultTable {
     String head =
         String.format(
             Locale.ROOT,
-            "%-40s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s",
+            "%-62s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s",
             "medium",
             "paper ms",
             "write ms",
@@ -55,7 +55,7 @@ final class ResultTable {
               : String.format(Locale.ROOT, "%.2f", r.fractionOfLimit());
       out.printf(
           Locale.ROOT,
-          "%-40s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s%n",
+          "%-62s %9s %9s %9s %9s %9s %9s %9s  %-24s %6s%n",
           r.medium().label,
           Double.isNaN(r.medium().paperMillis) ? "-" : fmt(r.medium().paperMillis),
           fmt(w.medianMillis()),
@@ -69,7 +69,7 @@ final class ResultTable {
       if (!Double.isNaN(r.backgroundMbPerS())) {
         out.printf(
             Locale.ROOT,
-            "%-40s background streams moved %s MB/s meanwhile%n",
+            "%-62s background streams moved %s MB/s meanwhile%n",
             "",
             fmt(r.backgroundMbPerS()));
       }

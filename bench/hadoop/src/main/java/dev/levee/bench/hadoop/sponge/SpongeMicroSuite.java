@@ -90,15 +90,47 @@ public final class SpongeMicroSuite implements Suite {
       cleanup.addStep(() -> deleteRecursively(diskBase));
       Files.createDirectories(shmBase);
       Nodes nodes = new Nodes(s, shmBase, diskBase, cleanup, err);
+      boolean secured =
+          s.media().contains(Medium.REMOTE_SPONGEFILE_AUTH)
+              || s.media().contains(Medium.REMOTE_SPONGEFILE_TLS);
       for (int rep = 0; rep < s.repetitions(); rep++) {
         for (Medium medium : s.media()) {
           Row row = runMedium(medium, s, nodes, diskBase, cleanup, context, limits, rep);
           rows.add(row);
           context.record(medium.variant, s.params(), row.metrics(), rep);
         }
+        if (secured) {
+          recordConnectionSetup(nodes.connectionSetup(CONNECTIONS), s, context, rep);
+        }
       }
     }
     new ResultTable(rows, s).print(context.out());
+  }
+
+  /** Fresh connections per server in the connection-setup measurement. */
+  private static final int CONNECTIONS = 200;
+
+  private static void recordConnectionSetup(
+      Map<String, ChunkLatencies> setup, MicroSettings s, SuiteContext context, int rep) {
+    for (Map.Entry<String, ChunkLatencies> e : setup.entrySet()) {
+      ChunkLatencies t = e.getValue();
+      Map<String, Double> m = new LinkedHashMap<>();
+      m.put("connections", (double) t.count());
+      m.put("setup_ms_median", t.medianMillis());
+      m.put("setup_ms_p99", t.percentileMillis(0.99));
+      m.put("setup_ms_mean", t.meanMillis());
+      context.record(e.getKey(), s.params(), m, rep);
+      context
+          .err()
+          .printf(
+              Locale.ROOT,
+              "sponge-micro: %s: %d fresh connections to their first reply, median %.2f ms,"
+                  + " p99 %.2f ms%n",
+              e.getKey(),
+              t.count(),
+              t.medianMillis(),
+              t.percentileMillis(0.99));
+    }
   }
 
   private Row runMedium(
@@ -189,6 +221,9 @@ public final class SpongeMicroSuite implements Suite {
     private SpongeServerProcess localServer;
     private SpongeServerProcess remoteServer;
     private SpongeServerProcess secondRemoteServer;
+    private SpongeServerProcess authServer;
+    private SpongeServerProcess tlsServer;
+    private SecuredWire secured;
     private SpongeClient client;
 
     Nodes(MicroSettings s, Path shmBase, Path diskBase, Cleanup cleanup, PrintStream err) {
@@ -215,6 +250,21 @@ public final class SpongeMicroSuite implements Suite {
             new SpongeFileSink(remoteOnlyFileSystem(1), Tier.REMOTE_MEMORY, s.batch());
         case REMOTE_SPONGEFILE_TWO_COPIES ->
             new SpongeFileSink(remoteOnlyFileSystem(2), Tier.REMOTE_MEMORY, s.batch());
+        case REMOTE_SPONGEFILE_AUTH ->
+            new SpongeFileSink(
+                remoteOnlyFileSystem(
+                    List.of(authServer().address()), 1, secured().credential(APPLICATION), null),
+                Tier.REMOTE_MEMORY,
+                s.batch());
+        case REMOTE_SPONGEFILE_TLS ->
+            new SpongeFileSink(
+                remoteOnlyFileSystem(
+                    List.of(tlsServer().address()),
+                    1,
+                    secured().credential(APPLICATION),
+                    secured().clientTls()),
+                Tier.REMOTE_MEMORY,
+                s.batch());
         case DISK, DISK_BACKGROUND_IO, DISK_BACKGROUND_IO_MEMORY ->
             new RandomOffsetDiskSink(
                 diskBase.resolve(medium.variant + "-" + rep + ".dat"),
@@ -250,7 +300,21 @@ public final class SpongeMicroSuite implements Suite {
      * the file system closes it. With two copies, node C holds the second.
      */
     private SpongeFileSystem remoteOnlyFileSystem(int copies) throws IOException {
-      SpongeServerAddress b = remoteServer().address();
+      List<SpongeServerAddress> servers = new java.util.ArrayList<>();
+      servers.add(remoteServer().address());
+      if (copies > 1) {
+        servers.add(secondRemoteServer().address());
+      }
+      return remoteOnlyFileSystem(servers, copies, null, null);
+    }
+
+    /** As above, on {@code servers}, proving {@code credential} and over {@code tls} if given. */
+    private SpongeFileSystem remoteOnlyFileSystem(
+        List<SpongeServerAddress> onList,
+        int copies,
+        dev.levee.sponge.protocol.Handshake.Credential credential,
+        dev.levee.sponge.protocol.WireTls tls)
+        throws IOException {
       Configuration conf = new Configuration(false);
       conf.set(SpongeConf.CHUNK_SIZE.name(), Integer.toString(s.chunkSize()));
       conf.set(SpongeConf.OWNER_HOST.name(), LOOPBACK);
@@ -262,16 +326,22 @@ public final class SpongeMicroSuite implements Suite {
       conf.setInt(SpongeConf.REMOTE_REPLICAS.name(), copies);
       int chunks = (int) (poolBytes / s.chunkSize());
       List<ServerListEntry> servers = new java.util.ArrayList<>();
-      servers.add(new ServerListEntry(b, chunks, chunks));
-      if (copies > 1) {
-        servers.add(new ServerListEntry(secondRemoteServer().address(), chunks, chunks));
+      for (SpongeServerAddress a : onList) {
+        servers.add(new ServerListEntry(a, chunks, chunks));
+      }
+      ClientSettings settings = new ClientSettings(5_000, 60_000, s.chunkSize(), 2);
+      if (credential != null) {
+        settings = settings.withCredential(credential);
+      }
+      if (tls != null) {
+        settings = settings.withTls(tls);
       }
       SpongeClient taskClient =
           new SpongeClient(
               ClientIdentity.ofCurrentProcess(
                   APPLICATION, NodeNames.of(localServer().address()), null),
               new StaticServerList(servers),
-              new ClientSettings(5_000, 60_000, s.chunkSize(), 2));
+              settings);
       try {
         return SpongeFileSystem.open(conf, taskClient);
       } catch (IOException | RuntimeException e) {
@@ -301,10 +371,103 @@ public final class SpongeMicroSuite implements Suite {
       return secondRemoteServer;
     }
 
+    /** Node D: a server that requires authentication, as a default install's does. */
+    private SpongeServerProcess authServer() throws IOException {
+      if (authServer == null) {
+        authServer =
+            startServer("node-d", shmBase.resolve("node-d"), secured().serverSettings(false));
+      }
+      return authServer;
+    }
+
+    /** Node E: authentication and TLS. */
+    private SpongeServerProcess tlsServer() throws IOException {
+      if (tlsServer == null) {
+        tlsServer =
+            startServer("node-e", shmBase.resolve("node-e"), secured().serverSettings(true));
+      }
+      return tlsServer;
+    }
+
+    private SecuredWire secured() throws IOException {
+      if (secured == null) {
+        secured = SecuredWire.in(shmBase.resolve("secured"));
+      }
+      return secured;
+    }
+
+    /**
+     * The price of a connection, the one cost authentication and TLS add per connection rather than
+     * per chunk: {@code n} fresh connections, each up to its first reply (FREE_SPACE, after the
+     * handshake where one is required), to the plain, the authenticated and the TLS server.
+     */
+    Map<String, ChunkLatencies> connectionSetup(int n) throws IOException {
+      Map<String, ChunkLatencies> out = new LinkedHashMap<>();
+      out.put("connect-plain", setup(remoteServer().address(), null, null, n));
+      out.put(
+          "connect-auth",
+          setup(authServer().address(), secured().credential(APPLICATION), null, n));
+      out.put(
+          "connect-tls",
+          setup(
+              tlsServer().address(), secured().credential(APPLICATION), secured().clientTls(), n));
+      return out;
+    }
+
+    private ChunkLatencies setup(
+        SpongeServerAddress server,
+        dev.levee.sponge.protocol.Handshake.Credential credential,
+        dev.levee.sponge.protocol.WireTls tls,
+        int n)
+        throws IOException {
+      ClientSettings settings = new ClientSettings(5_000, 60_000, s.chunkSize(), 1);
+      if (credential != null) {
+        settings = settings.withCredential(credential);
+      }
+      if (tls != null) {
+        settings = settings.withTls(tls);
+      }
+      ChunkLatencies times = new ChunkLatencies(n);
+      long wall = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        long t = System.nanoTime();
+        try (SpongeClient c =
+            new SpongeClient(
+                ClientIdentity.ofCurrentProcess(
+                    APPLICATION, NodeNames.of(localServer().address()), null),
+                new StaticServerList(List.of()),
+                settings)) {
+          c.freeSpace(server);
+        }
+        times.add(System.nanoTime() - t);
+      }
+      times.addWallNanos(System.nanoTime() - wall);
+      return times;
+    }
+
     private SpongeServerProcess startServer(String name, Path poolDir) throws IOException {
+      return startServer(name, poolDir, Map.of());
+    }
+
+    private SpongeServerProcess startServer(String name, Path poolDir, Map<String, String> extra)
+        throws IOException {
       Path log = shmBase.resolve(name + ".log");
+      Map<String, String> settings = new LinkedHashMap<>();
+      // The whole pool is the benchmark's: no quota below a batch.
+      settings.put(
+          SpongeConf.QUOTA_CHUNKS_PER_APP.name(), Long.toString(poolBytes / s.chunkSize()));
+      settings.putAll(extra);
       SpongeServerProcess p =
-          cleanup.add(SpongeServerProcess.start(name, poolDir, poolBytes, s.chunkSize(), log, 120));
+          cleanup.add(
+              SpongeServerProcess.start(
+                  name,
+                  poolDir,
+                  poolBytes,
+                  s.chunkSize(),
+                  log,
+                  120,
+                  List.of("-Xmx256m", "-XX:+UseSerialGC"),
+                  settings));
       err.println("sponge-micro: started " + p);
       return p;
     }

@@ -33,6 +33,8 @@ class MicroSettingsTest {
             Medium.REMOTE_SERVER,
             Medium.REMOTE_SPONGEFILE,
             Medium.REMOTE_SPONGEFILE_TWO_COPIES,
+            Medium.REMOTE_SPONGEFILE_AUTH,
+            Medium.REMOTE_SPONGEFILE_TLS,
             Medium.DISK,
             Medium.DISK_BACKGROUND_IO),
         s.media());
