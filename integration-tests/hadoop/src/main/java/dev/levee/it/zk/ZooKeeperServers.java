@@ -1,8 +1,12 @@
 package dev.levee.it.zk;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
@@ -38,11 +42,36 @@ public final class ZooKeeperServers {
       throw new IllegalArgumentException(
           "ensemble size=" + size + ": must be at least 1 (3 or 5 for failover)");
     }
+    // curator-test picks each port on its own, so two of one server's three ports could come out
+    // equal ("Client and election port must be different!", seen once in CI): take all of them
+    // while holding every one open, so they are distinct.
+    int[] ports = distinctFreePorts(3 * size);
     InstanceSpec[] specs = new InstanceSpec[size];
     for (int i = 0; i < size; i++) {
-      specs[i] = spec(baseDir, i + 1);
+      Files.createDirectories(baseDir);
+      Path dataDir = Files.createTempDirectory(baseDir.toAbsolutePath(), "zk-" + (i + 1) + "-");
+      specs[i] =
+          new InstanceSpec(
+              dataDir.toFile(), ports[3 * i], ports[3 * i + 1], ports[3 * i + 2], true, i + 1);
     }
     return ZooKeeperEnsemble.start(specs);
+  }
+
+  private static int[] distinctFreePorts(int n) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        held.add(s);
+        ports[i] = s.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket s : held) {
+        s.close();
+      }
+    }
   }
 
   private static InstanceSpec spec(Path baseDir, int serverId) throws IOException {
