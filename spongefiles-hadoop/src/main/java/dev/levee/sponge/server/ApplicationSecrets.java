@@ -67,9 +67,9 @@ public final class ApplicationSecrets {
 
   /**
    * Who says an application has ended cluster-wide (the ResourceManager, for a NodeManager's
-   * server). Asked before a derived secret is believed: on nodes where the application never ran,
-   * nothing else would ever void it, and where it ran the NodeManager stops it only some heartbeats
-   * after it ended.
+   * server). Asked once a proof matched a derived secret, before it is believed: on nodes where the
+   * application never ran, nothing else would ever void it, and where it ran the NodeManager stops
+   * it only some heartbeats after it ended.
    */
   public void endedWhen(Predicate<String> ended) {
     this.ended = ended;
@@ -112,24 +112,31 @@ public final class ApplicationSecrets {
             }
           }
         }
-        boolean runsHere = s != null && s.length > 0;
-        if (runsHere) {
+        if (s != null && s.length > 0) {
           out.add(new Secret(s, false));
-        }
-        if (cluster != null && ended.test(principal)) {
-          // Ended cluster-wide: the derived secret is void from now on. Where the application ran,
-          // the NodeManager's stopApplication voids its job secret too, soon; elsewhere nothing
-          // else would, and the verdict is final, so remember it.
-          if (!runsHere) {
-            stopped.put(principal, Boolean.TRUE);
-          }
-          return out;
         }
         Optional<byte[]> derived = derivedSecretOf(principal);
         derived.ifPresent(d -> out.add(new Secret(d, true)));
       }
     }
     return out;
+  }
+
+  /**
+   * Whether {@code applicationId}'s derived secret, just proven, still stands: asked only after a
+   * proof matched it, so a peer without the secret can never make this server ask (a
+   * ResourceManager call for a NodeManager's server). Once the application has ended cluster-wide
+   * the derived secret is void; where it ran, the NodeManager's stopApplication voids its job
+   * secret too, soon; elsewhere nothing else would, and the verdict is final, so it is remembered.
+   */
+  boolean derivedSecretStands(String applicationId) {
+    if (!ended.test(applicationId)) {
+      return true;
+    }
+    if (!applications.containsKey(applicationId)) {
+      stopped.put(applicationId, Boolean.TRUE);
+    }
+    return false;
   }
 
   /** The application secret derived from the cluster secret, if this server has one. */

@@ -61,6 +61,11 @@ final class ConnectionAuth {
     }
     for (ApplicationSecrets.Secret secret : candidates) {
       if (Handshake.verify(secret.bytes(), issued, k.get(), who, proof)) {
+        if (secret.derived() && !secrets.derivedSecretStands(who)) {
+          return Reply.error(
+              Status.UNAUTHENTICATED,
+              "application " + who + " has ended: its derived secret is void");
+        }
         kind = k.get();
         principal = who;
         provenWithDerivedSecret = secret.derived();

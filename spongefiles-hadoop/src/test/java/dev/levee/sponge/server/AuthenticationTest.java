@@ -269,8 +269,15 @@ class AuthenticationTest {
         new java.util.concurrent.atomic.AtomicInteger();
     node.secrets().endedWhen(a -> asked.incrementAndGet() > 0 && endedApps.contains(a));
     try (SpongeService elsewhere = SpongeService.start(SpongeServerConfig.from(conf))) {
-      elsewhere.secrets().endedWhen(endedApps::contains);
+      java.util.concurrent.atomic.AtomicInteger askedOnB =
+          new java.util.concurrent.atomic.AtomicInteger();
+      elsewhere.secrets().endedWhen(a -> askedOnB.incrementAndGet() > 0 && endedApps.contains(a));
       SpongeServerAddress b = elsewhere.address();
+      // A wrong proof never makes the server ask (for a NodeManager, a ResourceManager call).
+      try (SpongeClient liar = client(APP, app(APP, "not-the-secret".getBytes()))) {
+        assertThrows(IOException.class, () -> liar.store(b, TestNodes.randomBytes(10, 9)));
+      }
+      assertEquals(0, askedOnB.get(), "asked only after a proof matched the derived secret");
       byte[] derived = Handshake.derivedApplicationSecret(clusterSecret, APP);
       try (SpongeClient task = client(APP, app(APP, derived))) {
         RemoteChunk running = task.store(b, TestNodes.randomBytes(10, 1)).orElseThrow();
