@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * (a fail-over, an outage) the secret is believed (for that period too) and a warning logged:
  * refusing would take remote memory from every running job for the length of the outage, while
  * believing it leaves only the window a stolen derived secret already had. Asked with short connect
- * retries, so an outage costs a handshake seconds, not the ResourceManager client's default quarter
- * of an hour.
+ * retries, so an outage costs one handshake per application and period some seconds (16 s was seen
+ * against an unusable address in a mini cluster, past the 10 s handshake budget, so that handshake
+ * is cut and retried), not the ResourceManager client's default quarter of an hour.
  */
 public final class ResourceManagerApplications implements Predicate<String>, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ResourceManagerApplications.class);
