@@ -21,6 +21,7 @@ final case class HurricaneConf(
     cloneIntervalMillis: Long,
     ioFactor: Double,
     launchCostMillis: Long,
+    readBytesPerSecond: Double,
     maxWorkersPerPartition: Int,
     requireIdleSlot: Boolean,
     staticSkewFactor: Double,
@@ -130,6 +131,16 @@ object HurricaneConf extends Logging {
     .since(Since)
     .build()
 
+  val ReadRate: ConfigKey[java.lang.Long] = B
+    .key(Prefix + "clone.readBytesPerSecond", ValueTypes.bytes(1L << 10, 1L << 40))
+    .defaultValue("100m")
+    .doc(
+      "Bytes per second a clone is assumed to fetch its share at, for T_IO (about a 1 Gbit/s link). Processing " +
+        "speed needs no setting: the coordinator measures how fast each bag drains."
+    )
+    .since(Since)
+    .build()
+
   val MaxWorkers: ConfigKey[Integer] = B
     .key(Prefix + "clone.maxWorkersPerPartition", ValueTypes.ints(0, 100000))
     .defaultValue("0")
@@ -181,6 +192,7 @@ object HurricaneConf extends Logging {
       cloneIntervalMillis = CloneInterval.from(source),
       ioFactor = IoFactor.from(source),
       launchCostMillis = LaunchCost.from(source),
+      readBytesPerSecond = ReadRate.from(source).toDouble,
       maxWorkersPerPartition = MaxWorkers.from(source),
       requireIdleSlot = RequireIdleSlot.from(source),
       staticSkewFactor = StaticSkewFactor.from(source),

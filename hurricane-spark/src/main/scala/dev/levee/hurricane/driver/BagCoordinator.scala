@@ -1,0 +1,235 @@
+package dev.levee.hurricane.driver
+
+import java.util.concurrent.atomic.LongAdder
+
+import scala.collection.mutable
+
+import dev.levee.hurricane.HurricaneConf
+import dev.levee.hurricane.core.{ChunkPlanner, GrantLedger, MapRange}
+import dev.levee.hurricane.protocol._
+
+/**
+ * The driver's side of every bag: it plans chunks, hands them out through each bag's [[GrantLedger]], decides when
+ * a bag gets another clone (Eq. 4.1 while a slot is idle, or at once for a partition far above the median) and
+ * tells an owner how its clones stand. One lock serializes everything; each call is a few map operations, and the
+ * round trips it serves were measured at 1-2 ms (see the module README), so the lock is never the bottleneck.
+ */
+final class BagCoordinator(
+    conf: HurricaneConf,
+    launcher: CloneLauncher,
+    private[hurricane] val slots: SlotTracker,
+    nanoTime: () => Long = () => System.nanoTime()
+) {
+  import BagCoordinator.MaxMaps
+
+  private val bags = mutable.Map.empty[BagKey, Bag]
+  private val attemptBags = mutable.Map.empty[Long, BagKey]
+  val metrics = new BagCoordinator.Metrics
+
+  def handle(request: Request): Reply = synchronized {
+    request match {
+      case Open(key, sizes)                      => open(key, sizes)
+      case Grant(key, worker, attempt, position) => grant(key, worker, attempt, position)
+      case CloneStates(key)      => bags.get(key).fold[Reply](UnknownBag)(cloneStates)
+      case Adopt(key, worker)    => bags.get(key).fold[Reply](UnknownBag)(adopt(_, worker))
+      case AttemptEnded(attempt) => attemptEnded(attempt); Ack
+    }
+  }
+
+  private def open(key: BagKey, sizes: Array[Long]): Reply = {
+    require(
+      sizes.length <= MaxMaps,
+      s"$key: ${sizes.length} map outputs, at most $MaxMaps are allowed"
+    )
+    require(sizes.forall(_ >= 0), s"$key: a negative block size")
+    val bag = bags.getOrElseUpdate(
+      key, {
+        metrics.bagsOpened.increment()
+        val b = new Bag(
+          key,
+          BagCoordinator.coverAllMaps(ChunkPlanner.plan(sizes.toIndexedSeq, conf.chunkTargetBytes)),
+          nanoTime()
+        )
+        seedStatically(b)
+        b
+      }
+    )
+    Opened(bag.plan.size)
+  }
+
+  private def grant(key: BagKey, worker: Int, attempt: Long, position: Int): Reply =
+    bags.get(key) match {
+      case None      => UnknownBag
+      case Some(bag) =>
+        require(worker >= 0 && worker < bag.ledger.workers, s"$key has no worker $worker")
+        bag.runningAttempts(attempt) = worker
+        attemptBags(attempt) = key
+        val logged = bag.ledger.log(worker).size
+        bag.ledger.request(worker, attempt, position, conf.window) match {
+          case GrantLedger.Granted(from, chunks) =>
+            val ranges = chunks.map(bag.plan)
+            if (from + chunks.size > logged) {
+              val fresh = ranges.drop(logged - from)
+              bag.granted(fresh, nanoTime())
+              metrics.chunksGranted.add(fresh.size)
+            }
+            metrics.chunksReplayed.add(math.max(0, math.min(chunks.size, logged - from)))
+            val whole =
+              worker == 0 && from == 0 && bag.ledger.remaining == 0 && bag.clones.isEmpty &&
+                chunks.size == bag.ledger.log(0).size
+            Granted(from, ranges, whole)
+          case GrantLedger.Wait => WaitAndRetry
+          case GrantLedger.End  => Complete
+        }
+    }
+
+  private def cloneStates(bag: Bag): Reply =
+    Clones(bag.clones.iterator.map { case (worker, clone) =>
+      clone.state match {
+        case Bag.Done    => CloneDone(worker, clone.rddId)
+        case Bag.GivenUp => CloneGivenUp(worker)
+        // Running, or done with its log and only its job's completion still on the way (a task tells of its end
+        // before the driver has its result): the partial is moments away.
+        case Bag.Launched if bag.workerRunning(worker) || bag.ledger.isSealed(worker) =>
+          CloneRunning(worker)
+        case Bag.Launched =>
+          // Not started, or between attempts, while the owner waits: the owner takes its chunks rather than hold
+          // its slot for a clone that may need that very slot.
+          giveUp(bag, worker, clone)
+          CloneGivenUp(worker)
+      }
+    }.toIndexedSeq)
+
+  private def adopt(bag: Bag, worker: Int): Reply = {
+    val clone = bag.clones.getOrElse(
+      worker,
+      throw new IllegalArgumentException(s"${bag.key} has no clone $worker")
+    )
+    if (clone.state != Bag.GivenUp) giveUp(bag, worker, clone)
+    Adopted(bag.ledger.log(worker).map(bag.plan))
+  }
+
+  private def giveUp(bag: Bag, worker: Int, clone: Bag.Clone): Unit = {
+    bag.ledger.adopt(worker)
+    if (clone.state == Bag.Launched) clone.cancel()
+    clone.state = Bag.GivenUp
+    metrics.clonesGivenUp.increment()
+  }
+
+  /** A task attempt ended (from the task itself or from the listener bus, whichever comes first). */
+  def attemptEnded(attempt: Long): Unit = synchronized {
+    attemptBags.remove(attempt).flatMap(bags.get).foreach { bag =>
+      bag.runningAttempts
+        .remove(attempt)
+        .foreach(worker => bag.ledger.attemptEnded(worker, attempt))
+    }
+  }
+
+  /** A clone job ended; its partial counts only if its log is complete and nobody adopted it meanwhile. */
+  private def cloneEnded(key: BagKey, worker: Int, success: Boolean): Unit = synchronized {
+    for (bag <- bags.get(key); clone <- bag.clones.get(worker) if clone.state == Bag.Launched) {
+      if (success && bag.ledger.isSealed(worker)) {
+        clone.state = Bag.Done
+        metrics.clonesDone.increment()
+      } else giveUp(bag, worker, clone)
+    }
+  }
+
+  /** Every bag of a finished stage attempt is dropped with its clones' partials. */
+  def stageAttemptEnded(stageId: Int, stageAttempt: Int): Unit = synchronized {
+    val ended = bags.keys.filter(k => k.stageId == stageId && k.stageAttempt == stageAttempt).toList
+    ended.foreach { key =>
+      val bag = bags.remove(key).get
+      bag.runningAttempts.keys.foreach(attemptBags.remove)
+      bag.clones.valuesIterator.foreach { c =>
+        if (c.state == Bag.Launched) c.cancel()
+        launcher.release(c.rddId)
+      }
+    }
+  }
+
+  /**
+   * One round of dynamic decisions: while a slot is idle, the bag with the longest remaining time whose owner is
+   * running gets a clone if Eq. 4.1 says it pays, at most one per bag per `clone.intervalMs`.
+   */
+  def tick(): Unit = synchronized {
+    if (conf.mode != HurricaneConf.Dynamic || bags.isEmpty) return
+    val now = nanoTime()
+    var idle = if (conf.requireIdleSlot) slots.idleSlots else Int.MaxValue
+    val policy = conf.clonePolicy(slots.slots)
+    val candidates = bags.valuesIterator
+      .filter(b => b.ledger.remaining > 0 && b.ownerRunning)
+      .filter(b => now - b.lastCloneNanos >= conf.cloneIntervalMillis * 1000000L)
+      .map(b =>
+        (
+          b,
+          policy
+            .decide(b.remainingBytes, b.drainRate(now), conf.readBytesPerSecond, b.activeWorkers)
+        )
+      )
+      .filter(_._2.cloneNow)
+      .toSeq
+      .sortBy(-_._2.remainingSeconds)
+    for ((bag, _) <- candidates if idle > 0) {
+      bag.lastCloneNanos = now
+      if (launchClone(bag)) idle -= 1
+    }
+  }
+
+  private def seedStatically(bag: Bag): Unit = {
+    if (conf.mode == HurricaneConf.Off || bag.totalBytes < conf.staticThresholdBytes) return
+    val sizes = launcher.partitionBytes(bag.key.shuffleId).getOrElse(return)
+    if (sizes.isEmpty) return
+    val median = math.max(1L, sizes.sorted.apply(sizes.length / 2))
+    if (bag.totalBytes <= conf.staticSkewFactor * median) return
+    // As many workers as the partition holds medians, within the cap: each then has about a median's work.
+    val workers = math.min(
+      conf.clonePolicy(slots.slots).maxWorkers.toLong,
+      (bag.totalBytes + median - 1) / median
+    )
+    (1 until workers.toInt).foreach { _ => launchClone(bag); metrics.clonesSeeded.increment() }
+  }
+
+  private def launchClone(bag: Bag): Boolean = {
+    val worker = bag.ledger.addWorker()
+    val key = bag.key
+    launcher.launch(key, worker, ok => cloneEnded(key, worker, ok)) match {
+      case Some((rddId, cancel)) =>
+        bag.clones(worker) = new Bag.Clone(rddId, cancel)
+        metrics.clonesStarted.increment()
+        true
+      case None =>
+        bag.ledger.adopt(worker) // an empty, sealed slot that nobody waits for
+        false
+    }
+  }
+
+  /** Open bags (tests and the metrics gauge). */
+  def openBags: Int = synchronized(bags.size)
+}
+
+object BagCoordinator {
+  val MaxMaps: Int = 1 << 22
+
+  /**
+   * The plan's ranges stretched to cover every map index: the first starts at 0 and the last reaches
+   * `Int.MaxValue` (Spark's "to the last map"), so no map output is ever outside the bag, whatever the sizes said.
+   */
+  def coverAllMaps(plan: IndexedSeq[MapRange]): IndexedSeq[MapRange] =
+    if (plan.isEmpty) IndexedSeq(MapRange(0, Int.MaxValue, 0))
+    else {
+      val first = plan.head.copy(startMap = 0)
+      val stretched = plan.updated(0, first)
+      stretched.updated(stretched.size - 1, stretched.last.copy(endMap = Int.MaxValue))
+    }
+
+  final class Metrics {
+    val bagsOpened = new LongAdder
+    val chunksGranted = new LongAdder
+    val chunksReplayed = new LongAdder
+    val clonesStarted = new LongAdder
+    val clonesDone = new LongAdder
+    val clonesSeeded = new LongAdder
+    val clonesGivenUp = new LongAdder
+  }
+}

@@ -1,0 +1,61 @@
+package dev.levee.hurricane.executor
+
+import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.protocol._
+
+/**
+ * One attempt of one worker (the owner, 0, or a clone) pulling its chunks from a bag, a window per round trip. It
+ * starts at the beginning of its worker's log, so a retried or speculative attempt first replays what an earlier
+ * attempt of the same worker was granted; only then is it handed fresh chunks.
+ */
+final class BagWorker(bag: BagKey, worker: Int, attempt: Long, checkInterrupted: () => Unit) {
+  private var position = 0
+
+  /** The next grant, or None once this worker's log is complete. */
+  def next(): Option[Granted] = {
+    var pause = 1L
+    while (true) {
+      checkInterrupted()
+      CoordinatorClient.ask(Grant(bag, worker, attempt, position)) match {
+        case g: Granted =>
+          position += g.ranges.size
+          return Some(g)
+        case Complete     => return None
+        case WaitAndRetry =>
+          // Another attempt of this worker leads and has not asked yet; it asks within one window's read.
+          Thread.sleep(pause)
+          pause = math.min(50L, pause * 2)
+        case UnknownBag => throw BagWorker.gone(bag)
+        case other => throw new IllegalStateException(s"$bag: unexpected reply $other to a grant")
+      }
+    }
+    None
+  }
+
+  /** Every map range this worker reads, as contiguous runs, asking for the next window only when it needs it. */
+  def runs(first: Option[Granted] = None): Iterator[MapRange] = {
+    val firstRuns = first.iterator.flatMap(g => BagWorker.runs(g.ranges))
+    firstRuns ++ Iterator
+      .continually(next())
+      .takeWhile(_.isDefined)
+      .flatMap(g => BagWorker.runs(g.get.ranges))
+  }
+}
+
+object BagWorker {
+
+  /** Adjacent ranges joined, so one read serves them (a window from the bag's cursor is one run). */
+  def runs(ranges: IndexedSeq[MapRange]): IndexedSeq[MapRange] =
+    ranges.foldLeft(Vector.empty[MapRange]) { (acc, r) =>
+      acc.lastOption match {
+        case Some(last) if last.endMap == r.startMap =>
+          acc.updated(acc.size - 1, MapRange(last.startMap, r.endMap, last.bytes + r.bytes))
+        case _ => acc :+ r
+      }
+    }
+
+  def gone(bag: BagKey): IllegalStateException =
+    new IllegalStateException(
+      s"$bag is no longer open (its stage attempt has ended): this task attempt is obsolete"
+    )
+}

@@ -1,0 +1,192 @@
+package org.apache.spark.shuffle.levee
+
+import java.lang.ref.WeakReference
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicBoolean
+
+import dev.levee.config.ConfigException
+import dev.levee.hurricane.{HurricaneConf, HurricanePlugin}
+import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.executor.CoordinatorClient
+import org.apache.spark.{ShuffleDependency, SparkConf, SparkEnv, TaskContext}
+import org.apache.spark.internal.Logging
+import org.apache.spark.shuffle._
+import org.apache.spark.util.Utils
+
+/**
+ * `spark.shuffle.manager=org.apache.spark.shuffle.levee.HurricaneShuffleManager`, with
+ * `spark.plugins=dev.levee.hurricane.HurricanePlugin` (the coordinator that owns the bags).
+ *
+ * Writes, registration and block resolution are the delegate's (`spark.levee.hurricane.shuffle.delegate`). A
+ * task's read of one whole reduce partition of a dependency that aggregates or orders keys becomes a bag read
+ * ([[HurricaneShuffleReader]]); every other read (map-index ranges such as AQE's skew splits, several partitions,
+ * dependencies that only move records, push-merged shuffles) is the delegate's, unchanged.
+ */
+class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
+    extends ShuffleManager
+    with Logging {
+  private val settings = HurricaneConf(conf)
+
+  private[levee] val delegate: ShuffleManager = {
+    val name = settings.delegateShuffleManager
+    def refuse(why: String, cause: Throwable = null) =
+      new ConfigException(HurricaneConf.Delegate.name, name, why, cause)
+    if (name == getClass.getName) throw refuse("another ShuffleManager than Hurricane's own")
+    try Utils.instantiateSerializerOrShuffleManager[ShuffleManager](name, conf, isDriver)
+    catch {
+      case e: ClassNotFoundException =>
+        throw refuse("a ShuffleManager class on the classpath (not found)", e)
+      case e: ClassCastException =>
+        throw refuse("a ShuffleManager class (this class is not one)", e)
+    }
+  }
+
+  if (isDriver && settings.enabled) {
+    val plugins = conf.get("spark.plugins", "").split(",").map(_.trim)
+    if (!plugins.contains(classOf[HurricanePlugin].getName)) {
+      throw new ConfigException(
+        "spark.plugins",
+        conf.get("spark.plugins", ""),
+        s"a list that names ${classOf[HurricanePlugin].getName}: the Hurricane shuffle manager needs its " +
+          s"coordinator in the driver (or set ${HurricaneConf.Enabled.name}=false)"
+      )
+    }
+    logInfo(
+      s"Hurricane reads over ${delegate.getClass.getName}: mode ${settings.mode.name}, chunks of " +
+        s"${settings.chunkTargetBytes} bytes, ${settings.window} per round trip"
+    )
+  }
+
+  override def registerShuffle[K, V, C](
+      shuffleId: Int,
+      dependency: ShuffleDependency[K, V, C]
+  ): ShuffleHandle = {
+    if (isDriver) HurricaneShuffleManager.dependencies.put(shuffleId, new WeakReference(dependency))
+    delegate.registerShuffle(shuffleId, dependency)
+  }
+
+  override def getWriter[K, V](
+      handle: ShuffleHandle,
+      mapId: Long,
+      context: TaskContext,
+      metrics: ShuffleWriteMetricsReporter
+  ): ShuffleWriter[K, V] = delegate.getWriter(handle, mapId, context, metrics)
+
+  override def getReader[K, C](
+      handle: ShuffleHandle,
+      startMapIndex: Int,
+      endMapIndex: Int,
+      startPartition: Int,
+      endPartition: Int,
+      context: TaskContext,
+      metrics: ShuffleReadMetricsReporter
+  ): ShuffleReader[K, C] = {
+    def delegated =
+      delegate.getReader[K, C](
+        handle,
+        startMapIndex,
+        endMapIndex,
+        startPartition,
+        endPartition,
+        context,
+        metrics
+      )
+    handle match {
+      case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
+          if settings.enabled && startMapIndex == 0 && endMapIndex == Int.MaxValue &&
+            endPartition == startPartition + 1 && context != null && enabledForJob(context) &&
+            !base.dependency.isShuffleMergeFinalizedMarked =>
+        MergeShape.of(base.dependency) match {
+          case Some(shape) if CoordinatorClient.available =>
+            val dep = base.dependency
+            new HurricaneShuffleReader[K, C](
+              base,
+              startPartition,
+              context,
+              shape,
+              range =>
+                HurricaneShuffleManager
+                  .readFrom(delegate, dep, range, startPartition, context, metrics),
+              () => HurricaneShuffleManager.blockSizes(handle.shuffleId, startPartition)
+            )
+          case Some(_) =>
+            if (HurricaneShuffleManager.warnedNoPlugin.compareAndSet(false, true))
+              logWarning(s"Reads pass through to the delegate: ${CoordinatorClient.NotLoaded}")
+            delegated
+          case None => delegated
+        }
+      case _ => delegated
+    }
+  }
+
+  /** `sc.setLocalProperty("spark.levee.hurricane.enabled", "false")` turns bag reads off for one job's tasks. */
+  private def enabledForJob(context: TaskContext): Boolean =
+    !"false".equalsIgnoreCase(context.getLocalProperty(HurricaneConf.Enabled.name))
+
+  override def unregisterShuffle(shuffleId: Int): Boolean = {
+    HurricaneShuffleManager.dependencies.remove(shuffleId)
+    delegate.unregisterShuffle(shuffleId)
+  }
+
+  override def shuffleBlockResolver: ShuffleBlockResolver = delegate.shuffleBlockResolver
+
+  override def stop(): Unit = delegate.stop()
+}
+
+private[levee] object HurricaneShuffleManager {
+  private val warnedNoPlugin = new AtomicBoolean(false)
+
+  /** The driver's shuffle dependencies by id, weakly, so Spark's cleaner still sees them go. */
+  private val dependencies = new ConcurrentHashMap[Int, WeakReference[ShuffleDependency[_, _, _]]]()
+
+  def dependency(shuffleId: Int): Option[ShuffleDependency[_, _, _]] =
+    Option(dependencies.get(shuffleId)).flatMap(ref => Option(ref.get()))
+
+  /** A clone's read of a map range, through the delegate of this JVM's Hurricane manager. */
+  def readRange[K, C](
+      dep: ShuffleDependency[K, _, C],
+      range: MapRange,
+      partition: Int,
+      context: TaskContext,
+      metrics: ShuffleReadMetricsReporter
+  ): Iterator[Product2[K, C]] = SparkEnv.get.shuffleManager match {
+    case h: HurricaneShuffleManager => readFrom(h.delegate, dep, range, partition, context, metrics)
+    case other                      =>
+      throw new IllegalStateException(s"a Hurricane clone ran where the shuffle manager is $other")
+  }
+
+  def readFrom[K, C](
+      delegate: ShuffleManager,
+      dep: ShuffleDependency[K, _, C],
+      range: MapRange,
+      partition: Int,
+      context: TaskContext,
+      metrics: ShuffleReadMetricsReporter
+  ): Iterator[Product2[K, C]] =
+    delegate
+      .getReader[K, C](
+        dep.shuffleHandle,
+        range.startMap,
+        range.endMap,
+        partition,
+        partition + 1,
+        context,
+        metrics
+      )
+      .read()
+
+  /**
+   * Each map task's block size for `partition`, as this executor's map-output tracker has it (empty blocks are
+   * absent from its answer and count 0). A lost map output surfaces here as Spark's own fetch failure, so the
+   * scheduler re-runs the map stage as it would for a stock read.
+   */
+  def blockSizes(shuffleId: Int, partition: Int): Array[Long] = {
+    val blocks = SparkEnv.get.mapOutputTracker
+      .getMapSizesByExecutorId(shuffleId, 0, Int.MaxValue, partition, partition + 1)
+      .flatMap(_._2)
+      .toVector
+    val sizes = new Array[Long](if (blocks.isEmpty) 0 else blocks.map(_._3).max + 1)
+    blocks.foreach { case (_, size, mapIndex) => sizes(mapIndex) += size }
+    sizes
+  }
+}

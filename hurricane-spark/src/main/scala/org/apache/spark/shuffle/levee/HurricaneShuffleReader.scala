@@ -1,0 +1,123 @@
+package org.apache.spark.shuffle.levee
+
+import java.util.concurrent.ConcurrentHashMap
+
+import scala.collection.mutable
+
+import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.executor.{BagWorker, CoordinatorClient}
+import dev.levee.hurricane.protocol._
+import org.apache.spark.{InterruptibleIterator, SparkEnv, TaskContext}
+import org.apache.spark.shuffle.{BaseShuffleHandle, ShuffleReader}
+import org.apache.spark.storage.RDDBlockId
+
+/**
+ * The owner's read of one reduce partition: its chunks come late-bound from the driver's bag, a window at a time;
+ * when its own log is drained it takes each clone's cached partial (or, when a partial is gone or will not come,
+ * the clone's chunks themselves) and merges everything by the dependency's [[MergeShape]].
+ */
+private[levee] final class HurricaneShuffleReader[K, C](
+    handle: BaseShuffleHandle[K, _, C],
+    partition: Int,
+    context: TaskContext,
+    shape: MergeShape[K, C],
+    readRange: MapRange => Iterator[Product2[K, C]],
+    blockSizes: () => Array[Long]
+) extends ShuffleReader[K, C] {
+
+  override def read(): Iterator[Product2[K, C]] = {
+    val bag = BagKey(
+      context.stageId(),
+      context.stageAttemptNumber(),
+      context.partitionId(),
+      handle.shuffleId,
+      partition,
+      HurricaneShuffleReader.occurrence(context, handle.shuffleId, partition)
+    )
+    CoordinatorClient.ask(Open(bag, blockSizes())) match {
+      case Opened(_) =>
+      case other     => throw new IllegalStateException(s"$bag: unexpected reply $other to open")
+    }
+    val worker =
+      new BagWorker(bag, 0, context.taskAttemptId(), () => context.killTaskIfInterrupted())
+    val first = worker.next()
+    val result = first match {
+      case Some(g) if g.whole && BagWorker.runs(g.ranges).size == 1 =>
+        // The whole partition in one read and no clone can exist: the delegate's read is already the answer.
+        readRange(BagWorker.runs(g.ranges).head)
+      case _ =>
+        val own = worker.runs(first).map(readRange)
+        // `++` takes its right side by name: the clones are asked about only once the owner's own reads are done.
+        shape.output(own ++ clonePartials(bag), context)
+    }
+    new InterruptibleIterator[Product2[K, C]](context, result)
+  }
+
+  /** Once the owner's own chunks are read: every clone's partial, or its chunks when the partial is not to be had. */
+  private def clonePartials(bag: BagKey): Iterator[Iterator[Product2[K, C]]] = {
+    settledClones(bag).iterator.flatMap {
+      case CloneDone(w, rddId) =>
+        SparkEnv.get.blockManager.get[Any](RDDBlockId(rddId, 0)) match {
+          case Some(block) => Iterator(block.data.asInstanceOf[Iterator[Product2[K, C]]])
+          case None        =>
+            adopted(bag, w) // the partial's executor is gone: replay the clone's chunks here
+        }
+      case CloneGivenUp(w) => adopted(bag, w)
+      case other => throw new IllegalStateException(s"$bag: clone still unsettled: $other")
+    }
+  }
+
+  /** Clone states once none is running: a running clone finishes its last window and caches its partial. */
+  private def settledClones(bag: BagKey): IndexedSeq[CloneState] = {
+    var pause = 1L
+    while (true) {
+      context.killTaskIfInterrupted()
+      CoordinatorClient.ask(CloneStates(bag)) match {
+        case Clones(states) if !states.exists(_.isInstanceOf[CloneRunning]) => return states
+        case Clones(_)                                                      =>
+          Thread.sleep(pause)
+          pause = math.min(20L, pause * 2)
+        case UnknownBag => throw BagWorker.gone(bag)
+        case other      =>
+          throw new IllegalStateException(s"$bag: unexpected reply $other to clone states")
+      }
+    }
+    IndexedSeq.empty
+  }
+
+  private def adopted(bag: BagKey, worker: Int): Iterator[Iterator[Product2[K, C]]] =
+    CoordinatorClient.ask(Adopt(bag, worker)) match {
+      case Adopted(ranges) => BagWorker.runs(ranges).iterator.map(readRange)
+      case UnknownBag      => throw BagWorker.gone(bag)
+      case other => throw new IllegalStateException(s"$bag: unexpected reply $other to adopt")
+    }
+}
+
+private[levee] object HurricaneShuffleReader {
+  private val reads = new ConcurrentHashMap[Long, mutable.Map[(Int, Int), Int]]()
+
+  /**
+   * How many reads of (shuffle, partition) this task attempt made before this one. Every attempt of a task makes
+   * its reads in the same order, so the count names the same bag in each. The first read of a task also tells the
+   * coordinator when the attempt ends, so that a retry need not wait for the listener bus to take over its log.
+   */
+  def occurrence(context: TaskContext, shuffleId: Int, partition: Int): Int = {
+    val attempt = context.taskAttemptId()
+    val counts = reads.computeIfAbsent(
+      attempt,
+      _ => {
+        context.addTaskCompletionListener[Unit] { _ =>
+          reads.remove(attempt)
+          CoordinatorClient.tell(AttemptEnded(attempt))
+        }
+        mutable.Map.empty[(Int, Int), Int]
+      }
+    )
+    counts.synchronized {
+      val n = counts.getOrElse((shuffleId, partition), 0)
+      counts((shuffleId, partition)) = n + 1
+      n
+    }
+  }
+
+}
