@@ -149,30 +149,35 @@ final class BagCoordinator(
   }
 
   /**
-   * One round of dynamic decisions: while a slot is idle, the bag with the longest remaining time whose owner is
-   * running gets a clone if Eq. 4.1 says it pays, at most one per bag per `clone.intervalMs`.
+   * One round of dynamic decisions. In Hurricane every worker of a bag (the owner and each clone) checks Eq. 4.1 and
+   * may signal overload at most once per interval; so a bag due for a decision may get up to one clone per worker it
+   * has, each only while a slot is idle and the rule still holds with one worker more, and its workers can double
+   * per interval. Bags with the longest remaining time are served first.
    */
   def tick(): Unit = synchronized {
     if (conf.mode != HurricaneConf.Dynamic || bags.isEmpty) return
     val now = nanoTime()
     var idle = if (conf.requireIdleSlot) slots.idleSlots else Int.MaxValue
     val policy = conf.clonePolicy(slots.slots)
-    val candidates = bags.valuesIterator
+    def decide(b: Bag, workers: Int) =
+      policy.decide(b.remainingBytes, b.drainRate(now), conf.readBytesPerSecond, workers)
+    val due = bags.valuesIterator
       .filter(b => b.ledger.remaining > 0 && b.ownerRunning)
       .filter(b => now - b.lastCloneNanos >= conf.cloneIntervalMillis * 1000000L)
-      .map(b =>
-        (
-          b,
-          policy
-            .decide(b.remainingBytes, b.drainRate(now), conf.readBytesPerSecond, b.activeWorkers)
-        )
-      )
+      .map(b => (b, decide(b, b.activeWorkers)))
       .filter(_._2.cloneNow)
       .toSeq
       .sortBy(-_._2.remainingSeconds)
-    for ((bag, _) <- candidates if idle > 0) {
+    for ((bag, _) <- due) {
       bag.lastCloneNanos = now
-      if (launchClone(bag)) idle -= 1
+      val signals = bag.activeWorkers
+      var started = 0
+      while (
+        started < signals && idle > 0 && decide(bag, bag.activeWorkers).cloneNow && launchClone(bag)
+      ) {
+        started += 1
+        idle -= 1
+      }
     }
   }
 

@@ -71,7 +71,7 @@ class BagCoordinatorSuite extends AnyFunSuite {
   }
 
   test(
-    "Eq. 4.1 clones a slow bag while a slot is idle, never a bag near its end, never without an idle slot"
+    "Eq. 4.1 clones a slow bag while a slot is idle, each worker signalling once per interval, never without an idle slot"
   ) {
     val launcher = new FakeLauncher
     val c = coordinator(launcher)
@@ -82,17 +82,23 @@ class BagCoordinatorSuite extends AnyFunSuite {
     assert(launcher.launched.map(_._2) == Seq(1))
     c.tick() // within the interval: no second decision
     assert(launcher.launched.size == 1)
-    now += 200L * 1000 * 1000
+    now += 100L * 1000 * 1000
+    c.tick() // owner and clone each signal: two more, the workers double
+    assert(launcher.launched.map(_._2) == Seq(1, 2, 3))
+    now += 100L * 1000 * 1000
+    c.tick() // four slots, all four workers' slots taken: no idle slot is left for a fifth
+    assert(launcher.launched.size == 3)
+    now += 100L * 1000 * 1000
     (0 until 4).foreach(t => c.slots.taskStarted(t.toLong)) // every slot busy
     c.tick()
-    assert(launcher.launched.size == 1)
+    assert(launcher.launched.size == 3)
   }
 
   test(
     "a clone that never started is given up and cancelled; a sealed one is waited for; a done one is fetched"
   ) {
     val launcher = new FakeLauncher
-    val c = coordinator(launcher)
+    val c = coordinator(launcher, "spark.levee.hurricane.clone.maxWorkersPerPartition" -> "3")
     c.handle(Open(bag, Array.fill(6)(1000L)))
     granted(c.handle(Grant(bag, 0, 1L, 0)))
     now = 1000L * 1000 * 1000

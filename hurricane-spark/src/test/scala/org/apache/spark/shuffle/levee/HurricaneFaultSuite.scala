@@ -20,13 +20,8 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerJobStart, SparkLi
  */
 class HurricaneFaultSuite extends LocalClusterSuite {
   override protected def extraConf(conf: SparkConf): SparkConf =
-    conf
-      .set("spark.plugins", classOf[HurricanePlugin].getName)
-      .set("spark.shuffle.manager", classOf[HurricaneShuffleManager].getName)
-      .set("spark.levee.hurricane.chunk.targetBytes", "1k")
-      .set("spark.levee.hurricane.window", "2")
-      .set("spark.levee.hurricane.clone.intervalMs", "300")
-      .set("spark.levee.hurricane.clone.launchCostMs", "50")
+    HurricaneTestConf
+      .scaledDown(conf)
       .set("spark.levee.hurricane.shuffle.delegate", classOf[LeakyShuffleManager].getName)
       .set("spark.speculation", "true")
       .set("spark.speculation.interval", "100ms")

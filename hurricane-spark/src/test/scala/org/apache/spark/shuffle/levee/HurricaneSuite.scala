@@ -14,19 +14,12 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
  * answer computed in the driver without Spark, a skewed partition really gets clones whose partials are merged, a
  * uniform one gets none, and the shuffle bytes read by owners and clones together equal a stock read's.
  *
- * Clone decisions are scaled down for small data: decisions 300 ms apart instead of 2 s, chunks of 1 KiB, two per
- * round trip, and a 50 ms launch cost. The reduce work is emulated (a 1 ms park every 40 records), so the test
+ * Clone decisions are scaled down for small data ([[HurricaneTestConf]]). The reduce work is emulated (a 1 ms park every 40 records), so the test
  * exercises scheduling and merging, not this machine's CPU.
  */
 class HurricaneSuite extends LocalClusterSuite {
   override protected def extraConf(conf: SparkConf): SparkConf =
-    conf
-      .set("spark.plugins", classOf[HurricanePlugin].getName)
-      .set("spark.shuffle.manager", classOf[HurricaneShuffleManager].getName)
-      .set("spark.levee.hurricane.chunk.targetBytes", "1k")
-      .set("spark.levee.hurricane.window", "2")
-      .set("spark.levee.hurricane.clone.intervalMs", "300")
-      .set("spark.levee.hurricane.clone.launchCostMs", "50")
+    HurricaneTestConf.scaledDown(conf)
 
   private val partitions = 4
   private val maps = 8
