@@ -27,6 +27,7 @@ class SampleConfigTest {
           "mapred-site.themis.xml",
           "piranha-site.xml",
           "spark-defaults.conf",
+          "spark-defaults.hurricane.conf",
           "pig.properties");
 
   /** Settings whose value is a class the cluster loads from a Levee jar. */
@@ -34,7 +35,8 @@ class SampleConfigTest {
       List.of(
           "mapreduce.job.reduce.shuffle.consumer.plugin.class",
           "mapreduce.job.map.output.collector.class",
-          "spark.shuffle.manager");
+          "spark.shuffle.manager",
+          "spark.plugins");
 
   private static List<RegistryCheck> registries() throws ReflectiveOperationException {
     return List.of(new RegistryCheck("levee.sponge.", "dev.levee.sponge.config.SpongeConf"));
@@ -118,7 +120,12 @@ class SampleConfigTest {
   void jarPathsInTheSamplesNameTheJarsTheDistributionShips() throws Exception {
     String version = System.getProperty("levee.version", "0.1.0-SNAPSHOT");
     List<String> shipped =
-        Stream.of("spongefiles-hadoop", "leaky-buffer-spark", "themis-shuffle", "piranha-dag")
+        Stream.of(
+                "spongefiles-hadoop",
+                "leaky-buffer-spark",
+                "themis-shuffle",
+                "piranha-dag",
+                "hurricane-spark")
             .map(a -> "/opt/levee/jars/" + a + "-" + version + ".jar")
             .toList();
     for (String f : FILES) {

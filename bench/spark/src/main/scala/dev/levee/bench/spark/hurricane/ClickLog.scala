@@ -1,0 +1,62 @@
+package dev.levee.bench.spark.hurricane
+
+import java.util.BitSet
+import java.util.concurrent.locks.LockSupport
+
+import scala.util.Random
+
+import org.apache.spark.{HashPartitioner, SparkContext}
+
+/**
+ * The thesis's ClickLog, phase 2: clicks (region, client IP) with regions Zipf-distributed (64 regions, one rank
+ * each, so the imbalance is 64^s as in the thesis), and per region the set of distinct IPs as a bitset built on the
+ * reduce side (`combineByKey` without map-side combine: set a bit per click, merge by OR). One reduce partition per
+ * region, so the hottest partition holds the share f = 1/H(64, s) of the work.
+ *
+ * `parkNanosPerRecord` > 0 adds emulated compute to every click on the reduce side (a park per batch of 64, so it
+ * costs no CPU): sixteen slots then behave as sixteen workers on a 2-core machine.
+ */
+final case class ClickLog(s: Double, records: Long, maps: Int, parkNanosPerRecord: Long) {
+  val regions = 64
+  private val ipSpace = 1 << 22
+
+  /** Share of all clicks in the hottest region (the largest partition's share of the work). */
+  def hottestShare: Double = 1.0 / (1 to regions).map(k => 1.0 / math.pow(k, s)).sum
+
+  /** Distinct IPs per region. */
+  def run(sc: SparkContext): Map[Int, Int] = {
+    val self = this
+    val park = parkNanosPerRecord
+    sc.parallelize(0 until maps, maps)
+      .flatMap(slice => self.clicks(slice))
+      .combineByKey[BitSet](
+        (ip: Int) => { val b = new BitSet(); b.set(ip); b },
+        (b: BitSet, ip: Int) => {
+          if (park > 0 && (ip & 63) == 0) LockSupport.parkNanos(park * 64)
+          b.set(ip)
+          b
+        },
+        (a: BitSet, b: BitSet) => { a.or(b); a },
+        new HashPartitioner(regions),
+        mapSideCombine = false
+      )
+      .mapValues(_.cardinality())
+      .collect()
+      .toMap
+  }
+
+  private def clicks(slice: Int): Iterator[(Int, Int)] = {
+    val cdf = {
+      val w = (1 to regions).map(k => 1.0 / math.pow(k, s))
+      w.scanLeft(0.0)(_ + _).tail.map(_ / w.sum).toArray
+    }
+    val random = new Random(1000L * slice + (s * 100).toLong)
+    val n = records / maps + (if (slice < records % maps) 1 else 0)
+    Iterator.fill(n.toInt) {
+      val u = random.nextDouble()
+      val i = java.util.Arrays.binarySearch(cdf, u)
+      val region = math.min(regions - 1, if (i >= 0) i else -i - 1)
+      (region, random.nextInt(ipSpace))
+    }
+  }
+}

@@ -1,0 +1,298 @@
+package dev.levee.bench.spark.hurricane
+
+import java.util
+
+import scala.collection.mutable
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import dev.levee.bench.{Suite, SuiteContext}
+import dev.levee.bench.cli.OptionSpec
+import dev.levee.hurricane.HurricanePlugin
+import dev.levee.it.spark.{SparkCluster, SparkTopology}
+import org.apache.spark.shuffle.levee.{HurricaneShuffleManager, LeakyShuffleManager}
+
+/**
+ * Hurricane against stock Spark on the thesis's ClickLog (Fig. 4.11's measure: each arm's reduce-stage time under
+ * skew s over its own time on uniform input), in two labelled regimes: real CPU with the machine's 2 slots, and
+ * emulated compute with 16 slots (per-record cost as a park, so it tests scheduling, cloning and merging, not CPU).
+ * Beside each slowdown: the bounds for a system that cannot split a partition, tight max(1, P·f) and Amdahl's
+ * P·f + 1 − f as the thesis computes it, f being the hottest partition's share.
+ */
+final class HurricaneBenchSuite extends Suite {
+  import HurricaneBenchSuite._
+
+  override def name(): String = "hurricane"
+
+  override def summary(): String =
+    "Hurricane vs stock Spark: ClickLog slowdown under Zipf skew, real CPU (2 slots) and emulated compute (16 slots)"
+
+  override def options(): util.List[OptionSpec] = Seq(
+    OptionSpec.optional("regime", "R", "real | emulated | both", "both"),
+    OptionSpec.optional(
+      "arms",
+      "LIST",
+      s"comma-separated, of: ${Arms.keys.mkString(", ")}",
+      "stock,dynamic"
+    ),
+    OptionSpec.optional("s-real", "LIST", "Zipf exponents in the real-CPU regime", "0,1,2,3"),
+    OptionSpec.optional(
+      "s-emulated",
+      "LIST",
+      "Zipf exponents in the emulated regime",
+      "0,0.5,1,1.5"
+    ),
+    OptionSpec.optional("records", "N", "clicks in the real-CPU regime", "32000000"),
+    OptionSpec.optional("emulated-records", "N", "clicks in the emulated regime", "2000000"),
+    OptionSpec.optional(
+      "park-ns",
+      "NS",
+      "emulated reduce-side cost per click, in nanoseconds",
+      "48000"
+    ),
+    OptionSpec.optional(
+      "chunk-real",
+      "BYTES",
+      "chunk size (spark.levee.hurricane.chunk.targetBytes) in the real-CPU regime: the module's default",
+      "4m"
+    ),
+    OptionSpec.optional("chunk-emulated", "BYTES", "chunk size in the emulated regime", "8k"),
+    OptionSpec.optional("reps", "N", "repetitions of every point (medians are reported)", "3"),
+    OptionSpec.flag(
+      "figures",
+      "no runs: the table and figure from the results file, each regime from its newest run"
+    )
+  ).asJava
+
+  override def run(context: SuiteContext): Unit =
+    if (context.options().flag("figures"))
+      report(context, HurricaneResults.newestPerRegime(context.store()))
+    else report(context, runAll(context))
+
+  private def report(context: SuiteContext, points: Seq[Point]): Unit = {
+    HurricaneReport.print(context.out(), points)
+    HurricaneFigure
+      .write(context, points)
+      .foreach(f => context.err().println(s"hurricane: wrote $f"))
+  }
+
+  private def runAll(context: SuiteContext): Seq[Point] = {
+    val o = context.options()
+    val arms = o.string("arms").split(",").map(_.trim).filter(_.nonEmpty).toSeq
+    arms.filterNot(Arms.contains).foreach { a =>
+      throw new IllegalArgumentException(
+        s"unknown arm '$a': allowed are ${Arms.keys.mkString(", ")}"
+      )
+    }
+    val reps = o.intIn("reps", 1, 50)
+    val regimes = o.choice("regime", List("real", "emulated", "both").asJava) match {
+      case "both" => Seq(real(o), emulated(o))
+      case "real" => Seq(real(o))
+      case _      => Seq(emulated(o))
+    }
+    val points = mutable.Buffer.empty[Point]
+    for (regime <- regimes) points ++= runRegime(context, regime, arms, reps, regime.chunkBytes)
+    points.toSeq
+  }
+
+  private def exponents(s: String): Seq[Double] =
+    s.split(",").map(_.trim).filter(_.nonEmpty).map(_.toDouble).toSeq
+
+  private def real(o: dev.levee.bench.cli.ParsedOptions): Regime =
+    Regime(
+      "real CPU",
+      SparkTopology.LocalCluster(2, 1, 2048),
+      2,
+      exponents(o.string("s-real")),
+      o.longAtLeast("records", 1000),
+      0L,
+      64,
+      o.bytesAtLeast("chunk-real", 1024)
+    )
+
+  private def emulated(o: dev.levee.bench.cli.ParsedOptions): Regime =
+    Regime(
+      "emulated compute",
+      SparkTopology.LocalCluster(4, 4, 1536),
+      16,
+      exponents(o.string("s-emulated")),
+      o.longAtLeast("emulated-records", 1000),
+      o.longAtLeast("park-ns", 0),
+      256,
+      o.bytesAtLeast("chunk-emulated", 1024)
+    )
+
+  /**
+   * A chunk is a map-index range and one map task's block is never split, so a partition has at most as many chunks
+   * as the shuffle has map tasks: the map side is cut finely (64 and 256 tasks) for the bag to hold enough chunks.
+   * Chunks are scaled to the data so the hottest partition holds hundreds of them, as the thesis's 4 MB chunks of
+   * gigabyte partitions did; the emulated regime's clicks carry far more work per byte, so its chunks are smaller.
+   *
+   * Every arm of one regime: arms that share a cluster's settings run in one cluster, alternating order per rep. */
+  private def runRegime(
+      context: SuiteContext,
+      regime: Regime,
+      arms: Seq[String],
+      reps: Int,
+      chunkBytes: Long
+  ): Seq[Point] = {
+    val out = mutable.Buffer.empty[Point]
+    val answers = mutable.Map.empty[Double, Map[Int, Int]]
+    for ((clusterName, clusterArms) <- arms.groupBy(a => Arms(a).cluster).toSeq.sortBy(_._1)) {
+      val settings =
+        Clusters(clusterName) + ("spark.levee.hurricane.chunk.targetBytes" -> chunkBytes.toString)
+      context
+        .err()
+        .println(
+          s"hurricane: ${regime.name}: cluster '$clusterName' for ${clusterArms.mkString(", ")}"
+        )
+      SparkCluster.using(regime.topology, settings, s"levee-bench-hurricane-$clusterName") {
+        cluster =>
+          val sc = cluster.sc
+          val listener = new ReduceStageTimes
+          sc.addSparkListener(listener)
+          // One unmeasured job first: class loading, JIT and the executors' first connections are not skew.
+          ClickLog(0, regime.records / 4, regime.maps, 0).run(sc)
+          for (rep <- 0 until reps; s <- regime.exponents) {
+            val order = if (rep % 2 == 0) clusterArms else clusterArms.reverse
+            for (arm <- order) {
+              val log = ClickLog(s, regime.records, regime.maps, regime.parkNanos)
+              sc.setLocalProperty("spark.levee.hurricane.enabled", Arms(arm).hurricane.toString)
+              val clonesBefore =
+                HurricanePlugin.coordinator.map(_.metrics.clonesStarted.sum()).getOrElse(0L)
+              listener.reset()
+              val t0 = System.nanoTime()
+              val base = Point(
+                regime.name,
+                regime.slots,
+                arm,
+                s,
+                log.hottestShare,
+                rep,
+                ok = false,
+                error = ""
+              )
+              val point =
+                try {
+                  val answer = log.run(sc)
+                  val jobSeconds = (System.nanoTime() - t0) / 1e9
+                  val matches = answers.getOrElseUpdate(s, answer) == answer
+                  val stage = listener.reduceStage()
+                  val tasks = stage.taskSeconds.sorted
+                  base.copy(
+                    ok = matches,
+                    error = if (matches) "" else "output differs from the first arm's",
+                    jobSeconds = jobSeconds,
+                    reduceSeconds = stage.seconds,
+                    maxTaskSeconds = tasks.lastOption.getOrElse(0.0),
+                    medianTaskSeconds = if (tasks.isEmpty) 0.0 else tasks(tasks.size / 2),
+                    clones = HurricanePlugin.coordinator
+                      .map(_.metrics.clonesStarted.sum())
+                      .getOrElse(0L) - clonesBefore,
+                    spilledBytes = stage.spilledBytes,
+                    shuffleBytesRead = listener.shuffleBytesRead
+                  )
+                } catch {
+                  case NonFatal(e) =>
+                    base.copy(error = e.toString, jobSeconds = (System.nanoTime() - t0) / 1e9)
+                }
+              context
+                .err()
+                .println(
+                  f"hurricane: ${regime.name} $arm s=$s rep $rep: reduce ${point.reduceSeconds}%.2f s, clones ${point.clones}${if (
+                      point.ok
+                    ) ""
+                    else " FAILED: " + point.error}"
+                )
+              record(context, regime, point, chunkBytes)
+              out += point
+            }
+          }
+      }
+    }
+    out.toSeq
+  }
+
+  private def record(context: SuiteContext, regime: Regime, p: Point, chunkBytes: Long): Unit = {
+    val params = new util.LinkedHashMap[String, Object]()
+    params.put("regime", regime.name)
+    params.put("slots", Int.box(regime.slots))
+    params.put("s", Double.box(p.s))
+    params.put("records", Long.box(regime.records))
+    params.put("park_ns", Long.box(regime.parkNanos))
+    params.put("chunk_bytes", Long.box(chunkBytes))
+    params.put("ok", Boolean.box(p.ok))
+    if (!p.ok) params.put("error", p.error)
+    val metrics = new util.LinkedHashMap[String, java.lang.Double]()
+    metrics.put("job_seconds", p.jobSeconds)
+    metrics.put("reduce_seconds", p.reduceSeconds)
+    metrics.put("max_task_seconds", p.maxTaskSeconds)
+    metrics.put("median_task_seconds", p.medianTaskSeconds)
+    metrics.put("clones", p.clones.toDouble)
+    metrics.put("spilled_bytes", p.spilledBytes.toDouble)
+    metrics.put("shuffle_bytes_read", p.shuffleBytesRead.toDouble)
+    metrics.put("hottest_share", p.f)
+    context.record(p.arm, params, metrics, p.rep)
+  }
+}
+
+object HurricaneBenchSuite {
+  final case class Regime(
+      name: String,
+      topology: SparkTopology.LocalCluster,
+      slots: Int,
+      exponents: Seq[Double],
+      records: Long,
+      parkNanos: Long,
+      maps: Int,
+      chunkBytes: Long
+  )
+
+  final case class Point(
+      regime: String,
+      slots: Int,
+      arm: String,
+      s: Double,
+      f: Double,
+      rep: Int,
+      ok: Boolean,
+      error: String,
+      jobSeconds: Double = 0,
+      reduceSeconds: Double = 0,
+      maxTaskSeconds: Double = 0,
+      medianTaskSeconds: Double = 0,
+      clones: Long = 0,
+      spilledBytes: Long = 0,
+      shuffleBytesRead: Long = 0
+  ) {
+
+    /** Bounds for a system that cannot split a partition: tight (a list schedule) and Amdahl's, as the thesis has it. */
+    def tightBound: Double = math.max(1.0, slots * f)
+    def amdahlBound: Double = slots * f + 1 - f
+  }
+
+  final case class Arm(cluster: String, hurricane: Boolean)
+
+  /** Stock runs in Hurricane's cluster with the per-job switch off: the delegate's read, untouched. */
+  val Arms: Map[String, Arm] = Map(
+    "stock" -> Arm("hurricane", hurricane = false),
+    "dynamic" -> Arm("hurricane", hurricane = true),
+    "speculation" -> Arm("speculation", hurricane = false),
+    "static" -> Arm("static", hurricane = true),
+    "leaky" -> Arm("leaky", hurricane = true)
+  )
+
+  private val Base = Map(
+    "spark.plugins" -> classOf[HurricanePlugin].getName,
+    "spark.shuffle.manager" -> classOf[HurricaneShuffleManager].getName
+  )
+
+  val Clusters: Map[String, Map[String, String]] = Map(
+    "hurricane" -> Base,
+    "speculation" -> (Base + ("spark.speculation" -> "true")),
+    "static" -> (Base + ("spark.levee.hurricane.mode" -> "static") + ("spark.levee.hurricane.static.thresholdBytes" -> "1m")),
+    "leaky" -> (Base + ("spark.levee.hurricane.shuffle.delegate" -> classOf[
+      LeakyShuffleManager
+    ].getName))
+  )
+}

@@ -1,0 +1,70 @@
+package dev.levee.bench.spark.hurricane
+
+import java.io.PrintStream
+
+import dev.levee.bench.spark.hurricane.HurricaneBenchSuite.Point
+
+/** Medians per (regime, arm, s), each arm's slowdown over its own uniform run, beside the two bounds. */
+object HurricaneReport {
+  final case class Row(
+      regime: String,
+      arm: String,
+      s: Double,
+      reduceSeconds: Double,
+      slowdown: Double,
+      tight: Double,
+      amdahl: Double,
+      clones: Double,
+      maxTask: Double,
+      medianTask: Double,
+      spilledBytes: Double,
+      runs: Int,
+      failed: Int
+  )
+
+  def median(xs: Seq[Double]): Double =
+    if (xs.isEmpty) Double.NaN
+    else {
+      val s = xs.sorted
+      if (s.size % 2 == 1) s(s.size / 2) else (s(s.size / 2 - 1) + s(s.size / 2)) / 2
+    }
+
+  def rows(points: Seq[Point]): Seq[Row] =
+    points.groupBy(p => (p.regime, p.arm)).toSeq.sortBy(_._1).flatMap { case ((regime, arm), ps) =>
+      val bySkew = ps.groupBy(_.s)
+      val uniform =
+        bySkew.get(0.0).map(u => median(u.filter(_.ok).map(_.reduceSeconds))).getOrElse(Double.NaN)
+      bySkew.toSeq.sortBy(_._1).map { case (s, at) =>
+        val ok = at.filter(_.ok)
+        val t = median(ok.map(_.reduceSeconds))
+        Row(
+          regime,
+          arm,
+          s,
+          t,
+          t / uniform,
+          at.head.tightBound,
+          at.head.amdahlBound,
+          median(ok.map(_.clones.toDouble)),
+          median(ok.map(_.maxTaskSeconds)),
+          median(ok.map(_.medianTaskSeconds)),
+          median(ok.map(_.spilledBytes.toDouble)),
+          at.size,
+          at.size - ok.size
+        )
+      }
+    }
+
+  def print(out: PrintStream, points: Seq[Point]): Unit = {
+    out.println(
+      "| regime | arm | s | reduce s (median) | slowdown vs own s=0 | tight bound | Amdahl bound | slowdown / Amdahl | clones | max / median task s | spilled MB | runs (failed) |"
+    )
+    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    rows(points).foreach { r =>
+      out.println(
+        f"| ${r.regime} | ${r.arm} | ${r.s}%.1f | ${r.reduceSeconds}%.2f | ${r.slowdown}%.2f | ${r.tight}%.2f | ${r.amdahl}%.2f | " +
+          f"${r.slowdown / r.amdahl}%.2f | ${r.clones}%.0f | ${r.maxTask}%.2f / ${r.medianTask}%.2f | ${r.spilledBytes / 1e6}%.1f | ${r.runs} (${r.failed}) |"
+      )
+    }
+  }
+}
