@@ -8,6 +8,8 @@ import org.apache.spark.{Partition, ShuffleDependency, SparkContext, SparkEnv, T
 import org.apache.spark.api.plugin.{DriverPlugin, ExecutorPlugin, PluginContext, SparkPlugin}
 import org.apache.spark.rdd.RDD
 
+import dev.levee.hurricane.core.MapRange
+
 /** The one partition of a [[MapRangeProbeRDD]]. */
 final case class ProbePartition(index: Int) extends Partition
 
@@ -39,17 +41,15 @@ object MapRangeProbeRDD {
       context: TaskContext
   ): Iterator[(K, V)] = {
     val metrics = context.taskMetrics().createTempShuffleReadMetrics()
-    SparkEnv.get.shuffleManager
-      .getReader[K, V](
-        dep.shuffleHandle,
-        startMap,
-        endMap,
+    HurricaneShuffleManager
+      .readFrom(
+        SparkEnv.get.shuffleManager,
+        dep,
+        MapRange(startMap, endMap, 0),
         partition,
-        partition + 1,
         context,
         metrics
       )
-      .read()
       .asInstanceOf[Iterator[(K, V)]]
   }
 }

@@ -42,7 +42,7 @@ final class HurricaneBenchSuite extends Suite {
       "Zipf exponents in the emulated regime",
       "0,0.5,1,1.5"
     ),
-    OptionSpec.optional("records", "N", "clicks in the real-CPU regime", "32000000"),
+    OptionSpec.optional("records", "N", "clicks in the real-CPU regime", "24000000"),
     OptionSpec.optional("emulated-records", "N", "clicks in the emulated regime", "2000000"),
     OptionSpec.optional(
       "park-ns",
