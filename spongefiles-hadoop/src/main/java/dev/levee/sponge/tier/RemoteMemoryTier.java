@@ -55,6 +55,13 @@ public final class RemoteMemoryTier implements ChunkTier {
    */
   private final Set<SpongeServerAddress> failedReads = ConcurrentHashMap.newKeySet();
 
+  /**
+   * The first server failure of a store for this file. A copy that finds every server already
+   * dropped (pipelined chunks learn of a dead server from one another) reports it, so the error
+   * names the server that died rather than saying "no room"; guarded by {@code this}.
+   */
+  private IOException firstStoreFailure;
+
   public RemoteMemoryTier(
       RemoteMemory remote, List<SpongeServerAddress> servers, SpongeMetrics metrics) {
     this(remote, servers, metrics, 1);
@@ -203,7 +210,7 @@ public final class RemoteMemoryTier implements ChunkTier {
             server,
             e);
         if (failures == null) {
-          failures = new IOException("sponge server " + server + " failed: " + e.getMessage(), e);
+          failures = storeFailed(server, e);
         } else {
           failures.addSuppressed(e);
         }
@@ -212,7 +219,32 @@ public final class RemoteMemoryTier implements ChunkTier {
     if (failures != null && !anyFull) {
       throw failures;
     }
+    if (failures == null && !anyFull) {
+      noServerLeft();
+    }
     return Optional.empty();
+  }
+
+  /** Records a server's store failure as this file's first, if it is. */
+  private synchronized IOException storeFailed(SpongeServerAddress server, Exception cause) {
+    IOException e =
+        new IOException("sponge server " + server + " failed: " + cause.getMessage(), cause);
+    if (firstStoreFailure == null) {
+      firstStoreFailure = e;
+    }
+    return e;
+  }
+
+  /**
+   * Throws when a copy had no server left to try because servers failed earlier for this file;
+   * returns when none did (every server was full, or there were none).
+   */
+  private synchronized void noServerLeft() throws IOException {
+    if (firstStoreFailure != null) {
+      throw new IOException(
+          "no sponge server left for this file; " + firstStoreFailure.getMessage(),
+          firstStoreFailure);
+    }
   }
 
   /** Frees the copies a chunk got before its next copy found no server; the chunk moves on. */
@@ -297,6 +329,13 @@ public final class RemoteMemoryTier implements ChunkTier {
       if (so.failures != null && !so.anyFull) {
         return CompletableFuture.failedFuture(so.failures);
       }
+      if (so.failures == null && !so.anyFull) {
+        try {
+          noServerLeft();
+        } catch (IOException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
       return CompletableFuture.completedFuture(Optional.empty());
     }
     try {
@@ -341,9 +380,7 @@ public final class RemoteMemoryTier implements ChunkTier {
                       server,
                       cause);
                   if (so.failures == null) {
-                    so.failures =
-                        new IOException(
-                            "sponge server " + server + " failed: " + cause.getMessage(), cause);
+                    so.failures = storeFailed(server, (IOException) cause);
                   } else {
                     so.failures.addSuppressed(cause);
                   }

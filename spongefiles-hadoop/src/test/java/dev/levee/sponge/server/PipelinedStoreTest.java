@@ -27,6 +27,7 @@ import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.ChildJvm;
 import dev.levee.sponge.testing.SpongeTestRig;
 import dev.levee.sponge.testing.TempDirs;
+import dev.levee.sponge.tier.RemoteMemoryTier;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -39,6 +40,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
@@ -221,6 +223,36 @@ class PipelinedStoreTest {
             a.metrics().getRemoteChunksHeld() + b.metrics().getRemoteChunksHeld(),
             "delete freed all");
       }
+    }
+  }
+
+  /**
+   * Pipelined chunks learn of a dead server from one another: a chunk whose turn comes after the
+   * server was dropped for the file has tried nothing, and must still name the server that died
+   * rather than say "no room" (CI once saw exactly that in the test below).
+   */
+  @Test
+  void chunkAfterTheOnlyServerDiedNamesItAndNotNoRoom() throws Exception {
+    SpongeService node = node(16, 16);
+    SpongeServerAddress server = node.address();
+    try (SpongeClient client = TestNodes.client(APP, "127.0.0.1:1", List.of(server))) {
+      node.close();
+      RemoteMemoryTier tier =
+          new RemoteMemoryTier(client, List.of(server), new dev.levee.sponge.SpongeMetrics());
+      ByteBuffer data = TestNodes.randomBytes(TestNodes.CHUNK, 1);
+      Exception first =
+          assertThrows(
+              ExecutionException.class,
+              () -> tier.storeAsync(data, Runnable::run).get(30, TimeUnit.SECONDS));
+      assertTrue(first.getCause().getMessage().contains("sponge server " + server), "" + first);
+      Exception next =
+          assertThrows(
+              ExecutionException.class,
+              () -> tier.storeAsync(data, Runnable::run).get(30, TimeUnit.SECONDS));
+      String m = next.getCause().getMessage();
+      assertTrue(m.startsWith("no sponge server left for this file; sponge server " + server), m);
+      IOException sync = assertThrows(IOException.class, () -> tier.store(data));
+      assertTrue(sync.getMessage().contains("sponge server " + server), sync.getMessage());
     }
   }
 
