@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -67,6 +68,10 @@ public final class SpongeFileSystem implements Closeable {
   private final BackgroundFrees frees = new BackgroundFrees();
   private final ChunkBuffers buffers;
   private final String instance = UUID.randomUUID().toString().substring(0, 8);
+
+  /** Servers a read of any of this file system's files failed on; see {@code RemoteMemoryTier}. */
+  private final Set<SpongeServerAddress> failedReads = ConcurrentHashMap.newKeySet();
+
   private final AtomicLong nextId = new AtomicLong();
   private final AtomicInteger nextDiskDir = new AtomicInteger();
   private final Map<Long, SpongeFile> live = new ConcurrentHashMap<>();
@@ -181,7 +186,7 @@ public final class SpongeFileSystem implements Closeable {
         tiers.put(
             Tier.REMOTE_MEMORY,
             new RemoteMemoryTier(
-                remote, placement.newFile(servers), metrics, config.remoteReplicas()));
+                remote, placement.newFile(servers), metrics, config.remoteReplicas(), failedReads));
       }
     }
     String fileName = "levee-sponge-" + owner.pid() + "-" + instance + "-" + id;

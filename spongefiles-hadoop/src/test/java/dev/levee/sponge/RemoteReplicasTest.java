@@ -77,6 +77,45 @@ class RemoteReplicasTest {
     }
   }
 
+  /**
+   * A server one file's read failed on is tried last by the task's other files too: a frozen server
+   * costs a whole read timeout per attempt, so each file learning it on its own multiplies that
+   * wait (133 s for a reducer on a cluster of containers with one node paused).
+   */
+  @Test
+  void aServerThatFailedOneFilesReadIsTriedLastByTheOtherFiles() throws Exception {
+    try (SpongeTestRig rig = rig(2);
+        PoolBackedRemoteMemory remote = new PoolBackedRemoteMemory()) {
+      remote.addServer("a", rig.shm.resolve("a"), 16, CHUNK);
+      remote.addServer("b", rig.shm.resolve("b"), 16, CHUNK);
+      try (SpongeFileSystem fs = rig.open(remote)) {
+        byte[] first = SpongeTestRig.randomBytes(4 * CHUNK, 6);
+        byte[] second = SpongeTestRig.randomBytes(4 * CHUNK, 7);
+        SpongeFile f = fs.create("first");
+        SpongeTestRig.write(f, first);
+        SpongeFile g = fs.create("second");
+        SpongeTestRig.write(g, second);
+        SpongeServerAddress lost = ((StoredChunk.Remote) f.chunks().get(0)).handle().server();
+        long gFirstCopiesOnLost =
+            g.chunks().stream()
+                .filter(ch -> ((StoredChunk.Remote) ch).handle().server().equals(lost))
+                .count();
+        assertTrue(gFirstCopiesOnLost > 0, "some of g's reads go to " + lost + " first");
+        remote.lose(lost);
+        assertArrayEquals(first, SpongeTestRig.readAll(f));
+        long failovers = fs.metrics().replicaFailovers();
+        assertEquals(1, failovers, "f's first read failed over, and its later ones did not");
+        assertArrayEquals(second, SpongeTestRig.readAll(g));
+        assertEquals(
+            failovers,
+            fs.metrics().replicaFailovers(),
+            "g read every chunk from the survivor first: no read of g waited on " + lost);
+        f.delete();
+        g.delete();
+      }
+    }
+  }
+
   @Test
   void oneCopyIsThePapersModelAndTheLossFailsTheReadNamingTheServer() throws Exception {
     try (SpongeTestRig rig = rig(1);

@@ -49,11 +49,14 @@ public final class RemoteMemoryTier implements ChunkTier {
   private final List<RemoteChunk> held = new ArrayList<>();
 
   /**
-   * Servers a read from this file failed on. Later reads try their copies there last, and the end
-   * of the file does not wait on them to free chunks: their own garbage collector frees a dead
-   * owner's chunks, and a lost node's memory is gone anyway.
+   * Servers a read failed on, shared by every file of one {@code SpongeFileSystem} (one task).
+   * Later reads try their copies there last, and the end of a file does not wait on them to free
+   * chunks: their own garbage collector frees a dead owner's chunks, and a lost node's memory is
+   * gone anyway. Shared because a frozen server costs each read a whole read timeout: measured on a
+   * cluster of containers with one node paused, a reducer whose files learned it each on their own
+   * waited 133 s where one timeout would do.
    */
-  private final Set<SpongeServerAddress> failedReads = ConcurrentHashMap.newKeySet();
+  private final Set<SpongeServerAddress> failedReads;
 
   /**
    * The first server failure of a store for this file. A copy that finds every server already
@@ -81,7 +84,20 @@ public final class RemoteMemoryTier implements ChunkTier {
    */
   public RemoteMemoryTier(
       RemoteMemory remote, FilePlacement placement, SpongeMetrics metrics, int replicas) {
-    this(Tier.REMOTE_MEMORY, remote, placement, metrics, replicas);
+    this(remote, placement, metrics, replicas, ConcurrentHashMap.newKeySet());
+  }
+
+  /**
+   * @param failedReads servers a read failed on, shared with the other files of the same task (a
+   *     concurrent set this tier adds to)
+   */
+  public RemoteMemoryTier(
+      RemoteMemory remote,
+      FilePlacement placement,
+      SpongeMetrics metrics,
+      int replicas,
+      Set<SpongeServerAddress> failedReads) {
+    this(Tier.REMOTE_MEMORY, remote, placement, metrics, replicas, failedReads);
   }
 
   private RemoteMemoryTier(
@@ -89,7 +105,8 @@ public final class RemoteMemoryTier implements ChunkTier {
       RemoteMemory remote,
       FilePlacement placement,
       SpongeMetrics metrics,
-      int replicas) {
+      int replicas,
+      Set<SpongeServerAddress> failedReads) {
     if (replicas < 1) {
       throw new IllegalArgumentException("replicas must be at least 1, was " + replicas);
     }
@@ -98,6 +115,7 @@ public final class RemoteMemoryTier implements ChunkTier {
     this.placement = placement;
     this.metrics = metrics;
     this.replicas = replicas;
+    this.failedReads = failedReads;
   }
 
   /**
@@ -109,7 +127,12 @@ public final class RemoteMemoryTier implements ChunkTier {
   public static RemoteMemoryTier throughLocalServer(
       RemoteMemory remote, SpongeServerAddress server, SpongeMetrics metrics) {
     return new RemoteMemoryTier(
-        Tier.LOCAL_SERVER, remote, FreeListPolicy.forServers(List.of(server)), metrics, 1);
+        Tier.LOCAL_SERVER,
+        remote,
+        FreeListPolicy.forServers(List.of(server)),
+        metrics,
+        1,
+        ConcurrentHashMap.newKeySet());
   }
 
   @Override

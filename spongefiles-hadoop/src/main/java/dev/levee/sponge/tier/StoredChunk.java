@@ -58,13 +58,14 @@ public sealed interface StoredChunk {
 
     @Override
     public String toString() {
+      // A copy names its index, length and server itself: "remote chunk 9 (1048576 B) on sponge
+      // server nm2:7788, a copy on sponge server nm3:7788".
       StringBuilder b =
-          new StringBuilder(tier == Tier.LOCAL_SERVER ? "local chunk " : "remote chunk ");
-      for (int i = 0; i < copies.size(); i++) {
-        b.append(i == 0 ? "" : ", copy ").append(copies.get(i)).append(" on ");
-        b.append(copies.get(i).server());
+          new StringBuilder(tier == Tier.LOCAL_SERVER ? "local " : "remote ").append(copies.get(0));
+      for (int i = 1; i < copies.size(); i++) {
+        b.append(", a copy on sponge server ").append(copies.get(i).server());
       }
-      return b.append(" (").append(length()).append(" B)").toString();
+      return b.toString();
     }
   }
 
