@@ -69,6 +69,10 @@ final class ContainerCluster implements AutoCloseable {
     return "levee-" + name + "-" + node;
   }
 
+  int nodeManagers() {
+    return nodeManagers;
+  }
+
   String nodeManager(int i) {
     return "nm" + i;
   }
@@ -123,11 +127,7 @@ final class ContainerCluster implements AutoCloseable {
                   "org.apache.hadoop.yarn.server.nodemanager.NodeManager"));
     }
     daemon("client", List.of(), "exec sleep infinity");
-    Docker.Result up =
-        tryExec(
-            300,
-            "client",
-            clientJava("dev.levee.containers.jobs.AwaitCluster", nodeManagers + " 180"));
+    Docker.Result up = awaitNodeManagers(180);
     if (up.exitCode() != 0) {
       throw new IllegalStateException(
           "cluster "
@@ -151,6 +151,68 @@ final class ContainerCluster implements AutoCloseable {
         "container cluster %s: %s in %d s%n",
         name, up.out().strip(), (System.nanoTime() - t0) / 1_000_000_000L);
     return this;
+  }
+
+  /** Runs the client's probe until HDFS takes a write and every NodeManager is RUNNING. */
+  private Docker.Result awaitNodeManagers(int seconds) {
+    return tryExec(
+        seconds + 60L,
+        "client",
+        clientJava("dev.levee.containers.jobs.AwaitCluster", nodeManagers + " " + seconds));
+  }
+
+  /** {@code docker kill}: the node's processes get SIGKILL and its address leaves the network. */
+  void kill(String node) {
+    docker(60, "kill", container(node));
+  }
+
+  /**
+   * Starts a killed node's container again (its daemon from its main class, a fresh sponge pool)
+   * and waits until the ResourceManager counts every NodeManager RUNNING again.
+   */
+  void restart(String node) {
+    docker(60, "start", container(node));
+    awaitBack(node);
+  }
+
+  /** Starts a killed node's container again, without waiting for it. */
+  void startAgain(String node) {
+    docker(60, "start", container(node));
+  }
+
+  /** The ZooKeeper server that leads the ensemble now, asked with the {@code srvr} command. */
+  String zooKeeperLeader() {
+    String probe =
+        "for i in 1 2 3; do (exec 3<>/dev/tcp/zk$i/2181 && echo srvr >&3 && cat <&3) 2>/dev/null"
+            + " | grep -q 'Mode: leader' && echo zk$i; done";
+    String leader = tryExec(60, "client", probe).out().strip();
+    if (!leader.matches("zk[1-3]")) {
+      throw new IllegalStateException("no single ZooKeeper leader: '" + leader + "'");
+    }
+    return leader;
+  }
+
+  /** {@code docker pause}: every process of the node stops (cgroup freezer); sockets stay open. */
+  void pause(String node) {
+    docker(60, "pause", container(node));
+  }
+
+  /** Thaws a paused node and waits until the ResourceManager counts it RUNNING again. */
+  void unpause(String node) {
+    docker(60, "unpause", container(node));
+    awaitBack(node);
+  }
+
+  private void awaitBack(String node) {
+    Docker.Result up = awaitNodeManagers(180);
+    if (up.exitCode() != 0) {
+      throw new IllegalStateException(node + " did not come back: " + up.out().strip());
+    }
+  }
+
+  /** Whether a process whose command line matches {@code pattern} runs in the node's container. */
+  boolean runs(String node, String pattern) {
+    return tryDocker(30, "exec", container(node), "pgrep", "-f", pattern).exitCode() == 0;
   }
 
   Docker.Result tryExec(long timeoutSeconds, String node, String command) {

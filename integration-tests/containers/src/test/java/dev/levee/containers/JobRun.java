@@ -27,6 +27,27 @@ record JobRun(int exitCode, Map<String, Long> counters, String output, String lo
     return exitCode == 0 && output != null;
   }
 
+  /**
+   * The first failed task attempt's error as the job client printed it ({@code Task Id : ...,
+   * Status : FAILED}, then its error and its causes), without stack frames; "" when no attempt
+   * failed.
+   */
+  String firstTaskFailure() {
+    int at = log.indexOf("Status : FAILED");
+    if (at < 0) {
+      return "";
+    }
+    int end = log.indexOf("Task Id :", at);
+    StringBuilder failure = new StringBuilder();
+    for (String line : log.substring(at, end < 0 ? log.length() : end).split("\n")) {
+      String l = line.strip();
+      if (!l.isEmpty() && !l.startsWith("at ") && !l.startsWith("...")) {
+        failure.append(l).append('\n');
+      }
+    }
+    return failure.toString().strip();
+  }
+
   String tail() {
     return log.length() > 3000 ? log.substring(log.length() - 3000) : log;
   }

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.levee.it.sponge.SkewedShuffleJob;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +17,10 @@ import org.junit.jupiter.api.Timeout;
  * SpongeFiles' reduce side on a cluster of containers: a skewed reducer whose shuffle is larger
  * than its heap spills to its node's pool, then to pools in other containers (other /dev/shm, other
  * network address, reached over the bridge), then to disk; its output equals stock Hadoop's on the
- * same cluster.
+ * same cluster. Then a node holding that reducer's remote chunks is killed ({@code docker kill})
+ * while the reducer waits to read them: with one copy per chunk the attempt fails and Hadoop's
+ * rerun succeeds (the paper's model), with two copies the reads fall over to the survivor and
+ * nothing is rerun.
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 class SpongeShuffleOnContainersTest {
@@ -23,15 +28,39 @@ class SpongeShuffleOnContainersTest {
   static final int POOL_MB = 16;
   static final String REDUCE_OPTS = "-Xmx64m " + ClusterConf.TASK_JVM;
   static final String STOCK_SHUFFLE = "org.apache.hadoop.mapreduce.task.reduce.Shuffle";
+  static final String JOB_COUNTERS = "org.apache.hadoop.mapreduce.JobCounter";
+
+  /**
+   * A lost node is noticed by the ResourceManager after 10 s rather than the default 10 min, and an
+   * application master gives up on a dead NodeManager after 20 s rather than 3 min: an operator of
+   * a small cluster would shorten both, and the faults below would otherwise wait on them.
+   */
+  static final Map<String, String> FAST_NODE_LOSS =
+      Map.of(
+          "yarn.nm.liveness-monitor.expiry-interval-ms", "10000",
+          "yarn.client.nodemanager-connect.max-wait-ms", "20000",
+          "yarn.client.nodemanager-connect.retry-interval-ms", "1000");
+
+  /** The reducer's shuffle fetches give up on a dead node within seconds, not minutes. */
+  static final String FAST_FETCH_FAILURE =
+      "-D mapreduce.reduce.shuffle.connect.timeout=5000"
+          + " -D mapreduce.reduce.shuffle.read.timeout=20000";
 
   private static ContainerCluster cluster;
+  private static JobRun stock;
+
+  /** The node the last fault test killed. */
+  private static String victim;
 
   @BeforeAll
   static void start() throws Exception {
     assumeTrue(Engine.reachable(), Engine.SKIP_MESSAGE);
     cluster =
         new ContainerCluster(
-            "sponge", 3, new ContainerCluster.NodeSize("2g", "64m", POOL_MB + "m", 1280), Map.of());
+            "sponge",
+            3,
+            new ContainerCluster.NodeSize("2g", "64m", POOL_MB + "m", 1280),
+            FAST_NODE_LOSS);
     cluster.start();
   }
 
@@ -43,12 +72,20 @@ class SpongeShuffleOnContainersTest {
     }
   }
 
+  /** Stock Hadoop's run of the job on this cluster (the plugin switched off with -D), once. */
+  private static synchronized JobRun stock() {
+    if (stock == null) {
+      stock =
+          skewedJob(
+              "stock", "-D mapreduce.job.reduce.shuffle.consumer.plugin.class=" + STOCK_SHUFFLE);
+      assertTrue(stock.succeeded(), "stock job failed: " + stock.tail());
+    }
+    return stock;
+  }
+
   @Test
   void skewedReducerSpillsIntoOtherContainersMemoryAndMatchesStock() {
-    JobRun stock =
-        skewedJob(
-            "stock", "-D mapreduce.job.reduce.shuffle.consumer.plugin.class=" + STOCK_SHUFFLE);
-    assertTrue(stock.succeeded(), "stock job failed: " + stock.tail());
+    JobRun stock = stock();
     JobRun sponge = skewedJob("sponge", "");
     assertTrue(sponge.succeeded(), "sponge job failed: " + sponge.tail());
 
@@ -84,6 +121,180 @@ class SpongeShuffleOnContainersTest {
         remote,
         sponge.counter(GROUP, "remote_memory.bytes_read"),
         "every remote chunk was read back");
+  }
+
+  @Test
+  void aKilledNodeHoldingTheReducersOnlyCopiesFailsTheAttemptAndTheRerunMatchesStock()
+      throws Exception {
+    JobRun run = faultANodeHoldingTheReducersChunks("lost-one-copy", 1, Fault.KILL);
+    assertTrue(run.succeeded(), "the job survives the node: " + run.tail());
+    String failure = run.firstTaskFailure();
+    assertTrue(
+        failure.contains("sponge") && failure.contains(victim),
+        "the first attempt failed reading a chunk on the killed node " + victim + ": " + failure);
+    assertEquals(stock().output(), run.output(), "the rerun's output equals stock");
+    assertTrue(
+        run.counter(JOB_COUNTERS, "NUM_FAILED_REDUCES") >= 1,
+        "the attempt whose chunks died with the node failed and was rerun: "
+            + run.counter(JOB_COUNTERS, "NUM_FAILED_REDUCES"));
+  }
+
+  @Test
+  void aKilledNodeHoldingOneOfTwoCopiesCostsNoRerun() throws Exception {
+    JobRun run = faultANodeHoldingTheReducersChunks("lost-two-copies", 2, Fault.KILL);
+    assertTrue(run.succeeded(), "the job survives the node: " + run.tail());
+    assertEquals(stock().output(), run.output(), "output equals stock");
+    assertEquals(
+        0,
+        run.counter(JOB_COUNTERS, "NUM_FAILED_REDUCES"),
+        "no reduce attempt failed: every chunk had a copy on a live node");
+    assertTrue(
+        run.counter(GROUP, "remote.replica_failovers") > 0,
+        "reads of chunks on the killed node fell over to their other copy");
+    assertEquals(0, run.counter(GROUP, "shuffle.fallbacks"), "the sponge path ran, no fallback");
+  }
+
+  /**
+   * A frozen node ({@code docker pause}: its processes stop, its kernel still accepts connections)
+   * holding one of each remote chunk's two copies: every read waits at most the client's read
+   * timeout before it falls over, the job finishes without a rerun, and its output equals stock.
+   */
+  @Test
+  void aFrozenNodeHoldingOneOfTwoCopiesHangsNothing() throws Exception {
+    JobRun run = faultANodeHoldingTheReducersChunks("frozen-two-copies", 2, Fault.PAUSE);
+    assertTrue(run.succeeded(), "the job finishes beside the frozen node: " + run.tail());
+    assertEquals(stock().output(), run.output(), "output equals stock");
+    assertEquals(
+        0,
+        run.counter(JOB_COUNTERS, "NUM_FAILED_REDUCES"),
+        "no reduce attempt failed: every read fell over to the live copy");
+    assertTrue(
+        run.counter(GROUP, "remote.replica_failovers") > 0,
+        "reads of chunks on the frozen node fell over to their other copy");
+  }
+
+  /**
+   * The ZooKeeper ensemble's leader killed while the job's maps run: the sponge servers stay
+   * registered and the tracker keeps answering through the two survivors, so the reducer still
+   * fills the two other containers' pools, and its output equals stock.
+   */
+  @Test
+  void theZooKeeperLeaderKilledMidJobCostsNothing() throws Exception {
+    CompletableFuture<JobRun> job =
+        CompletableFuture.supplyAsync(() -> skewedJob("zk-leader-lost", ""));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    boolean mapsRun = false;
+    while (!mapsRun && System.nanoTime() < deadline && !job.isDone()) {
+      for (int i = 1; i <= cluster.nodeManagers() && !mapsRun; i++) {
+        mapsRun = cluster.runs(cluster.nodeManager(i), "YarnChild");
+      }
+      Thread.sleep(300);
+    }
+    assertTrue(mapsRun, "the job's tasks started: " + (job.isDone() ? job.get().tail() : ""));
+    String leader = cluster.zooKeeperLeader();
+    System.err.printf("zk-leader-lost: tasks running, killing the ZooKeeper leader %s%n", leader);
+    JobRun run;
+    try {
+      cluster.kill(leader);
+      run = job.get(10, TimeUnit.MINUTES);
+    } finally {
+      cluster.startAgain(leader);
+    }
+    assertTrue(run.succeeded(), "the job survives the leader's loss: " + run.tail());
+    assertEquals(stock().output(), run.output(), "output equals stock");
+    assertEquals(
+        2L * POOL_MB,
+        run.counter(GROUP, "remote_memory.chunks_written"),
+        "the tracker still offered both other containers' pools");
+    assertEquals(0, run.counter(GROUP, "shuffle.fallbacks"), "the sponge path ran, no fallback");
+  }
+
+  /** What happens to the chosen node, and how it comes back. */
+  enum Fault {
+    KILL,
+    PAUSE
+  }
+
+  /**
+   * Runs the job with its reducer held after the shuffle, kills ({@code docker kill}) or freezes
+   * ({@code docker pause}) a NodeManager that runs neither the reducer nor the application master
+   * (so it holds the reducer's remote chunks and some map outputs), releases the reducer, and
+   * returns the job's run. The node is started or thawed afterwards, whatever happened.
+   */
+  private static JobRun faultANodeHoldingTheReducersChunks(String name, int replicas, Fault fault)
+      throws Exception {
+    String hold = "/holds/" + name;
+    CompletableFuture<JobRun> job =
+        CompletableFuture.supplyAsync(
+            () ->
+                skewedJob(
+                    name,
+                    "-D levee.sponge.remote.replicas="
+                        + replicas
+                        + " -D "
+                        + SkewedShuffleJob.REDUCE_HOLD_DIR
+                        + "="
+                        + hold
+                        + " "
+                        + FAST_FETCH_FAILURE));
+    Docker.Result ready =
+        cluster.tryExec(
+            420,
+            "client",
+            ContainerCluster.clientJava(
+                "dev.levee.containers.jobs.ReduceHold", "await " + hold + " 360"));
+    if (ready.exitCode() != 0) {
+      cluster.tryExec(
+          60,
+          "client",
+          ContainerCluster.clientJava("dev.levee.containers.jobs.ReduceHold", "release " + hold));
+      throw new AssertionError(
+          "the reducer never reached its hold: "
+              + ready.out()
+              + job.get(10, TimeUnit.MINUTES).tail());
+    }
+    String reducerNode = ready.out().strip().split("\t")[1];
+    victim = null;
+    for (int i = 1; i <= cluster.nodeManagers() && victim == null; i++) {
+      String node = cluster.nodeManager(i);
+      if (!node.equals(reducerNode) && !cluster.runs(node, "MRAppMaster")) {
+        victim = node;
+      }
+    }
+    assertTrue(victim != null, "a NodeManager runs neither the reducer nor the application master");
+    System.err.printf("%s: reducer on %s, %s %s%n", name, reducerNode, fault, victim);
+    long released = 0;
+    try {
+      if (fault == Fault.KILL) {
+        cluster.kill(victim);
+      } else {
+        cluster.pause(victim);
+      }
+      released = System.nanoTime();
+      cluster.tryExec(
+          60,
+          "client",
+          ContainerCluster.clientJava("dev.levee.containers.jobs.ReduceHold", "release " + hold));
+      JobRun run = job.get(10, TimeUnit.MINUTES);
+      System.err.printf(
+          "%s: %d s from release to the job's end; failed reduce attempts %d, failed/killed maps %d/%d, replica failovers %d,"
+              + " remote chunks written %d; first task failure: %s%n",
+          name,
+          (System.nanoTime() - released) / 1_000_000_000L,
+          run.counter(JOB_COUNTERS, "NUM_FAILED_REDUCES"),
+          run.counter(JOB_COUNTERS, "NUM_FAILED_MAPS"),
+          run.counter(JOB_COUNTERS, "NUM_KILLED_MAPS"),
+          run.counter(GROUP, "remote.replica_failovers"),
+          run.counter(GROUP, "remote_memory.chunks_written"),
+          run.firstTaskFailure());
+      return run;
+    } finally {
+      if (fault == Fault.KILL) {
+        cluster.restart(victim);
+      } else {
+        cluster.unpause(victim);
+      }
+    }
   }
 
   private static JobRun skewedJob(String name, String options) {

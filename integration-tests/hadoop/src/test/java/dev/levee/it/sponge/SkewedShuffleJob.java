@@ -40,6 +40,16 @@ public final class SkewedShuffleJob {
   /** Reduce attempts numbered below this fail on purpose once they have read their whole input. */
   static final String FAILING_ATTEMPTS = "levee.it.sponge.failing-reduce-attempts";
 
+  /**
+   * An HDFS directory: when set, a reducer's first attempt, its shuffle done and its merge's
+   * segments in place, creates {@code ready-<host>} there and waits for {@code release} before
+   * reducing, so a test can take a node away while the attempt's spilled input sits on it.
+   */
+  public static final String REDUCE_HOLD_DIR = "levee.it.sponge.reduce-hold-dir";
+
+  /** How long a held reducer waits for its release before failing. */
+  static final long HOLD_LIMIT_MS = 600_000;
+
   /** The message of a deliberate reduce failure. */
   static final String DELIBERATE_FAILURE = "deliberate failure after the whole reduce input";
 
@@ -132,7 +142,7 @@ public final class SkewedShuffleJob {
    */
   public static final class DigestReducer extends Reducer<Text, BytesWritable, Text, Text> {
     @Override
-    protected void setup(Context context) throws IOException {
+    protected void setup(Context context) throws IOException, InterruptedException {
       // Where the task loaded its classes from, so a test can tell -libjars/job jar from an
       // inherited classpath.
       count(
@@ -143,6 +153,26 @@ public final class SkewedShuffleJob {
                   .getConfiguration()
                   .get("mapreduce.job.reduce.shuffle.consumer.plugin.class")));
       count(context, JOB_LOCALIZED, localizedForThisApplication(SkewedShuffleJob.class.getName()));
+      String hold = context.getConfiguration().get(REDUCE_HOLD_DIR);
+      if (hold != null && context.getTaskAttemptID().getId() == 0) {
+        holdUntilReleased(context, new Path(hold));
+      }
+    }
+
+    private static void holdUntilReleased(Context context, Path dir)
+        throws IOException, InterruptedException {
+      FileSystem fs = dir.getFileSystem(context.getConfiguration());
+      String host = java.net.InetAddress.getLocalHost().getHostName();
+      fs.create(new Path(dir, "ready-" + host), true).close();
+      Path release = new Path(dir, "release");
+      long deadline = System.currentTimeMillis() + HOLD_LIMIT_MS;
+      while (!fs.exists(release)) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException("held reducer: no " + release + " within " + HOLD_LIMIT_MS + " ms");
+        }
+        context.progress();
+        Thread.sleep(200);
+      }
     }
 
     private static void count(Context context, String name, boolean yes) {
