@@ -237,10 +237,25 @@ public final class SpongeClient implements RemoteMemory {
     } catch (RemoteReplyException e) {
       throw new IOException("cannot free " + h + ": " + e.getMessage(), e);
     } catch (IOException e) {
+      if (answered(e)) {
+        // The server is there and refused the connection's handshake (a wrong or missing
+        // secret): the chunk is still held, and saying nothing would hide the misconfiguration.
+        throw new IOException("cannot free " + h + ": " + e.getMessage(), e);
+      }
       // Per chunk (a hostile review saw thousands of lines for one gone server): DEBUG.
       LOG.debug(
           "{} not freed, its server is unreachable (its memory went with it): {}", h, e.toString());
     }
+  }
+
+  /** Whether a failure carries a server's answer (a refusal) rather than a transport failure. */
+  private static boolean answered(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof RemoteReplyException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Free and total chunks of one server. */

@@ -165,6 +165,28 @@ class AuthenticationTest {
     node.releaseApplication(APP);
   }
 
+  /**
+   * A free whose handshake the server refuses is an error, not the quiet "its server is gone" a
+   * free on an unreachable server is: the chunk is still held, and silence would hide a wrong
+   * secret (the container tier's intruder saw such frees "succeed").
+   */
+  @Test
+  void aFreeOnAConnectionThatFailedItsHandshakeFailsAndFreesNothing() throws IOException {
+    try (SpongeClient task = client(APP, app(APP, APP_SECRET));
+        SpongeClient impostor = client(APP, app(APP, "guess".getBytes()))) {
+      RemoteChunk c = task.store(server, TestNodes.randomBytes(10, 1)).orElseThrow();
+      IOException e = assertThrows(IOException.class, () -> impostor.free(c));
+      assertTrue(
+          e.getMessage().startsWith("cannot free ") && e.toString().contains("UNAUTHENTICATED"),
+          e.toString());
+      assertEquals(7, task.freeSpace(server).freeChunks(), "the chunk is still held");
+      ByteBuffer back = ByteBuffer.allocate(10);
+      task.read(c, back);
+      assertEquals(TestNodes.randomBytes(10, 1), back.flip(), "and still readable by its owner");
+      task.free(c);
+    }
+  }
+
   @Test
   void unknownApplicationsUnauthenticatedClientsAndNonServersAreRefused() throws IOException {
     try (SpongeClient stranger =
