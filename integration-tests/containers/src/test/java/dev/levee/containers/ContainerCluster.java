@@ -175,6 +175,61 @@ final class ContainerCluster implements AutoCloseable {
     awaitBack(node);
   }
 
+  /**
+   * Cuts a node off the cluster's network ({@code docker network disconnect}): its processes run
+   * on, and nobody reaches them or hears from them.
+   */
+  void disconnect(String node) {
+    docker(60, "network", "disconnect", "-f", network(), container(node));
+  }
+
+  /** Heals {@link #disconnect}: the node rejoins under its name, then every NodeManager RUNNING. */
+  void reconnect(String node) {
+    docker(60, "network", "connect", "--alias", node, network(), container(node));
+    awaitBack(node);
+  }
+
+  /**
+   * Waits until every NodeManager's sponge pool is entirely free (asked over the network, as the
+   * tracker asks), at most {@code seconds}; returns what each answered last and whether all were.
+   */
+  Docker.Result awaitSpongePoolsFree(int seconds) {
+    return onSpongeJar(
+        "dev.levee.containers.jobs.SpongePools await-free " + seconds + spongeServers(),
+        seconds + 60L);
+  }
+
+  /** " nm1:7788 nm2:7788 ...": every NodeManager's sponge server, at the sample's port. */
+  private String spongeServers() {
+    StringBuilder servers = new StringBuilder();
+    for (int i = 1; i <= nodeManagers; i++) {
+      servers.append(' ').append(nodeManager(i)).append(":7788");
+    }
+    return servers.toString();
+  }
+
+  /** A client-container java command on the cluster's classpath plus the distribution's jar. */
+  private Docker.Result onSpongeJar(String mainAndArgs, long timeoutSeconds) {
+    return tryExec(
+        timeoutSeconds,
+        "client",
+        "java -Xmx128m "
+            + JVM_FLAGS
+            + " -cp '"
+            + CLASSPATH
+            + ":"
+            + JOBS_JAR
+            + "':$(ls "
+            + LEVEE
+            + "/jars/spongefiles-hadoop-*.jar) "
+            + mainAndArgs);
+  }
+
+  /** Runs {@code jobs.SpongeIntruder} against every NodeManager's sponge server from the client. */
+  Docker.Result intrude() {
+    return onSpongeJar("dev.levee.containers.jobs.SpongeIntruder" + spongeServers(), 300);
+  }
+
   /** Starts a killed node's container again, without waiting for it. */
   void startAgain(String node) {
     docker(60, "start", container(node));

@@ -46,6 +46,9 @@ class SpongeShuffleOnContainersTest {
       "-D mapreduce.reduce.shuffle.connect.timeout=5000"
           + " -D mapreduce.reduce.shuffle.read.timeout=20000";
 
+  /** How long a finished job's chunks may stay in pools, at most (the collector's rounds). */
+  static final int POOLS_FREE_WITHIN_S = 120;
+
   private static ContainerCluster cluster;
   private static JobRun stock;
 
@@ -121,6 +124,7 @@ class SpongeShuffleOnContainersTest {
         remote,
         sponge.counter(GROUP, "remote_memory.bytes_read"),
         "every remote chunk was read back");
+    assertPoolsFree("the skewed job");
   }
 
   @Test
@@ -174,6 +178,62 @@ class SpongeShuffleOnContainersTest {
   }
 
   /**
+   * A node cut off the network ({@code docker network disconnect}) while it holds one of each
+   * remote chunk's two copies, then healed: reads fall over to the live copies, nothing is rerun,
+   * the output equals stock, and once the partition heals the node frees the finished job's chunks
+   * it held through the partition.
+   */
+  @Test
+  void aPartitionedNodeHoldingOneOfTwoCopiesCostsNoRerunAndLeaksNothingOnceHealed()
+      throws Exception {
+    JobRun run = faultANodeHoldingTheReducersChunks("partitioned-two-copies", 2, Fault.PARTITION);
+    assertTrue(run.succeeded(), "the job finishes beside the cut-off node: " + run.tail());
+    assertEquals(stock().output(), run.output(), "output equals stock");
+    assertEquals(
+        0,
+        run.counter(JOB_COUNTERS, "NUM_FAILED_REDUCES"),
+        "no reduce attempt failed: every read fell over to the live copy");
+    assertTrue(
+        run.counter(GROUP, "remote.replica_failovers") > 0,
+        "reads of chunks on the cut-off node fell over to their other copy");
+  }
+
+  /**
+   * A machine on the cluster's network that holds no secret (the client container), while a
+   * reducer's chunks sit in all three pools, tries on every sponge server to store a chunk and to
+   * read and free chunks 0..15 with made-up capabilities: with no credential, with a made-up secret
+   * for the running application and for a node. The sample configuration requires authentication,
+   * so every attempt is refused, and the job's output equals stock (nothing was read, freed or
+   * overwritten).
+   */
+  @Test
+  void anIntruderOnTheNetworkCanNeitherStoreNorReadNorFreeWhileAJobsChunksAreHeld()
+      throws Exception {
+    JobRun run =
+        faultANodeHoldingTheReducersChunks(
+            "intruded",
+            1,
+            Fault.NONE,
+            () -> {
+              Docker.Result r = cluster.intrude();
+              String[] lines = r.out().strip().split("\n");
+              long refused =
+                  java.util.Arrays.stream(lines).filter(l -> l.contains("\trefused: ")).count();
+              System.err.printf(
+                  "intruded: %d attempts, %d refused; first: %s%n",
+                  lines.length, refused, lines[0]);
+              assertEquals(0, r.exitCode(), "no store, read or free was served: " + r.out());
+              assertEquals(
+                  3L * 3 * (1 + 2 * 16),
+                  refused,
+                  "each of 3 servers refused all 33 attempts under each of 3 credentials: "
+                      + r.out());
+            });
+    assertTrue(run.succeeded(), run.tail());
+    assertEquals(stock().output(), run.output(), "output equals stock");
+  }
+
+  /**
    * The ZooKeeper ensemble's leader killed while the job's maps run: the sponge servers stay
    * registered and the tracker keeps answering through the two survivors, so the reducer still
    * fills the two other containers' pools, and its output equals stock.
@@ -207,12 +267,15 @@ class SpongeShuffleOnContainersTest {
         run.counter(GROUP, "remote_memory.chunks_written"),
         "the tracker still offered both other containers' pools");
     assertEquals(0, run.counter(GROUP, "shuffle.fallbacks"), "the sponge path ran, no fallback");
+    assertPoolsFree("zk-leader-lost");
   }
 
   /** What happens to the chosen node, and how it comes back. */
   enum Fault {
+    NONE,
     KILL,
-    PAUSE
+    PAUSE,
+    PARTITION
   }
 
   /**
@@ -223,6 +286,12 @@ class SpongeShuffleOnContainersTest {
    */
   private static JobRun faultANodeHoldingTheReducersChunks(String name, int replicas, Fault fault)
       throws Exception {
+    return faultANodeHoldingTheReducersChunks(name, replicas, fault, () -> {});
+  }
+
+  /** {@link #faultANodeHoldingTheReducersChunks}, running {@code whileHeld} before the fault. */
+  private static JobRun faultANodeHoldingTheReducersChunks(
+      String name, int replicas, Fault fault, Runnable whileHeld) throws Exception {
     String hold = "/holds/" + name;
     CompletableFuture<JobRun> job =
         CompletableFuture.supplyAsync(
@@ -255,27 +324,32 @@ class SpongeShuffleOnContainersTest {
     }
     String reducerNode = ready.out().strip().split("\t")[1];
     victim = null;
-    for (int i = 1; i <= cluster.nodeManagers() && victim == null; i++) {
+    for (int i = 1; fault != Fault.NONE && i <= cluster.nodeManagers() && victim == null; i++) {
       String node = cluster.nodeManager(i);
       if (!node.equals(reducerNode) && !cluster.runs(node, "MRAppMaster")) {
         victim = node;
       }
     }
-    assertTrue(victim != null, "a NodeManager runs neither the reducer nor the application master");
+    assertTrue(
+        fault == Fault.NONE || victim != null,
+        "a NodeManager runs neither the reducer nor the application master");
     System.err.printf("%s: reducer on %s, %s %s%n", name, reducerNode, fault, victim);
     long released = 0;
+    JobRun run;
     try {
-      if (fault == Fault.KILL) {
-        cluster.kill(victim);
-      } else {
-        cluster.pause(victim);
+      whileHeld.run();
+      switch (fault) {
+        case NONE -> {}
+        case KILL -> cluster.kill(victim);
+        case PAUSE -> cluster.pause(victim);
+        case PARTITION -> cluster.disconnect(victim);
       }
       released = System.nanoTime();
       cluster.tryExec(
           60,
           "client",
           ContainerCluster.clientJava("dev.levee.containers.jobs.ReduceHold", "release " + hold));
-      JobRun run = job.get(10, TimeUnit.MINUTES);
+      run = job.get(10, TimeUnit.MINUTES);
       System.err.printf(
           "%s: %d s from release to the job's end; failed reduce attempts %d, failed/killed maps %d/%d, replica failovers %d,"
               + " remote chunks written %d; first task failure: %s%n",
@@ -287,14 +361,42 @@ class SpongeShuffleOnContainersTest {
           run.counter(GROUP, "remote.replica_failovers"),
           run.counter(GROUP, "remote_memory.chunks_written"),
           run.firstTaskFailure());
-      return run;
     } finally {
-      if (fault == Fault.KILL) {
-        cluster.restart(victim);
-      } else {
-        cluster.unpause(victim);
+      switch (fault) {
+        case NONE -> {}
+        case KILL -> cluster.restart(victim);
+        case PAUSE -> cluster.unpause(victim);
+        case PARTITION -> cluster.reconnect(victim);
       }
     }
+    assertPoolsFree(name);
+    return run;
+  }
+
+  /**
+   * Every NodeManager's pool is entirely free again soon after a job ends, whatever happened to its
+   * nodes: the chunks a frozen or cut-off node held for the job, which the reducer could not free,
+   * are freed once it is back (the application's end on that node, or its collector).
+   */
+  private static void assertPoolsFree(String after) {
+    long t0 = System.nanoTime();
+    Docker.Result pools = cluster.awaitSpongePoolsFree(POOLS_FREE_WITHIN_S);
+    System.err.printf(
+        "%s: pools %s after %d s: %s%n",
+        after,
+        pools.exitCode() == 0 ? "all free" : "NOT free",
+        (System.nanoTime() - t0) / 1_000_000_000L,
+        pools.out().strip().replace('\n', ';'));
+    assertEquals(
+        0,
+        pools.exitCode(),
+        "every sponge pool is free again within "
+            + POOLS_FREE_WITHIN_S
+            + " s after "
+            + after
+            + ": "
+            + pools.out()
+            + pools.err());
   }
 
   private static JobRun skewedJob(String name, String options) {
