@@ -225,6 +225,50 @@ final class ContainerCluster implements AutoCloseable {
             + mainAndArgs);
   }
 
+  /**
+   * Each of this cluster's containers with its state, and the web UIs (the ResourceManager's, the
+   * NameNode's, each NodeManager's) at the addresses the host reaches them on (the bridge
+   * network's).
+   */
+  String status() {
+    String ps =
+        tryDocker(
+                60,
+                "ps",
+                "-a",
+                "--filter",
+                "label=" + label(),
+                "--format",
+                "{{.Names}}\t{{.Status}}")
+            .out()
+            .strip();
+    if (ps.isEmpty()) {
+      return "no container of cluster " + name + " exists";
+    }
+    StringBuilder b = new StringBuilder(ps).append('\n');
+    List<String[]> uis = new ArrayList<>();
+    uis.add(new String[] {"rm", "8088", "ResourceManager"});
+    uis.add(new String[] {"nn", "9870", "NameNode"});
+    for (int i = 1; i <= nodeManagers; i++) {
+      uis.add(new String[] {nodeManager(i), "8042", "NodeManager " + nodeManager(i)});
+    }
+    for (String[] ui : uis) {
+      String ip =
+          tryDocker(
+                  30,
+                  "inspect",
+                  "-f",
+                  "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
+                  container(ui[0]))
+              .out()
+              .strip();
+      if (!ip.isEmpty()) {
+        b.append(String.format("%-22s http://%s:%s/%n", ui[2], ip, ui[1]));
+      }
+    }
+    return b.toString().strip();
+  }
+
   /** Runs {@code jobs.SpongeIntruder} against every NodeManager's sponge server from the client. */
   Docker.Result intrude() {
     return onSpongeJar("dev.levee.containers.jobs.SpongeIntruder" + spongeServers(), 300);
