@@ -135,14 +135,7 @@ final class ContainerCluster implements AutoCloseable {
               + " did not come up: "
               + up.out().strip()
               + "; containers: "
-              + docker(
-                  60,
-                  "ps",
-                  "-a",
-                  "--filter",
-                  "label=" + label(),
-                  "--format",
-                  "{{.Names}} {{.Status}}")
+              + containers()
               + " (their logs: "
               + dir.resolve("logs")
               + ")");
@@ -231,17 +224,7 @@ final class ContainerCluster implements AutoCloseable {
    * network's).
    */
   String status() {
-    String ps =
-        tryDocker(
-                60,
-                "ps",
-                "-a",
-                "--filter",
-                "label=" + label(),
-                "--format",
-                "{{.Names}}\t{{.Status}}")
-            .out()
-            .strip();
+    String ps = containers();
     if (ps.isEmpty()) {
       return "no container of cluster " + name + " exists";
     }
@@ -267,6 +250,14 @@ final class ContainerCluster implements AutoCloseable {
       }
     }
     return b.toString().strip();
+  }
+
+  /** "name<tab>status" of each of this cluster's containers, a line each. */
+  private String containers() {
+    return tryDocker(
+            60, "ps", "-a", "--filter", "label=" + label(), "--format", "{{.Names}}\t{{.Status}}")
+        .out()
+        .strip();
   }
 
   /** Runs {@code jobs.SpongeIntruder} against every NodeManager's sponge server from the client. */
