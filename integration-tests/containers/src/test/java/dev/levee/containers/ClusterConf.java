@@ -19,6 +19,17 @@ final class ClusterConf {
   static final String ZK_QUORUM = "zk1:2181,zk2:2181,zk3:2181";
   static final String TASK_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1";
 
+  /**
+   * The options that switch one job back to stock Hadoop on this cluster, whose mapred-site.xml
+   * (the sample's lines) switches SpongeFiles on for both the map and the reduce side; quoted for
+   * the client's shell.
+   */
+  static final String STOCK_JOB =
+      "-D mapreduce.job.reduce.shuffle.consumer.plugin.class="
+          + "org.apache.hadoop.mapreduce.task.reduce.Shuffle"
+          + " -D 'mapreduce.job.map.output.collector.class="
+          + "org.apache.hadoop.mapred.MapTask$MapOutputBuffer'";
+
   private ClusterConf() {}
 
   static void write(

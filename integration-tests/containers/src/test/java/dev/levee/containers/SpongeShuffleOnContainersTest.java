@@ -2,16 +2,14 @@ package dev.levee.containers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.levee.it.sponge.SkewedShuffleJob;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SpongeFiles' reduce side on a cluster of containers: a skewed reducer whose shuffle is larger
@@ -26,21 +24,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 class SpongeShuffleOnContainersTest {
   static final String GROUP = "Levee SpongeFiles";
-  static final int POOL_MB = 16;
+  static final int POOL_MB = SharedContainerCluster.POOL_MB;
   static final String REDUCE_OPTS = "-Xmx64m " + ClusterConf.TASK_JVM;
-  static final String STOCK_SHUFFLE = "org.apache.hadoop.mapreduce.task.reduce.Shuffle";
   static final String JOB_COUNTERS = "org.apache.hadoop.mapreduce.JobCounter";
-
-  /**
-   * A lost node is noticed by the ResourceManager after 10 s rather than the default 10 min, and an
-   * application master gives up on a dead NodeManager after 20 s rather than 3 min: an operator of
-   * a small cluster would shorten both, and the faults below would otherwise wait on them.
-   */
-  static final Map<String, String> FAST_NODE_LOSS =
-      Map.of(
-          "yarn.nm.liveness-monitor.expiry-interval-ms", "10000",
-          "yarn.client.nodemanager-connect.max-wait-ms", "20000",
-          "yarn.client.nodemanager-connect.retry-interval-ms", "1000");
 
   /** The reducer's shuffle fetches give up on a dead node within seconds, not minutes. */
   static final String FAST_FETCH_FAILURE =
@@ -56,32 +42,17 @@ class SpongeShuffleOnContainersTest {
   /** The node the last fault test killed. */
   private static String victim;
 
+  @RegisterExtension static final SharedContainerCluster CLUSTER = new SharedContainerCluster();
+
   @BeforeAll
-  static void start() throws Exception {
-    assumeTrue(Engine.reachable(), Engine.SKIP_MESSAGE);
-    cluster =
-        new ContainerCluster(
-            "sponge",
-            3,
-            new ContainerCluster.NodeSize("2g", "64m", POOL_MB + "m", 1280),
-            FAST_NODE_LOSS);
-    cluster.start();
+  static void start() {
+    cluster = CLUSTER.cluster();
   }
 
-  // JUnit runs this after a failed start too: the containers a half-started cluster left go.
-  @AfterAll
-  static void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  /** Stock Hadoop's run of the job on this cluster (the plugin switched off with -D), once. */
+  /** Stock Hadoop's run of the job on this cluster (both plugin sides switched off), once. */
   private static synchronized JobRun stock() {
     if (stock == null) {
-      stock =
-          skewedJob(
-              "stock", "-D mapreduce.job.reduce.shuffle.consumer.plugin.class=" + STOCK_SHUFFLE);
+      stock = skewedJob("stock", ClusterConf.STOCK_JOB);
       assertTrue(stock.succeeded(), "stock job failed: " + stock.tail());
     }
     return stock;

@@ -1,0 +1,61 @@
+package dev.levee.containers.jobs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.CounterGroup;
+import org.apache.hadoop.mapreduce.Job;
+
+/**
+ * What a job the client container ran prints for the test that drives it: one {@code
+ * COUNTER\tgroup\tname\tvalue} line per counter, and, when it succeeded, {@code
+ * OUTPUT\tlines\tsha256} over its sorted output lines (equal between runs exactly when the output
+ * holds the same lines).
+ */
+final class JobReport {
+  private JobReport() {}
+
+  static void print(Job job, boolean succeeded, FileSystem fs, Path output) throws IOException {
+    for (CounterGroup group : job.getCounters()) {
+      for (Counter c : group) {
+        System.out.println(
+            "COUNTER\t" + group.getName() + "\t" + c.getName() + "\t" + c.getValue());
+      }
+    }
+    if (succeeded) {
+      System.out.println(digest(fs, output));
+    }
+  }
+
+  private static String digest(FileSystem fs, Path dir) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (FileStatus part : fs.listStatus(dir, p -> p.getName().startsWith("part-"))) {
+      try (var in = fs.open(part.getPath())) {
+        for (String l : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+          if (!l.isEmpty()) {
+            lines.add(l);
+          }
+        }
+      }
+    }
+    lines.sort(null);
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (String l : lines) {
+        sha.update(l.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) '\n');
+      }
+      return "OUTPUT\t" + lines.size() + "\t" + HexFormat.of().formatHex(sha.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.levee.containers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Themis on a cluster of containers, switched on per job as its sample (mapred-site.themis.xml)
+ * tells an operator: Hadoop's example WordCount with its combiner and two reducers, whose reducers
+ * fetch Themis' unsorted, per-partition map outputs from the other NodeManager containers through
+ * the nodes' shuffle handler; the output equals stock Hadoop's on the same cluster, and Themis'
+ * counters show each map wrote its output once, sorted by the combiner.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class ThemisOnContainersTest {
+  static final String THEMIS = "Levee Themis";
+
+  @RegisterExtension static final SharedContainerCluster CLUSTER = new SharedContainerCluster();
+
+  @Test
+  void wordCountOnThemisAcrossNodesEqualsStock() throws Exception {
+    // Both jobs at once (the cluster holds two), each on its own copy of the same text.
+    CompletableFuture<JobRun> stock =
+        CompletableFuture.supplyAsync(() -> wordCount("wc-stock", ClusterConf.STOCK_JOB));
+    JobRun themis =
+        wordCount(
+            "wc-themis",
+            "-D mapreduce.job.map.output.collector.class=dev.levee.themis.map.ThemisMapOutputCollector"
+                + " -D mapreduce.job.reduce.shuffle.consumer.plugin.class="
+                + "dev.levee.themis.reduce.ThemisShuffle"
+                + " -libjars $(ls "
+                + ContainerCluster.LEVEE
+                + "/jars/themis-shuffle-*.jar)");
+    JobRun stockRun = stock.get(8, TimeUnit.MINUTES);
+    assertTrue(stockRun.succeeded(), "stock WordCount failed: " + stockRun.tail());
+    assertTrue(themis.succeeded(), "Themis WordCount failed: " + themis.tail());
+    System.err.printf(
+        "wordcount: stock %s; themis %s; themis map outputs sorted %d, unsorted %d, fetched %d B%n",
+        stockRun.output(),
+        themis.output(),
+        themis.counter(THEMIS, "map.outputs.sorted"),
+        themis.counter(THEMIS, "map.outputs.unsorted"),
+        themis.counter(THEMIS, "reduce.fetched.bytes"));
+    assertEquals(stockRun.output(), themis.output(), "Themis' output equals stock's");
+    long maps = themis.counter("org.apache.hadoop.mapreduce.JobCounter", "TOTAL_LAUNCHED_MAPS");
+    assertEquals(
+        maps,
+        themis.counter(THEMIS, "map.outputs.sorted"),
+        "each map wrote its output once, sorted by the combiner, through Themis' collector");
+    assertTrue(
+        themis.counter(THEMIS, "reduce.fetched.bytes") > 0, "the reducers ran Themis' shuffle");
+    assertEquals(0, stockRun.counter(THEMIS, "map.outputs.sorted"), "stock ran no Themis code");
+  }
+
+  private static JobRun wordCount(String name, String options) {
+    return JobRun.parse(
+        CLUSTER
+            .cluster()
+            .tryExec(
+                600,
+                "client",
+                ContainerCluster.clientJava(
+                    "dev.levee.containers.jobs.WordCountRun",
+                    "-D mapreduce.job.name="
+                        + name
+                        + " "
+                        + options
+                        + " /wordcount/"
+                        + name
+                        + " 3 15000 2")));
+  }
+}
