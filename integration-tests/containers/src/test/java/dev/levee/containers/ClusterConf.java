@@ -141,15 +141,20 @@ final class ClusterConf {
 
   /** The SpongeFiles jar as the distribution names it, at its path on every node. */
   static String spongeJar(Path leveeConf) throws IOException {
+    return pluginJar(leveeConf, "spongefiles-hadoop");
+  }
+
+  /** A plugin's jar ({@code module}-version.jar) as the distribution names it, on every node. */
+  static String pluginJar(Path leveeConf, String module) throws IOException {
     try (Stream<Path> jars = Files.list(leveeConf.resolveSibling("jars"))) {
       return jars.map(p -> p.getFileName().toString())
-          .filter(n -> n.startsWith("spongefiles-hadoop-") && n.endsWith(".jar"))
+          .filter(n -> n.startsWith(module + "-") && n.endsWith(".jar"))
           .map(n -> ContainerCluster.LEVEE + "/jars/" + n)
           .findFirst()
           .orElseThrow(
               () ->
                   new IllegalStateException(
-                      "no spongefiles-hadoop jar in " + leveeConf.resolveSibling("jars")));
+                      "no " + module + " jar in " + leveeConf.resolveSibling("jars")));
     }
   }
 }

@@ -123,7 +123,7 @@ final class ContainerCluster implements AutoCloseable {
           "exec "
               + java(
                   "-Xmx256m",
-                  CLASSPATH + ":" + ClusterConf.spongeJar(dir.resolve("levee/conf")),
+                  CLASSPATH + ":" + pluginJar("spongefiles-hadoop"),
                   "org.apache.hadoop.yarn.server.nodemanager.NodeManager"));
     }
     daemon("client", List.of(), "exec sleep infinity");
@@ -164,7 +164,7 @@ final class ContainerCluster implements AutoCloseable {
    * and waits until the ResourceManager counts every NodeManager RUNNING again.
    */
   void restart(String node) {
-    docker(60, "start", container(node));
+    startAgain(node);
     awaitBack(node);
   }
 
@@ -212,10 +212,19 @@ final class ContainerCluster implements AutoCloseable {
             + CLASSPATH
             + ":"
             + JOBS_JAR
-            + "':$(ls "
-            + LEVEE
-            + "/jars/spongefiles-hadoop-*.jar) "
+            + ":"
+            + pluginJar("spongefiles-hadoop")
+            + "' "
             + mainAndArgs);
+  }
+
+  /** A plugin's jar from the distribution, at its path on every node. */
+  String pluginJar(String module) {
+    try {
+      return ClusterConf.pluginJar(dir.resolve("levee/conf"), module);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /**

@@ -33,9 +33,8 @@ class ThemisOnContainersTest {
             "-D mapreduce.job.map.output.collector.class=dev.levee.themis.map.ThemisMapOutputCollector"
                 + " -D mapreduce.job.reduce.shuffle.consumer.plugin.class="
                 + "dev.levee.themis.reduce.ThemisShuffle"
-                + " -libjars $(ls "
-                + ContainerCluster.LEVEE
-                + "/jars/themis-shuffle-*.jar)");
+                + " -libjars "
+                + CLUSTER.cluster().pluginJar("themis-shuffle"));
     JobRun stockRun = stock.get(8, TimeUnit.MINUTES);
     assertTrue(stockRun.succeeded(), "stock WordCount failed: " + stockRun.tail());
     assertTrue(themis.succeeded(), "Themis WordCount failed: " + themis.tail());

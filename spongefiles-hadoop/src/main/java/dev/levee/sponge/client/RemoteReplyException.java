@@ -12,6 +12,12 @@ public final class RemoteReplyException extends IOException {
     this.status = status;
   }
 
+  /** The same answer, with what the caller was doing said first (a handshake, a pipeline). */
+  public RemoteReplyException(Status status, String message, Throwable cause) {
+    super(message, cause);
+    this.status = status;
+  }
+
   public Status status() {
     return status;
   }

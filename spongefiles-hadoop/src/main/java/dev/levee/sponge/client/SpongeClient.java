@@ -188,7 +188,7 @@ public final class SpongeClient implements RemoteMemory {
         p = new StorePipeline(server, settings);
       } catch (IOException e) {
         pipelines.remove(server);
-        throw new IOException("cannot connect to sponge server " + server + ": " + e, e);
+        throw cannotConnect(server, e);
       }
       pipelines.put(server, p);
       return p;
@@ -237,25 +237,22 @@ public final class SpongeClient implements RemoteMemory {
     } catch (RemoteReplyException e) {
       throw new IOException("cannot free " + h + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      if (answered(e)) {
-        // The server is there and refused the connection's handshake (a wrong or missing
-        // secret): the chunk is still held, and saying nothing would hide the misconfiguration.
-        throw new IOException("cannot free " + h + ": " + e.getMessage(), e);
-      }
       // Per chunk (a hostile review saw thousands of lines for one gone server): DEBUG.
       LOG.debug(
           "{} not freed, its server is unreachable (its memory went with it): {}", h, e.toString());
     }
   }
 
-  /** Whether a failure carries a server's answer (a refusal) rather than a transport failure. */
-  private static boolean answered(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof RemoteReplyException) {
-        return true;
-      }
-    }
-    return false;
+  /**
+   * A connection that could not be set up. A server that answered its handshake with a refusal (a
+   * wrong or missing secret, BUSY) stays a {@link RemoteReplyException}, so callers tell it from an
+   * unreachable server: a free treats only the latter as done (the memory went with the server).
+   */
+  private static IOException cannotConnect(SpongeServerAddress server, IOException e) {
+    String message = "cannot connect to sponge server " + server + ": ";
+    return e instanceof RemoteReplyException r
+        ? new RemoteReplyException(r.status(), message + r.getMessage(), r)
+        : new IOException(message + e, e);
   }
 
   /** Free and total chunks of one server. */
@@ -353,7 +350,7 @@ public final class SpongeClient implements RemoteMemory {
     try {
       fresh = new ServerConnection(server, settings);
     } catch (IOException e) {
-      throw new IOException("cannot connect to sponge server " + server + ": " + e, e);
+      throw cannotConnect(server, e);
     }
     return exchangeOn(fresh, x);
   }

@@ -239,17 +239,15 @@ public final class RemoteMemoryTier implements ChunkTier {
         }
       }
     }
-    if (failures != null && !anyFull) {
-      throw failures;
-    }
-    if (failures == null && !anyFull) {
-      noServerLeft();
+    IOException none = noCopyStored(failures, anyFull);
+    if (none != null) {
+      throw none;
     }
     return Optional.empty();
   }
 
   /** Records a server's store failure as this file's first, if it is. */
-  private synchronized IOException storeFailed(SpongeServerAddress server, Exception cause) {
+  private synchronized IOException storeFailed(SpongeServerAddress server, Throwable cause) {
     IOException e =
         new IOException("sponge server " + server + " failed: " + cause.getMessage(), cause);
     if (firstStoreFailure == null) {
@@ -259,15 +257,23 @@ public final class RemoteMemoryTier implements ChunkTier {
   }
 
   /**
-   * Throws when a copy had no server left to try because servers failed earlier for this file;
-   * returns when none did (every server was full, or there were none).
+   * Why a copy tried every server it had and stored nothing, as the error to raise, or null when it
+   * is "no room" (a server said it was full, or there were none): the copy's own failures when no
+   * server was full; when it had no server left to try at all, the failure that dropped one earlier
+   * for this file (pipelined chunks learn of a dead server from one another).
    */
-  private synchronized void noServerLeft() throws IOException {
-    if (firstStoreFailure != null) {
-      throw new IOException(
-          "no sponge server left for this file; " + firstStoreFailure.getMessage(),
-          firstStoreFailure);
+  private synchronized IOException noCopyStored(IOException failures, boolean anyFull) {
+    if (anyFull) {
+      return null;
     }
+    if (failures != null) {
+      return failures;
+    }
+    return firstStoreFailure == null
+        ? null
+        : new IOException(
+            "no sponge server left for this file; " + firstStoreFailure.getMessage(),
+            firstStoreFailure);
   }
 
   /** Frees the copies a chunk got before its next copy found no server; the chunk moves on. */
@@ -349,17 +355,10 @@ public final class RemoteMemoryTier implements ChunkTier {
       server = placement.first(so.exclude);
     }
     if (server == null) {
-      if (so.failures != null && !so.anyFull) {
-        return CompletableFuture.failedFuture(so.failures);
-      }
-      if (so.failures == null && !so.anyFull) {
-        try {
-          noServerLeft();
-        } catch (IOException e) {
-          return CompletableFuture.failedFuture(e);
-        }
-      }
-      return CompletableFuture.completedFuture(Optional.empty());
+      IOException none = noCopyStored(so.failures, so.anyFull);
+      return none != null
+          ? CompletableFuture.failedFuture(none)
+          : CompletableFuture.completedFuture(Optional.empty());
     }
     try {
       placement.begin(server);
@@ -403,7 +402,7 @@ public final class RemoteMemoryTier implements ChunkTier {
                       server,
                       cause);
                   if (so.failures == null) {
-                    so.failures = storeFailed(server, (IOException) cause);
+                    so.failures = storeFailed(server, cause);
                   } else {
                     so.failures.addSuppressed(cause);
                   }

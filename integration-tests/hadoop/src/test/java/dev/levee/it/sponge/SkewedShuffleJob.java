@@ -1,6 +1,7 @@
 package dev.levee.it.sponge;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.CRC32;
@@ -162,7 +163,7 @@ public final class SkewedShuffleJob {
     private static void holdUntilReleased(Context context, Path dir)
         throws IOException, InterruptedException {
       FileSystem fs = dir.getFileSystem(context.getConfiguration());
-      String host = java.net.InetAddress.getLocalHost().getHostName();
+      String host = InetAddress.getLocalHost().getHostName();
       fs.create(new Path(dir, "ready-" + host), true).close();
       Path release = new Path(dir, "release");
       long deadline = System.currentTimeMillis() + HOLD_LIMIT_MS;
