@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
@@ -36,6 +37,14 @@ public final class ZooKeeperServers {
         new InstanceSpec(dataDir.toFile(), -1, -1, -1, true, 1, tickTimeMs, -1), true);
   }
 
+  /**
+   * The longest session an ensemble grants (ZooKeeper's default is 20 ticks). A failover test needs
+   * sessions longer than the election after a leader's death, and on a loaded 2-core CI machine the
+   * survivors of a killed leader took 24 s to elect (the default cap then expired every client's
+   * session).
+   */
+  static final int MAX_SESSION_TIMEOUT_MS = 120_000;
+
   /** A started ensemble of {@code size} servers (3 tolerates one failure, 5 two). */
   public static ZooKeeperEnsemble ensemble(int size, Path baseDir) throws Exception {
     if (size < 1) {
@@ -52,7 +61,15 @@ public final class ZooKeeperServers {
       Path dataDir = Files.createTempDirectory(baseDir.toAbsolutePath(), "zk-" + (i + 1) + "-");
       specs[i] =
           new InstanceSpec(
-              dataDir.toFile(), ports[3 * i], ports[3 * i + 1], ports[3 * i + 2], true, i + 1);
+              dataDir.toFile(),
+              ports[3 * i],
+              ports[3 * i + 1],
+              ports[3 * i + 2],
+              true,
+              i + 1,
+              -1,
+              -1,
+              Map.of("maxSessionTimeout", Integer.toString(MAX_SESSION_TIMEOUT_MS)));
     }
     return ZooKeeperEnsemble.start(specs);
   }

@@ -186,7 +186,10 @@ class PiranhaFaultsOnYarnTest {
         ZooKeeperServers.ensemble(
             3, java.nio.file.Path.of("target", "zookeeper-piranha-ensemble"))) {
       Configuration c = conf(ensemble.connectString(), "/it/failover", "1");
-      c.set("levee.piranha.zookeeper.session-timeout-ms", "30000");
+      // Longer than the election: a loaded 2-core CI machine once took 24 s to elect the next
+      // leader, and the sessions (then capped at 20 s) expired; the ensemble now grants up to 120
+      // s.
+      c.set("levee.piranha.zookeeper.session-timeout-ms", "60000");
       // Also the paper's configuration with redundant stages fused and no materialization.
       c.setBoolean("levee.piranha.plan.eliminate-redundant-stages", true);
       c.set("levee.piranha.checkpoint", "none");

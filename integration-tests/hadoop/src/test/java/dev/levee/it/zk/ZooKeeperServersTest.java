@@ -1,6 +1,7 @@
 package dev.levee.it.zk;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,19 @@ class ZooKeeperServersTest {
       assertArrayEquals(before, client.getData().forPath("/levee/it/before"));
       assertArrayEquals(after, client.getData().forPath("/levee/it/after"));
       assertNotEquals(killed, ensemble.leader(), "a surviving member leads now");
+    }
+  }
+
+  /** Failover tests need sessions longer than an election: the ensemble grants a minute. */
+  @Test
+  void ensembleGrantsSessionsLongerThanZooKeepersDefaultCap() throws Exception {
+    try (ZooKeeperEnsemble ensemble = ZooKeeperServers.ensemble(3, dir);
+        CuratorFramework client =
+            CuratorFrameworkFactory.newClient(
+                ensemble.connectString(), 60_000, 5_000, new ExponentialBackoffRetry(200, 10))) {
+      client.start();
+      assertTrue(client.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS));
+      assertEquals(60_000, client.getZookeeperClient().getZooKeeper().getSessionTimeout());
     }
   }
 
