@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -39,6 +41,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ZkRendezvous implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ZkRendezvous.class);
+
+  /** How long raising an abort waits for ZooKeeper before the task stops anyway. */
+  static final long RAISE_WAIT_MS = 2_000;
 
   private final CuratorFramework client;
   private final ZkLayout layout;
@@ -177,19 +182,45 @@ public final class ZkRendezvous implements Closeable {
     }
   }
 
-  /** Raises the run's abort (the first reason wins) and aborts locally. */
+  /**
+   * Raises the run's abort (the first reason wins) and then aborts locally.
+   *
+   * <p>The order matters: aborting locally closes this task's sockets, and a peer that sees its
+   * stream to this task close raises an abort of its own ("X closed the connection"). Writing the
+   * znode first means this task's reason, the root cause, is already there when that secondary one
+   * arrives, so the runner reports why the attempt failed rather than who noticed first. The write
+   * waits at most {@link #RAISE_WAIT_MS}: a task whose ZooKeeper is unreachable still stops at once
+   * (its peers then learn of it from its vanished registration).
+   */
   public void raiseAbort(String reason) {
-    abort.abort(reason);
-    try {
-      client
-          .create()
-          .withMode(CreateMode.PERSISTENT)
-          .forPath(layout.abort(), (self + ": " + reason).getBytes(StandardCharsets.UTF_8));
-    } catch (KeeperException.NodeExistsException e) {
-      // Someone aborted first; their reason stands.
-    } catch (Exception e) {
-      LOG.warn("task {} could not raise the run's abort in ZooKeeper: {}", self, e.toString());
+    if (!abort.aborted()) {
+      CountDownLatch written = new CountDownLatch(1);
+      try {
+        client
+            .create()
+            .withMode(CreateMode.PERSISTENT)
+            .inBackground(
+                (c, event) -> {
+                  if (event.getResultCode() != KeeperException.Code.OK.intValue()
+                      && event.getResultCode() != KeeperException.Code.NODEEXISTS.intValue()) {
+                    LOG.warn(
+                        "task {} could not raise the run's abort in ZooKeeper: {}",
+                        self,
+                        KeeperException.Code.get(event.getResultCode()));
+                  }
+                  written.countDown();
+                })
+            .forPath(layout.abort(), (self + ": " + reason).getBytes(StandardCharsets.UTF_8));
+        if (!written.await(RAISE_WAIT_MS, TimeUnit.MILLISECONDS)) {
+          LOG.warn("task {}: ZooKeeper did not take the abort within {} ms", self, RAISE_WAIT_MS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Exception e) {
+        LOG.warn("task {} could not raise the run's abort in ZooKeeper: {}", self, e.toString());
+      }
     }
+    abort.abort(reason);
   }
 
   /** Stops listening at once; the session ends shortly after, without this task waiting. */

@@ -115,6 +115,24 @@ class ZkRendezvousTest {
   }
 
   @Test
+  void theRootCauseStandsOverThePeerThatSawItsSocketClose() throws Exception {
+    // Aborting locally closes the failing task's sockets; the peer streaming to it then fails at
+    // once and raises its own abort. Here that reaction is synchronous, as fast as it can be.
+    AbortSignal failing = new AbortSignal();
+    ZkRendezvous root = join(new TaskId(1, 1), failing);
+    root.register(new Registration(null, 1, ""));
+    ZkRendezvous peer = join(new TaskId(0, 1), new AbortSignal());
+    peer.register(new Registration(null, 2, ""));
+    failing.onAbort(
+        why ->
+            peer.raiseAbort("t0-1 failed: t1-1 closed the connection while t0-1 waited for ACK"));
+    root.raiseAbort("t1-1 failed: IOException: injected failure");
+    assertTrue(
+        runner.abortReason(1).startsWith("t1-1: t1-1 failed: IOException: injected failure"),
+        runner.abortReason(1));
+  }
+
+  @Test
   void aPeerThatVanishesBeforeItIsDoneAbortsTheRun() throws Exception {
     AbortSignal watcher = new AbortSignal();
     ZkRendezvous w = join(new TaskId(1, 0), watcher);
