@@ -5,6 +5,8 @@ import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.disk.DiskChoice;
+import dev.levee.bench.disk.DiskPlace;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.bench.report.Summary;
 import java.io.PrintStream;
@@ -39,34 +41,39 @@ public final class PhysicalLimitsSuite implements Suite {
 
   @Override
   public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional("repetitions", "N", "recorded repetitions per probe", "5"),
-        OptionSpec.optional(
-            "probes",
-            "LIST",
-            "comma-separated subset of " + String.join(",", PROBES),
-            String.join(",", PROBES)),
-        OptionSpec.optional(
-            "memcpy-buffer",
-            "SIZE",
-            "size of each memcpy buffer (well above the L3 cache)",
-            "256m"),
-        OptionSpec.optional("memcpy-passes", "N", "copies of the whole buffer per repetition", "4"),
-        OptionSpec.optional("tcp-bytes", "SIZE", "bytes sent per TCP repetition", "2g"),
-        OptionSpec.optional(
-            "disk-bytes", "SIZE", "file size for the disk write and read probes", "1g"),
-        OptionSpec.optional(
-            "disk-dir",
-            "DIR",
-            "directory on the disk to measure",
-            System.getProperty("java.io.tmpdir")),
-        OptionSpec.optional(
-            "disk-read",
-            "MODE",
-            "direct (O_DIRECT, fall back to cached with a warning) or cached",
-            "direct"),
-        OptionSpec.optional("shm-bytes", "SIZE", "mapped file size for the tmpfs probe", "1g"),
-        OptionSpec.optional("shm-dir", "DIR", "tmpfs directory", "/dev/shm"));
+    List<OptionSpec> specs = new ArrayList<>();
+    specs.addAll(
+        List.of(
+            OptionSpec.optional("repetitions", "N", "recorded repetitions per probe", "5"),
+            OptionSpec.optional(
+                "probes",
+                "LIST",
+                "comma-separated subset of " + String.join(",", PROBES),
+                String.join(",", PROBES)),
+            OptionSpec.optional(
+                "memcpy-buffer",
+                "SIZE",
+                "size of each memcpy buffer (well above the L3 cache)",
+                "256m"),
+            OptionSpec.optional(
+                "memcpy-passes", "N", "copies of the whole buffer per repetition", "4"),
+            OptionSpec.optional("tcp-bytes", "SIZE", "bytes sent per TCP repetition", "2g"),
+            OptionSpec.optional(
+                "disk-bytes", "SIZE", "file size for the disk write and read probes", "1g"),
+            OptionSpec.optional(
+                "disk-dir",
+                "DIR",
+                "directory on the disk to measure",
+                System.getProperty("java.io.tmpdir")),
+            OptionSpec.optional(
+                "disk-read",
+                "MODE",
+                "direct (O_DIRECT, fall back to cached with a warning) or cached",
+                "direct"),
+            OptionSpec.optional("shm-bytes", "SIZE", "mapped file size for the tmpfs probe", "1g"),
+            OptionSpec.optional("shm-dir", "DIR", "tmpfs directory", "/dev/shm")));
+    specs.addAll(DiskChoice.options());
+    return specs;
   }
 
   @Override
@@ -89,17 +96,18 @@ public final class PhysicalLimitsSuite implements Suite {
     if (probes.contains("tcp")) {
       plan.add(new LoopbackTcpProbe(o.bytesAtLeast("tcp-bytes", 1 << 20)));
     }
+    Path diskDir = null;
+    long diskBytes = 0;
+    boolean direct = false;
     if (probes.contains("disk")) {
-      Path dir = existingDir("disk-dir", o.string("disk-dir"));
-      long bytes = o.bytesAtLeast("disk-bytes", 1 << 20);
-      if (bytes % DiskFiles.CHUNK != 0) {
+      diskDir = existingDir("disk-dir", o.string("disk-dir"));
+      diskBytes = o.bytesAtLeast("disk-bytes", 1 << 20);
+      if (diskBytes % DiskFiles.CHUNK != 0) {
         throw new BadArgumentException(
             "--disk-bytes: must be a multiple of 4m (O_DIRECT reads whole aligned blocks), got "
                 + o.string("disk-bytes"));
       }
-      boolean direct = o.choice("disk-read", List.of("direct", "cached")).equals("direct");
-      plan.add(new DiskWriteProbe(dir, bytes));
-      plan.add(new DiskReadProbe(dir, bytes, direct));
+      direct = o.choice("disk-read", List.of("direct", "cached")).equals("direct");
     }
     if (probes.contains("shm")) {
       Path dir = existingDir("shm-dir", o.string("shm-dir"));
@@ -111,6 +119,20 @@ public final class PhysicalLimitsSuite implements Suite {
     List<Row> rows = new ArrayList<>();
     for (BandwidthProbe probe : plan) {
       rows.add(runProbe(ctx, probe, repetitions));
+    }
+    if (diskDir != null) {
+      try (DiskPlace place = DiskChoice.open(o, diskDir, ctx.err())) {
+        rows.add(
+            runProbe(
+                ctx,
+                new OnDiskPlace(new DiskWriteProbe(place.dir(), diskBytes), place),
+                repetitions));
+        rows.add(
+            runProbe(
+                ctx,
+                new OnDiskPlace(new DiskReadProbe(place.dir(), diskBytes, direct), place),
+                repetitions));
+      }
     }
     printTable(ctx.out(), rows, repetitions);
   }

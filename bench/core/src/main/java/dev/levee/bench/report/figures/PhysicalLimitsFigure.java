@@ -33,6 +33,10 @@ public final class PhysicalLimitsFigure implements Figure {
     PROBES.put("tcp-loopback", "loopback TCP");
     PROBES.put("disk-write-fsync", "disk write + fsync");
     PROBES.put("disk-read-direct", "disk read (O_DIRECT)");
+    // The emulated spinning disk (--disk emulated), beside the real one it runs on.
+    PROBES.put("disk-write-fsync-emulated", "EMULATED disk write + fsync");
+    PROBES.put("disk-read-direct-emulated", "EMULATED disk read (O_DIRECT)");
+    PROBES.put("disk-read-cached-emulated", "EMULATED disk read");
   }
 
   @Override

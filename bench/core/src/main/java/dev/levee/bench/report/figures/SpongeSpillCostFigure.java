@@ -58,6 +58,16 @@ public final class SpongeSpillCostFigure implements Figure {
           new Medium("disk-bg-io", "disk + background IO", 174, "disk write+fsync"),
           new Medium("disk-bg-io-mem", "disk + bg IO + mem. pressure", 499, "disk write+fsync"));
 
+  /** sponge-micro's disk media run with {@code --disk emulated}. */
+  private static final List<Medium> EMULATED =
+      List.of(
+          new Medium("disk-emulated", "EMULATED disk", 25, "emulated disk write+fsync"),
+          new Medium(
+              "disk-bg-io-emulated",
+              "EMULATED disk + background IO",
+              174,
+              "emulated disk write+fsync"));
+
   @Override
   public String file() {
     return "sponge-micro-spill-cost.png";
@@ -98,9 +108,12 @@ public final class SpongeSpillCostFigure implements Figure {
     List<String> missing = new ArrayList<>();
     double chunkMb = 1.0;
     List<Medium> media = new ArrayList<>(MEDIA);
+    // The disk media on the emulated spinning disk (--disk emulated), when measured, beside the
+    // real disk and the paper's disk.
+    EMULATED.stream().filter(m -> micro.containsKey(m.variant())).forEach(media::add);
     // A medium added to the suite later still shows, under its variant name, against its own limit.
     micro.keySet().stream()
-        .filter(v -> MEDIA.stream().noneMatch(m -> m.variant().equals(v)))
+        .filter(v -> media.stream().noneMatch(m -> m.variant().equals(v)))
         .forEach(v -> media.add(new Medium(v, v, Double.NaN, "")));
     for (Medium m : media) {
       List<Measurement> lines = micro.get(m.variant());
@@ -156,6 +169,7 @@ public final class SpongeSpillCostFigure implements Figure {
           case "memcpy" -> List.of("memcpy-heap", "memcpy-direct");
           case "loopback TCP" -> List.of("tcp-loopback");
           case "disk write+fsync" -> List.of("disk-write-fsync");
+          case "emulated disk write+fsync" -> List.of("disk-write-fsync-emulated");
           default -> List.of();
         };
     double best = Double.NaN;

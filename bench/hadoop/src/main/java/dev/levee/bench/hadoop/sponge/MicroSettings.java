@@ -3,6 +3,7 @@ package dev.levee.bench.hadoop.sponge;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.disk.DiskChoice;
 import dev.levee.sponge.config.SpongeConf;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,47 +57,63 @@ record MicroSettings(
           BACKGROUND_FILE_SIZE, "256m");
 
   static List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional(
-            CHUNKS, "N", "chunks spilled (and read back) per medium; the paper's 10,000", "10000"),
-        OptionSpec.optional(
-            CHUNK_SIZE, "SIZE", "bytes per chunk (a multiple of 4k, at most 64m)", "1m"),
-        OptionSpec.optional(
-            BATCH, "N", "chunks held at once: written, read back, then freed", "256"),
-        OptionSpec.optional(
-            DISK_DIR, "DIR", "directory on the disk spills go to (tmpfs refused)", "/var/tmp"),
-        OptionSpec.optional(
-            DISK_FILE_SIZE, "SIZE", "span of the disk file random offsets are drawn from", "2g"),
-        OptionSpec.optional(
-            BACKGROUND_STREAMS, "N", "background reader/writer threads on the disk", "2"),
-        OptionSpec.optional(
-            BACKGROUND_FILE_SIZE, "SIZE", "file each background stream writes and reads", "1g"),
-        OptionSpec.optional(
-            MEMORY_PRESSURE,
-            "SIZE",
-            "memory pinned (tmpfs) for the disk-bg-io-mem medium; 0 skips that medium",
-            "0"),
-        OptionSpec.optional(
-            VARIANTS,
-            "LIST",
-            "comma-separated media: " + String.join(",", Medium.variants()),
-            "all"),
-        OptionSpec.optional(
-            IN_FLIGHT,
-            "N",
-            "chunks the remote-spongefile medium keeps in flight per file ("
-                + SpongeConf.WRITE_MAX_IN_FLIGHT.name()
-                + ", 1.."
-                + SpongeConf.MAX_IN_FLIGHT_CHUNKS
-                + ")",
-            Integer.toString(SpongeConf.WRITE_MAX_IN_FLIGHT.defaultValue())),
-        OptionSpec.optional(REPETITIONS, "N", "runs of every medium", "1"),
-        OptionSpec.optional(
-            LIMITS,
-            "DIR",
-            "results dir holding physical-limits.jsonl (default <repo>/bench/results)",
-            ""),
-        OptionSpec.flag(QUICK, "a ~30 s run: " + QUICK_PRESET + " unless given"));
+    List<OptionSpec> specs =
+        new ArrayList<>(
+            List.of(
+                OptionSpec.optional(
+                    CHUNKS,
+                    "N",
+                    "chunks spilled (and read back) per medium; the paper's 10,000",
+                    "10000"),
+                OptionSpec.optional(
+                    CHUNK_SIZE, "SIZE", "bytes per chunk (a multiple of 4k, at most 64m)", "1m"),
+                OptionSpec.optional(
+                    BATCH, "N", "chunks held at once: written, read back, then freed", "256"),
+                OptionSpec.optional(
+                    DISK_DIR,
+                    "DIR",
+                    "directory on the disk spills go to (tmpfs refused)",
+                    "/var/tmp"),
+                OptionSpec.optional(
+                    DISK_FILE_SIZE,
+                    "SIZE",
+                    "span of the disk file random offsets are drawn from",
+                    "2g"),
+                OptionSpec.optional(
+                    BACKGROUND_STREAMS, "N", "background reader/writer threads on the disk", "2"),
+                OptionSpec.optional(
+                    BACKGROUND_FILE_SIZE,
+                    "SIZE",
+                    "file each background stream writes and reads",
+                    "1g"),
+                OptionSpec.optional(
+                    MEMORY_PRESSURE,
+                    "SIZE",
+                    "memory pinned (tmpfs) for the disk-bg-io-mem medium; 0 skips that medium",
+                    "0"),
+                OptionSpec.optional(
+                    VARIANTS,
+                    "LIST",
+                    "comma-separated media: " + String.join(",", Medium.variants()),
+                    "all"),
+                OptionSpec.optional(
+                    IN_FLIGHT,
+                    "N",
+                    "chunks the remote-spongefile medium keeps in flight per file ("
+                        + SpongeConf.WRITE_MAX_IN_FLIGHT.name()
+                        + ", 1.."
+                        + SpongeConf.MAX_IN_FLIGHT_CHUNKS
+                        + ")",
+                    Integer.toString(SpongeConf.WRITE_MAX_IN_FLIGHT.defaultValue())),
+                OptionSpec.optional(REPETITIONS, "N", "runs of every medium", "1"),
+                OptionSpec.optional(
+                    LIMITS,
+                    "DIR",
+                    "results dir holding physical-limits.jsonl (default <repo>/bench/results)",
+                    ""),
+                OptionSpec.flag(QUICK, "a ~30 s run: " + QUICK_PRESET + " unless given")));
+    specs.addAll(DiskChoice.options());
+    return specs;
   }
 
   static MicroSettings from(ParsedOptions o) {

@@ -13,22 +13,26 @@ import java.util.Locale;
 final class ResultTable {
   private final List<SpongeMicroSuite.Row> rows;
   private final MicroSettings s;
+  private final String disk;
 
-  ResultTable(List<SpongeMicroSuite.Row> rows, MicroSettings s) {
+  /** {@code disk} names the disk the disk media ran on: "real" or the emulated model. */
+  ResultTable(List<SpongeMicroSuite.Row> rows, MicroSettings s, String disk) {
     this.rows = rows;
     this.s = s;
+    this.disk = disk;
   }
 
   void print(PrintStream out) {
     out.printf(
         Locale.ROOT,
         "%nsponge-micro: %,d chunks of %d KiB per medium, batches of %d; disk writes O_DSYNC at"
-            + " random offsets in %d MiB of %s%n",
+            + " random offsets in %d MiB of %s; disk: %s%n",
         s.chunks(),
         s.chunkSize() >> 10,
         s.batch(),
         s.diskFileBytes() >> 20,
-        s.diskDir());
+        s.diskDir(),
+        disk);
     String head =
         String.format(
             Locale.ROOT,

@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.sponge;
+package dev.levee.bench.disk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

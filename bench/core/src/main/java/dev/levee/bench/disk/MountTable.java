@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.sponge;
+package dev.levee.bench.disk;
 
 import dev.levee.bench.cli.BadArgumentException;
 import java.io.IOException;
@@ -13,11 +13,12 @@ import java.util.Set;
  * The mounts of {@code /proc/mounts}, to tell a real disk from memory: a "disk" benchmark on tmpfs
  * would measure memcpy and make the paper's gap vanish.
  */
-final class MountTable {
+public final class MountTable {
   /** File systems whose files live in RAM. */
-  static final Set<String> MEMORY_FILE_SYSTEMS = Set.of("tmpfs", "ramfs", "devtmpfs", "hugetlbfs");
+  public static final Set<String> MEMORY_FILE_SYSTEMS =
+      Set.of("tmpfs", "ramfs", "devtmpfs", "hugetlbfs");
 
-  record Mount(String device, String mountPoint, String type) {}
+  public record Mount(String device, String mountPoint, String type) {}
 
   private final List<Mount> mounts;
 
@@ -25,7 +26,7 @@ final class MountTable {
     this.mounts = List.copyOf(mounts);
   }
 
-  static MountTable current() throws IOException {
+  public static MountTable current() throws IOException {
     return parse(Files.readString(Path.of("/proc/mounts"), StandardCharsets.UTF_8));
   }
 
@@ -33,7 +34,7 @@ final class MountTable {
    * Parses the {@code /proc/mounts} format: device, mount point (octal escapes for blanks), type,
    * options.
    */
-  static MountTable parse(String text) {
+  public static MountTable parse(String text) {
     List<Mount> out = new ArrayList<>();
     for (String line : text.split("\n")) {
       String[] f = line.trim().split("\\s+");
@@ -48,7 +49,7 @@ final class MountTable {
    * The mount holding {@code absolutePath}: the longest mount point that is a prefix of it (the
    * last one wins a tie).
    */
-  Mount mountOf(Path absolutePath) {
+  public Mount mountOf(Path absolutePath) {
     Mount best = null;
     for (Mount m : mounts) {
       Path point = Path.of(m.mountPoint());
@@ -69,7 +70,7 @@ final class MountTable {
    *
    * @param option the option the directory came from, named in the error
    */
-  Mount requireDisk(String option, Path dir) {
+  public Mount requireDisk(String option, Path dir) {
     Path resolved = resolveExistingPrefix(dir);
     Mount m = mountOf(resolved);
     if (MEMORY_FILE_SYSTEMS.contains(m.type())) {
@@ -91,6 +92,17 @@ final class MountTable {
    * The real path of the longest existing ancestor (the directory may not exist yet; symlinks are
    * followed).
    */
+  /** Whether some file system is mounted exactly at {@code dir}. */
+  public boolean isMountPoint(Path dir) {
+    String target = dir.toAbsolutePath().normalize().toString();
+    return mounts.stream().anyMatch(m -> m.mountPoint().equals(target));
+  }
+
+  /** Whether {@code dir} is a mount point now. */
+  public static boolean isMounted(Path dir) throws IOException {
+    return current().isMountPoint(dir);
+  }
+
   private static Path resolveExistingPrefix(Path dir) {
     Path p = dir.toAbsolutePath().normalize();
     Path missing = Path.of("");
