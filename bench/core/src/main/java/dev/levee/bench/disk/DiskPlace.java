@@ -26,7 +26,8 @@ public final class DiskPlace implements AutoCloseable {
     this.err = err;
   }
 
-  static DiskPlace real(Path dir) {
+  /** Files on the real disk, in {@code dir}. */
+  public static DiskPlace real(Path dir) {
     return new DiskPlace(dir, null, null, null);
   }
 

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /** Every result line the report was given, by suite, in file (append) order. */
 public final class Results {
@@ -56,14 +57,20 @@ public final class Results {
    * runs of one command at one revision are the same experiment, so they pool.
    */
   public List<Measurement> latestRun(String suite) {
+    return latestRun(suite, m -> true);
+  }
+
+  /** {@link #latestRun(String)} among the lines {@code which} accepts. */
+  public List<Measurement> latestRun(String suite, Predicate<Measurement> which) {
+    List<Measurement> lines = of(suite).stream().filter(which).toList();
     Measurement last =
-        of(suite).stream()
+        lines.stream()
             .max(Comparator.comparing(m -> Objects.toString(m.timestamp(), "")))
             .orElse(null);
     if (last == null) {
       return List.of();
     }
-    return of(suite).stream()
+    return lines.stream()
         .filter(m -> Objects.equals(m.gitRevision(), last.gitRevision()))
         .filter(m -> Objects.equals(m.command(), last.command()))
         .toList();

@@ -224,7 +224,7 @@ public final class SpongeJobsFigure implements Figure {
    * Two runs of one command at one revision are the same experiment, so they may pool.
    */
   static List<Measurement> latestRun(Results results) {
-    return results.latestRun(SpongeMedianFigure.SUITE);
+    return results.latestRun(SpongeMedianFigure.SUITE, m -> !SpongeMedianFigure.onEmulatedDisk(m));
   }
 
   private static String job(Measurement m) {

@@ -183,6 +183,8 @@ public final class SpongeMedianFigure implements Figure {
   private static List<Measurement> medianJob(Results results) {
     return results.of(SUITE).stream()
         .filter(m -> Objects.equals(m.params().getOrDefault("job", "median"), "median"))
+        // Runs on the emulated disk are another regime, not more runs of this one.
+        .filter(m -> !onEmulatedDisk(m))
         .toList();
   }
 
@@ -191,6 +193,11 @@ public final class SpongeMedianFigure implements Figure {
         .filter(m -> m.variant().equals(variant))
         .filter(m -> Objects.equals(m.params().get("condition"), condition))
         .toList();
+  }
+
+  /** Whether a line was measured with {@code --disk emulated}. */
+  static boolean onEmulatedDisk(Measurement m) {
+    return "emulated".equals(m.params().get("disk"));
   }
 
   static boolean failed(Measurement m) {

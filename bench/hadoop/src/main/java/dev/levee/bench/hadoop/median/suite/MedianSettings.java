@@ -3,6 +3,7 @@ package dev.levee.bench.hadoop.median.suite;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.disk.DiskChoice;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.load.SqueezePlan;
 import java.util.ArrayList;
@@ -105,104 +106,119 @@ record MedianSettings(
           - NoSpillReducer.CONTAINER_OVERHEAD_MB;
 
   static List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional(
-            JOBS,
-            "LIST",
-            "comma-separated, of " + String.join(", ", Workload.labels()) + " (the paper's three)",
-            String.join(",", Workload.labels())),
-        OptionSpec.optional(
-            NUMBERS,
-            "N",
-            "numbers the median job sorts through its one reducer (10 bytes each in"
-                + " the shuffle)",
-            "24m"),
-        OptionSpec.optional(
-            MAPS, "N", "input files, one map each; must exceed --" + IO_SORT_FACTOR, "24"),
-        OptionSpec.optional(
-            REDUCE_HEAP_MB,
-            "MB",
-            "the reducer's -Xmx in the spilling conditions (default: a tenth of"
-                + " the reducer's input, the paper's ratio)",
-            "24"),
-        OptionSpec.optional(
-            IO_SORT_FACTOR, "N", "mapreduce.task.io.sort.factor: runs merged per pass", "10"),
-        OptionSpec.optional(
-            SPONGE_POOL_MB,
-            "MB",
-            "each NodeManager's sponge (and stock-tmpfs's tmpfs); auto = "
-                + (int) (AUTO_POOL_SHARE * 100)
-                + "% of the largest reducer input among the jobs",
-            AUTO),
-        // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two dozen
-        // runs from remote
-        // sponges needs a read buffer per run in direct memory, which HotSpot caps at -Xmx: smaller
-        // chunks keep the
-        // ratio of chunk to heap nearer the paper's.
-        OptionSpec.optional(
-            CHUNK_SIZE, "SIZE", "levee.sponge.chunk.size on every node (4k..1g)", "256k"),
-        OptionSpec.optional(
-            CONDITIONS,
-            "LIST",
-            "comma-separated, of " + String.join(", ", Condition.labels()),
-            String.join(",", Condition.DEFAULT.stream().map(c -> c.label).toList())),
-        OptionSpec.optional(
-            VARIANTS,
-            "LIST",
-            "comma-separated, of "
-                + String.join(", ", Variant.labels())
-                + " (stock is required: every ratio is to it; the no-spill condition runs stock and"
-                + " spongefiles only)",
-            String.join(",", Variant.labels())),
-        OptionSpec.optional(
-            REPETITIONS, "N", "runs of every condition and variant (order alternates)", "1"),
-        OptionSpec.optional(
-            DISK_READERS,
-            "N",
-            "background O_DIRECT readers on the spill disk (disk-contention)",
-            "2"),
-        OptionSpec.optional(DISK_READER_FILE, "SIZE", "file each background reader scans", "1g"),
-        OptionSpec.optional(
-            SQUEEZE_LEAVE,
-            "SIZE",
-            "memory-pressure: pin memory until MemAvailable is this (>= 1g);"
-                + " the pin shrinks whenever MemAvailable falls below half of it",
-            "3g"),
-        OptionSpec.optional(
-            SQUEEZE_MAX, "SIZE", "memory-pressure: never pin more than this", "20g"),
-        OptionSpec.optional(
-            CO_RUNNER, "on|off", "run a small sort alone and next to each variant", "on"),
-        OptionSpec.optional(
-            CO_RUNNER_RECORDS, "N", "lines (~100 bytes) the co-runner sorts", "400k"),
-        OptionSpec.optional(
-            JOB_TIMEOUT,
-            "SECONDS",
-            "a job still running after this is killed and recorded failed",
-            "1800"),
-        OptionSpec.optional(
-            PAGES,
-            "N",
-            "web pages the Pig jobs read (about 100 bytes each; "
-                + "the largest domain holds a fifth, English half)",
-            "2m"),
-        OptionSpec.optional(
-            PIG_REDUCE_HEAP_MB,
-            "MB",
-            "the Pig jobs' reducer -Xmx in the spilling conditions (Pig needs more than"
-                + " the Median reducer's to start)",
-            "128"),
-        OptionSpec.optional(
-            PIG_NO_SPILL_HEAP_MB,
-            "MB",
-            "the Pig jobs' reducer -Xmx in the no-spill condition (at most "
-                + MAX_NO_SPILL_HEAP_MB
-                + ": its container must fit a NodeManager beside the AM)",
-            "1024"),
-        OptionSpec.flag(
-            QUICK,
-            "a smoke run (3-5 minutes per job and arm set): "
-                + new java.util.TreeMap<>(QUICK_PRESET)
-                + " unless given"));
+    List<OptionSpec> specs =
+        new ArrayList<>(
+            List.of(
+                OptionSpec.optional(
+                    JOBS,
+                    "LIST",
+                    "comma-separated, of "
+                        + String.join(", ", Workload.labels())
+                        + " (the paper's three)",
+                    String.join(",", Workload.labels())),
+                OptionSpec.optional(
+                    NUMBERS,
+                    "N",
+                    "numbers the median job sorts through its one reducer (10 bytes each in"
+                        + " the shuffle)",
+                    "24m"),
+                OptionSpec.optional(
+                    MAPS, "N", "input files, one map each; must exceed --" + IO_SORT_FACTOR, "24"),
+                OptionSpec.optional(
+                    REDUCE_HEAP_MB,
+                    "MB",
+                    "the reducer's -Xmx in the spilling conditions (default: a tenth of"
+                        + " the reducer's input, the paper's ratio)",
+                    "24"),
+                OptionSpec.optional(
+                    IO_SORT_FACTOR,
+                    "N",
+                    "mapreduce.task.io.sort.factor: runs merged per pass",
+                    "10"),
+                OptionSpec.optional(
+                    SPONGE_POOL_MB,
+                    "MB",
+                    "each NodeManager's sponge (and stock-tmpfs's tmpfs); auto = "
+                        + (int) (AUTO_POOL_SHARE * 100)
+                        + "% of the largest reducer input among the jobs",
+                    AUTO),
+                // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two
+                // dozen
+                // runs from remote
+                // sponges needs a read buffer per run in direct memory, which HotSpot caps at -Xmx:
+                // smaller
+                // chunks keep the
+                // ratio of chunk to heap nearer the paper's.
+                OptionSpec.optional(
+                    CHUNK_SIZE, "SIZE", "levee.sponge.chunk.size on every node (4k..1g)", "256k"),
+                OptionSpec.optional(
+                    CONDITIONS,
+                    "LIST",
+                    "comma-separated, of " + String.join(", ", Condition.labels()),
+                    String.join(",", Condition.DEFAULT.stream().map(c -> c.label).toList())),
+                OptionSpec.optional(
+                    VARIANTS,
+                    "LIST",
+                    "comma-separated, of "
+                        + String.join(", ", Variant.labels())
+                        + " (stock is required: every ratio is to it; the no-spill condition runs stock and"
+                        + " spongefiles only)",
+                    String.join(",", Variant.labels())),
+                OptionSpec.optional(
+                    REPETITIONS,
+                    "N",
+                    "runs of every condition and variant (order alternates)",
+                    "1"),
+                OptionSpec.optional(
+                    DISK_READERS,
+                    "N",
+                    "background O_DIRECT readers on the spill disk (disk-contention)",
+                    "2"),
+                OptionSpec.optional(
+                    DISK_READER_FILE, "SIZE", "file each background reader scans", "1g"),
+                OptionSpec.optional(
+                    SQUEEZE_LEAVE,
+                    "SIZE",
+                    "memory-pressure: pin memory until MemAvailable is this (>= 1g);"
+                        + " the pin shrinks whenever MemAvailable falls below half of it",
+                    "3g"),
+                OptionSpec.optional(
+                    SQUEEZE_MAX, "SIZE", "memory-pressure: never pin more than this", "20g"),
+                OptionSpec.optional(
+                    CO_RUNNER, "on|off", "run a small sort alone and next to each variant", "on"),
+                OptionSpec.optional(
+                    CO_RUNNER_RECORDS, "N", "lines (~100 bytes) the co-runner sorts", "400k"),
+                OptionSpec.optional(
+                    JOB_TIMEOUT,
+                    "SECONDS",
+                    "a job still running after this is killed and recorded failed",
+                    "1800"),
+                OptionSpec.optional(
+                    PAGES,
+                    "N",
+                    "web pages the Pig jobs read (about 100 bytes each; "
+                        + "the largest domain holds a fifth, English half)",
+                    "2m"),
+                OptionSpec.optional(
+                    PIG_REDUCE_HEAP_MB,
+                    "MB",
+                    "the Pig jobs' reducer -Xmx in the spilling conditions (Pig needs more than"
+                        + " the Median reducer's to start)",
+                    "128"),
+                OptionSpec.optional(
+                    PIG_NO_SPILL_HEAP_MB,
+                    "MB",
+                    "the Pig jobs' reducer -Xmx in the no-spill condition (at most "
+                        + MAX_NO_SPILL_HEAP_MB
+                        + ": its container must fit a NodeManager beside the AM)",
+                    "1024"),
+                OptionSpec.flag(
+                    QUICK,
+                    "a smoke run (3-5 minutes per job and arm set): "
+                        + new java.util.TreeMap<>(QUICK_PRESET)
+                        + " unless given")));
+    specs.addAll(DiskChoice.options());
+    return specs;
   }
 
   static MedianSettings from(ParsedOptions o) {

@@ -2,7 +2,10 @@ package dev.levee.bench.hadoop.median.suite;
 
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
+import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
+import dev.levee.bench.disk.DiskChoice;
+import dev.levee.bench.disk.DiskPlace;
 import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
@@ -114,8 +117,20 @@ public final class SpongeMedianSuite implements Suite {
     Map<Workload, String> reference = new EnumMap<>(Workload.class);
     List<Variant> onDisk = s.variants().stream().filter(v -> !v.onTmpfs()).toList();
     List<Variant> onTmpfs = s.variants().stream().filter(Variant::onTmpfs).toList();
+    if (!onTmpfs.isEmpty() && context.options().string(DiskChoice.DISK).equals("emulated")) {
+      throw new BadArgumentException(
+          "--disk emulated with "
+              + onTmpfs.stream().map(v -> v.label).toList()
+              + ": that arm's cluster keeps its files on the real disk and its local dirs on"
+              + " tmpfs, so it would not compare with arms on the emulated disk; leave it out of"
+              + " --variants");
+    }
     if (!onDisk.isEmpty()) {
-      rows.addAll(phase(context, s, base, onDisk, null, reference));
+      // On --disk emulated the whole cluster (HDFS, the NodeManagers' local dirs, the background
+      // readers' files) lives on one emulated spindle, as a node's tasks shared its disks.
+      try (DiskPlace place = DiskChoice.open(context.options(), base, err)) {
+        rows.addAll(phase(context, s, place, onDisk, null, reference));
+      }
     }
     if (!onTmpfs.isEmpty()) {
       err.printf(
@@ -123,7 +138,7 @@ public final class SpongeMedianSuite implements Suite {
           s.poolMbPerNode());
       try (TmpfsLocalDirs tmpfs =
           TmpfsLocalDirs.mount(MedianSettings.NODE_MANAGERS, s.poolMbPerNode(), err)) {
-        rows.addAll(phase(context, s, base, onTmpfs, tmpfs, reference));
+        rows.addAll(phase(context, s, DiskPlace.real(base), onTmpfs, tmpfs, reference));
       }
     }
     printTable(context.out(), rows);
@@ -136,7 +151,7 @@ public final class SpongeMedianSuite implements Suite {
   private static List<Row> phase(
       SuiteContext context,
       MedianSettings s,
-      java.nio.file.Path base,
+      DiskPlace disk,
       List<Variant> variants,
       TmpfsLocalDirs tmpfs,
       Map<Workload, String> reference)
@@ -144,7 +159,7 @@ public final class SpongeMedianSuite implements Suite {
     List<Row> rows = new ArrayList<>();
     try (SpongeCluster cluster =
         SpongeCluster.start(
-            base,
+            disk.dir(),
             tmpfs == null ? "median" : "median-tmpfs",
             MedianSettings.NODE_MANAGERS,
             s.poolMbPerNode(),
@@ -163,7 +178,7 @@ public final class SpongeMedianSuite implements Suite {
       if (s.jobs().stream().anyMatch(j -> j.pig)) {
         WebPages.generate(conf, PAGES, s.pages(), s.maps(), context);
       }
-      Run run = new Run(context, s, cluster, conf, tmpfs, reference);
+      Run run = new Run(context, s, cluster, conf, tmpfs, disk.params(), reference);
       for (int rep = 0; rep < s.repetitions(); rep++) {
         for (Condition condition : s.conditions()) {
           rows.addAll(run.condition(condition, rep, variants));
@@ -194,13 +209,18 @@ public final class SpongeMedianSuite implements Suite {
     private final TmpfsLocalDirs tmpfs;
     private final Map<Workload, String> reference;
 
+    /** Which disk the run's files were on; every line records it. */
+    private final Map<String, Object> diskParams;
+
     Run(
         SuiteContext context,
         MedianSettings s,
         SpongeCluster cluster,
         Configuration conf,
         TmpfsLocalDirs tmpfs,
+        Map<String, Object> diskParams,
         Map<Workload, String> reference) {
+      this.diskParams = diskParams;
       this.context = context;
       this.s = s;
       this.cluster = cluster;
@@ -581,7 +601,8 @@ public final class SpongeMedianSuite implements Suite {
                 Ratios.withinNoSpillTolerance(m.get("seconds"), stockSeconds) ? 1.0 : 0.0);
           }
         }
-        Map<String, Object> params = s.params(job, condition, heapMb);
+        Map<String, Object> params = new LinkedHashMap<>(s.params(job, condition, heapMb));
+        params.putAll(diskParams);
         params.put("reduce_container_mb", containerMb);
         if (v == Variant.STOCK_TUNED) {
           params.put("tuning", MedianVariants.tuning());
