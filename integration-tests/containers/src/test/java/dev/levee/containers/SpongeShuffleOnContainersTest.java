@@ -31,7 +31,11 @@ class SpongeShuffleOnContainersTest {
   /** The reducer's shuffle fetches give up on a dead node within seconds, not minutes. */
   static final String FAST_FETCH_FAILURE =
       "-D mapreduce.reduce.shuffle.connect.timeout=5000"
-          + " -D mapreduce.reduce.shuffle.read.timeout=20000";
+          + " -D mapreduce.reduce.shuffle.read.timeout=20000"
+          // A frozen or cut-off node answers no read: each costs the client's read timeout before
+          // it falls over (30 s stock). 10 s is still ten times a loaded 1 MB read here, and keeps
+          // the tier's CI time down.
+          + " -D levee.sponge.client.read-timeout-ms=10000";
 
   /** How long a finished job's chunks may stay in pools, at most (the collector's rounds). */
   static final int POOLS_FREE_WITHIN_S = 120;

@@ -1,7 +1,6 @@
 package dev.levee.it.themis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.it.hadoop.ClusterFiles;
@@ -34,10 +33,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Pig script with GROUP (an algebraic COUNT and SUM, so Pig adds a combiner) and ORDER BY (Pig's
- * sampling job, then its own WeightedRangePartitioner, which Themis keeps), run twice on the same
- * data: on stock MapReduce and with the two Themis keys as Pig properties. Both give the totals
- * right and in order, and the same bytes; every MapReduce job of the Themis run ran Themis's
- * collector and shuffle and is 2-IO, and none of the stock run's did.
+ * sampling job, then its own WeightedRangePartitioner, which Themis keeps), run with the two Themis
+ * keys as Pig properties: the totals are exactly what stock MapReduce must give (computed here from
+ * the generated rows: every count and sum, in order, nothing more), and every MapReduce job of the
+ * run ran Themis's shuffle and is 2-IO. The oracle stands in for a stock run of the same script
+ * (three more jobs, about 50 s of CI): stock's own Pig path is run by the other Pig tests.
  */
 class PigOnThemisTest {
   @RegisterExtension static final SharedClusterExtension CLUSTER = TestClusters.SHARED;
@@ -67,8 +67,6 @@ class PigOnThemisTest {
                 .thenComparing(Map.Entry::getKey))
         .forEach(e -> expected.add(e.getKey() + "\t" + e.getValue()[0] + "\t" + e.getValue()[1]));
 
-    Path stockOut = new Path("/it/themis/pig/totals-stock");
-    List<String> stockJobs = runScript(cluster, input, stockOut, new Properties());
     Properties themis = new Properties();
     themis.setProperty(
         MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, ThemisMapOutputCollector.class.getName());
@@ -76,13 +74,7 @@ class PigOnThemisTest {
     Path themisOut = new Path("/it/themis/pig/totals-themis");
     List<String> themisJobs = runScript(cluster, input, themisOut, themis);
 
-    assertEquals(expected, ClusterFiles.readOutput(fs, stockOut), "stock against the oracle");
     assertEquals(expected, ClusterFiles.readOutput(fs, themisOut), "Themis against the oracle");
-    assertEquals(ThemisJobs.output(fs, stockOut), ThemisJobs.output(fs, themisOut));
-    for (String id : stockJobs) {
-      Job job = ThemisJobs.finishedJob(cluster.clientConf(), JobID.forName(id));
-      assertFalse(ThemisJobs.ranThemis(job), id + " of the stock run ran stock's collector");
-    }
     for (String id : themisJobs) {
       Job job = ThemisJobs.finishedJob(cluster.clientConf(), JobID.forName(id));
       assertTrue(
