@@ -3,7 +3,7 @@
 // their papers won in: a disk, not memory, as the bottleneck. It is an emulation and every result
 // taken on it says so.
 //
-//	emulated-disk --backing DIR --mount DIR [--bandwidth-mb 120] [--seek-ms 8] [--stats FILE]
+//	emulated-disk --backing DIR --mount DIR [--bandwidth-mb 120] [--seek-ms 8] [--write-cache-mb 128] [--stats FILE]
 //
 // It serves until SIGINT or SIGTERM, then unmounts and writes its final counts; SIGUSR1 writes the
 // counts at once.
@@ -25,9 +25,11 @@ import (
 // report is what --stats holds: the model's counts and the emulator's own CPU, so a run can state
 // what the emulation cost next to what it emulated.
 type report struct {
-	BandwidthMB float64 `json:"bandwidth_mb_per_s"`
-	SeekMillis  float64 `json:"seek_ms"`
+	BandwidthMB  float64 `json:"bandwidth_mb_per_s"`
+	SeekMillis   float64 `json:"seek_ms"`
+	WriteCacheMB int64   `json:"write_cache_mb"`
 	Stats
+	WriteBackStats
 	ElapsedNanos int64 `json:"elapsed_nanos"`
 	CPUNanos     int64 `json:"cpu_nanos"`
 	// Sequence grows with every write of the file, so a reader that asked for fresh counts (SIGUSR1)
@@ -49,6 +51,7 @@ func run(args []string) error {
 	bandwidth := flags.Float64("bandwidth-mb", 120, "sequential transfer rate, MB/s (1 MB = 10^6 bytes), 1 to 100000")
 	seekMs := flags.Float64("seek-ms", 8, "time of one seek (head move and rotation), ms, 0 to 1000")
 	statsFile := flags.String("stats", "", "a file rewritten every second and at exit with the counts, as JSON")
+	cacheMB := flags.Int64("write-cache-mb", 128, "dirty data a buffered write may leave in the page cache before it waits for the disk, MB, 0 (write-through) to 65536; O_SYNC, O_DSYNC and O_DIRECT writes always wait")
 	maxWriteKB := flags.Int("max-write-kb", 1024, "largest request the kernel may send, KB, 4 to 1024 (a disk takes up to 1280 KB)")
 	if err := flags.Parse(args); err != nil {
 		return err
@@ -56,8 +59,15 @@ func run(args []string) error {
 	if err := validate(*backing, *mount, *bandwidth, *seekMs, *maxWriteKB); err != nil {
 		return err
 	}
+	if *cacheMB < 0 || *cacheMB > 65536 {
+		return fmt.Errorf("--write-cache-mb %d is outside 0 to 65536", *cacheMB)
+	}
 	disk := NewDisk(*bandwidth*1e6, time.Duration(*seekMs*float64(time.Millisecond)))
-	root, err := rootFor(*backing, disk)
+	var wb *WriteBack
+	if *cacheMB > 0 {
+		wb = NewWriteBack(disk, *cacheMB<<20, int64(*maxWriteKB)<<10)
+	}
+	root, err := rootFor(*backing, disk, wb)
 	if err != nil {
 		return fmt.Errorf("--backing %s: %v", *backing, err)
 	}
@@ -80,11 +90,16 @@ func run(args []string) error {
 	write := func() {
 		if *statsFile != "" {
 			sequence++
-			writeStats(*statsFile, report{*bandwidth, *seekMs, disk.Snapshot(), int64(time.Since(started)), 0, sequence})
+			r := report{BandwidthMB: *bandwidth, SeekMillis: *seekMs, WriteCacheMB: *cacheMB, Stats: disk.Snapshot(),
+				ElapsedNanos: int64(time.Since(started)), Sequence: sequence}
+			if wb != nil {
+				r.WriteBackStats = wb.Snapshot()
+			}
+			writeStats(*statsFile, r)
 		}
 	}
 	write()
-	fmt.Printf("emulated-disk: %s on %s, %.0f MB/s, %.1f ms per seek\n", *backing, *mount, *bandwidth, *seekMs)
+	fmt.Printf("emulated-disk: %s on %s, %.0f MB/s, %.1f ms per seek, %d MB write-back cache\n", *backing, *mount, *bandwidth, *seekMs, *cacheMB)
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	refresh := make(chan os.Signal, 1)

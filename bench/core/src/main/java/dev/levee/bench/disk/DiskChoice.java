@@ -16,6 +16,7 @@ public final class DiskChoice {
   public static final String DISK = "disk";
   public static final String BANDWIDTH = "emulated-disk-mb";
   public static final String SEEK = "emulated-disk-seek-ms";
+  public static final String CACHE = "emulated-disk-cache-mb";
 
   private DiskChoice() {}
 
@@ -36,7 +37,14 @@ public final class DiskChoice {
             SEEK,
             "MS",
             "with --disk emulated: time of one seek (0 to 1000)",
-            fmt(DiskModel.SEVEN_THOUSAND_RPM.seekMs())));
+            fmt(DiskModel.SEVEN_THOUSAND_RPM.seekMs())),
+        OptionSpec.optional(
+            CACHE,
+            "MB",
+            "with --disk emulated: dirty data buffered writes may leave in the page cache before"
+                + " they wait for the disk (0 for write-through, to 65536); O_SYNC, O_DSYNC and"
+                + " O_DIRECT writes always wait",
+            Integer.toString(DiskModel.SEVEN_THOUSAND_RPM.writeCacheMb())));
   }
 
   /**
@@ -49,7 +57,10 @@ public final class DiskChoice {
       return DiskPlace.real(realDir);
     }
     DiskModel model =
-        new DiskModel(o.doubleIn(BANDWIDTH, 1, 100_000, false), o.doubleIn(SEEK, 0, 1000, false));
+        new DiskModel(
+            o.doubleIn(BANDWIDTH, 1, 100_000, false),
+            o.doubleIn(SEEK, 0, 1000, false),
+            o.intIn(CACHE, 0, 65_536));
     Path work = realDir.resolve("levee-emulated-disk-" + ProcessHandle.current().pid());
     EmulatedDisk disk = EmulatedDisk.mount(RepoLayout.repoRoot(Path.of("")), work, model);
     err.println("disk: " + disk);

@@ -44,6 +44,16 @@ public final class DiskPlace implements AutoCloseable {
     return emulated != null;
   }
 
+  /** The emulated disk the files are on; null on the real disk. */
+  EmulatedDisk emulatedDisk() {
+    return emulated;
+  }
+
+  /** The emulated disk's model, if the disk is emulated. */
+  public Optional<DiskModel> model() {
+    return emulated == null ? Optional.empty() : Optional.of(emulated.model());
+  }
+
   /** "real" or e.g. "emulated 120 MB/s 8.0 ms seek", for tables. */
   public String label() {
     return emulated == null ? "real" : emulated.model().label();
@@ -56,6 +66,7 @@ public final class DiskPlace implements AutoCloseable {
     if (emulated != null) {
       p.put("emulated_disk_mb_per_s", emulated.model().bandwidthMb());
       p.put("emulated_disk_seek_ms", emulated.model().seekMs());
+      p.put("emulated_disk_write_cache_mb", emulated.model().writeCacheMb());
     }
     return p;
   }

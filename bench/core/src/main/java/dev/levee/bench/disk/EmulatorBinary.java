@@ -90,7 +90,7 @@ final class EmulatorBinary {
     }
   }
 
-  private static Optional<String> go() {
+  static Optional<String> go() {
     String path = System.getenv().getOrDefault("PATH", "");
     for (String dir : (path + ":/usr/local/go/bin").split(":")) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "go"))) {
@@ -111,6 +111,8 @@ final class EmulatorBinary {
         Double.toString(model.bandwidthMb()),
         "--seek-ms",
         Double.toString(model.seekMs()),
+        "--write-cache-mb",
+        Integer.toString(model.writeCacheMb()),
         "--stats",
         stats.toString());
   }

@@ -39,7 +39,7 @@ class EmulatedDiskTest {
     Assumptions.assumeTrue(
         EmulatedDisk.unavailable().isEmpty(), EmulatedDisk.unavailable().orElse(""));
     // Fast enough that the test's 40 MB cost under a second, slow enough that each request waits.
-    disk = EmulatedDisk.mount(ROOT, dir.resolve("disk"), new DiskModel(200, 2));
+    disk = EmulatedDisk.mount(ROOT, dir.resolve("disk"), new DiskModel(200, 2, 0));
   }
 
   @AfterAll
@@ -125,7 +125,7 @@ class EmulatedDiskTest {
   @Test
   void aModelOutsideItsRangeIsRefusedNamingWhatIsAllowed() throws Exception {
     BadArgumentException e =
-        assertThrows(BadArgumentException.class, () -> new DiskModel(120, 5000));
+        assertThrows(BadArgumentException.class, () -> new DiskModel(120, 5000, 0));
     assertTrue(e.getMessage().contains("5000.0 ms is outside 0 to 1000"), e.getMessage());
     Path bin = EmulatorBinary.ensureBuilt(ROOT);
     Process p =
@@ -143,6 +143,67 @@ class EmulatedDiskTest {
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
     assertEquals(2, p.exitValue(), out);
     assertTrue(out.contains("--seek-ms 5000 is outside 0 to 1000"), out);
+  }
+
+  /**
+   * A DataNode's pattern (64 KB of block, 512 B of checksums in another file, over and over)
+   * through a disk with a write-back cache reaches the spindle as a few long runs, where the
+   * write-through disk above seeks at every switch; a file opened with O_DSYNC still waits write by
+   * write.
+   */
+  @Test
+  void aWriteBackCacheTurnsInterleavedSmallWritesIntoLongRunsButNotSynchronousOnes()
+      throws Exception {
+    EmulatedDisk cached =
+        EmulatedDisk.mount(ROOT, dir.resolve("cached"), new DiskModel(200, 2, 64));
+    try {
+      DiskCounts before = cached.counts();
+      try (FileChannel block = create(cached.path().resolve("blk"));
+          FileChannel meta = create(cached.path().resolve("blk.meta"))) {
+        for (int i = 0; i < 64; i++) {
+          write(block, new byte[64 << 10]);
+          write(meta, new byte[512]);
+        }
+        block.force(false);
+        meta.force(false);
+      }
+      DiskCounts d = cached.counts().minus(before);
+      assertEquals(64L * ((64 << 10) + 512), d.writeBytes(), "fsync waits until all is written");
+      assertTrue(d.seeks() <= 8, d.seeks() + " seeks for 128 interleaved writes (at most 8)");
+
+      before = cached.counts();
+      try (FileChannel a = synchronous(cached.path().resolve("sync-a"));
+          FileChannel b = synchronous(cached.path().resolve("sync-b"))) {
+        for (int i = 0; i < 4; i++) {
+          write(a, new byte[MB]);
+          write(b, new byte[MB]);
+        }
+      }
+      d = cached.counts().minus(before);
+      assertEquals(8L * MB, d.writeBytes());
+      assertEquals(8, d.seeks(), "O_DSYNC writes bypass the cache: a seek at every switch");
+    } finally {
+      cached.close();
+    }
+  }
+
+  private static FileChannel synchronous(Path p) throws IOException {
+    return FileChannel.open(
+        p, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.DSYNC);
+  }
+
+  /** The emulator's own Go tests (its write-back cache's model), so CI runs them. */
+  @Test
+  void theEmulatorsOwnTestsPass() throws Exception {
+    Path log = dir.resolve("go-test.log");
+    Process p =
+        new ProcessBuilder(EmulatorBinary.go().orElseThrow(), "test", "./...")
+            .directory(ROOT.resolve(EmulatorBinary.SOURCES).toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "go test ended within 300 s");
+    assertEquals(0, p.exitValue(), Files.readString(log));
   }
 
   @Test
