@@ -42,9 +42,10 @@ final class RatioTable {
       s.append(
           String.format(
               Locale.ROOT,
-              "; disk %.0f MB/s read, %.0f MB/s write (physical-limits)",
+              "; disk %.0f MB/s read, %.0f MB/s write (%s)",
               disk.readMbPerS(),
-              disk.writeMbPerS()));
+              disk.writeMbPerS(),
+              disk.source()));
     }
     s.append(".\n\n");
     s.append("| workload |");
@@ -58,9 +59,10 @@ final class RatioTable {
     }
     String labels = String.join(", ", variants.stream().map(v -> v.label).toList());
     s.append(" reads/record (").append(labels).append(") |");
-    s.append(" writes/record (").append(labels).append(") |\n");
+    s.append(" writes/record (").append(labels).append(") |");
+    s.append(" CPU us/record (").append(labels).append(") |\n");
     s.append("|---|")
-        .append("---|".repeat(variants.size() + themis.size() * stock.size() + 2))
+        .append("---|".repeat(variants.size() + themis.size() * stock.size() + 3))
         .append("\n");
     for (var e : results.entrySet()) {
       Map<ShuffleVariant, List<ThemisSuite.RunResult>> r = e.getValue();
@@ -78,9 +80,8 @@ final class RatioTable {
         }
       }
       s.append(" ").append(perVariant(variants, r, x -> x.audit().readsPerRecord())).append(" |");
-      s.append(" ")
-          .append(perVariant(variants, r, x -> x.audit().writesPerRecord()))
-          .append(" |\n");
+      s.append(" ").append(perVariant(variants, r, x -> x.audit().writesPerRecord())).append(" |");
+      s.append(" ").append(perVariant(variants, r, x -> x.cpuMicrosPerRecord())).append(" |\n");
     }
     ShuffleVariant against =
         themis.contains(ShuffleVariant.THEMIS_PLANNED)
@@ -98,7 +99,10 @@ final class RatioTable {
             + " intermediate written once; intermediate read once and output written) over the"
             + " phase's time. /proc/diskstats gives only totals, so write size is the mean, not"
             + " the median. A -planned variant runs at the reducer count Themis's phase 0 chose;"
-            + " themis-planned's job time includes phase 0 (the phase 0 column).\n");
+            + " themis-planned's job time includes phase 0 (the phase 0 column). CPU us/record is"
+            + " the tasks' CPU_MILLISECONDS counters (maps and reduces, not the AM or the"
+            + " daemons) per input record. On the emulated disk, busy is the share of a phase's"
+            + " time the emulated spindle was serving requests (sampled each second).\n");
     return s.toString();
   }
 
@@ -124,10 +128,11 @@ final class RatioTable {
             + (against == null ? "Themis" : against.label)
             + " | phase 0 s | phase 1 s | phase 2 s |"
             + " phase 1 disk fraction | phase 2 disk fraction |"
-            + " phase 1 CPU busy (iowait) | phase 2 CPU busy (iowait) | reads/record | writes/record |"
+            + " phase 1 CPU busy (iowait) | phase 2 CPU busy (iowait) | CPU us/record |"
+            + " emulated disk busy, phase 1 / 2 | reads/record | writes/record |"
             + " disk MB written / MB input | disk MB read / MB input | mean disk write (KiB) |"
             + " largest/mean partition | cgroup peak GB |\n");
-    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    s.append("|---".repeat(21)).append("|\n");
     for (ShuffleVariant v : ShuffleVariant.values()) {
       List<ThemisSuite.RunResult> runs = results.get(v);
       if (runs == null || runs.isEmpty()) {
@@ -137,7 +142,8 @@ final class RatioTable {
       s.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %.0f | %.1f | %.2fx | %.1f | %.1f | %.1f | %s | %s | %s | %s | %.2f | %.2f"
+              "| %s | %d | %.0f | %.1f | %.2fx | %.1f | %.1f | %.1f | %s | %s | %s | %s | %.2f | %s"
+                  + " | %.2f | %.2f"
                   + " | %.2f"
                   + " | %.2f | %.0f | %.2f | %s |%n",
               v.label,
@@ -160,6 +166,12 @@ final class RatioTable {
               cpu(
                   median(runs, r -> r.phase2Cpu().busy()),
                   median(runs, r -> r.phase2Cpu().iowait())),
+              median(runs, ThemisSuite.RunResult::cpuMicrosPerRecord),
+              runs.get(0).emulated() == null
+                  ? "-"
+                  : percent(median(runs, r -> r.emulated().phase1().busy()))
+                      + " / "
+                      + percent(median(runs, r -> r.emulated().phase2().busy())),
               median(runs, r -> r.audit().readsPerRecord()),
               median(runs, r -> r.audit().writesPerRecord()),
               median(runs, r -> r.disks().bytesWritten() / (double) r.inputBytes()),

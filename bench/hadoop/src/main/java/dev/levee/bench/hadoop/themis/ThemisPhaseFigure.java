@@ -56,7 +56,9 @@ public final class ThemisPhaseFigure implements Figure {
   public List<Measurement> drawnFrom(Results results) {
     Map<List<String>, List<Measurement>> runs = new LinkedHashMap<>();
     for (Measurement m : results.of(SUITE)) {
-      if (m.metrics().containsKey("phase1_disk_fraction")) {
+      // The emulated disk is another regime, not more runs of this one.
+      if (m.metrics().containsKey("phase1_disk_fraction")
+          && !"emulated".equals(m.params().get("disk"))) {
         runs.computeIfAbsent(
                 List.of(Objects.toString(m.gitRevision()), Objects.toString(m.command())),
                 k -> new ArrayList<>())

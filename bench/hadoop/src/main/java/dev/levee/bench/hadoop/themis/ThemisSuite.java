@@ -5,6 +5,9 @@ import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.disk.BusySampler;
+import dev.levee.bench.disk.DiskChoice;
+import dev.levee.bench.disk.DiskPlace;
 import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.results.RepoLayout;
 import dev.levee.bench.results.RunFigures;
@@ -58,6 +61,12 @@ public final class ThemisSuite implements Suite {
 
   @Override
   public List<OptionSpec> options() {
+    List<OptionSpec> options = new ArrayList<>(baseOptions());
+    options.addAll(DiskChoice.options());
+    return options;
+  }
+
+  private static List<OptionSpec> baseOptions() {
     return List.of(
         OptionSpec.optional(
             "workloads",
@@ -128,22 +137,6 @@ public final class ThemisSuite implements Suite {
   @Override
   public void run(SuiteContext context) throws Exception {
     ParsedOptions o = context.options();
-    List<ThemisWorkload> workloads = Workloads.all().select("workloads", o.string("workloads"));
-    long sortRecords = o.longAtLeast("records", 1000);
-    double scale = o.doubleIn("scale", 0, 1000, true);
-    int maps = o.intIn("maps", 1, 1000);
-    int reducers = o.intIn("reducers", 1, 1000);
-    List<ShuffleVariant> variants = ShuffleVariant.select("variants", o.string("variants"));
-    int heapMb = o.intIn("task-heap-mb", 128, 8192);
-    int reduceHeapMb = o.isGiven("reduce-heap-mb") ? o.intIn("reduce-heap-mb", 128, 8192) : heapMb;
-    int mapContainerMb = heapMb + 160;
-    int reduceContainerMb = reduceHeapMb + 160;
-    int largestContainerMb = Math.max(mapContainerMb, reduceContainerMb);
-    int nodeMemoryMb =
-        o.isGiven("node-memory-mb")
-            ? o.intIn("node-memory-mb", 512 + largestContainerMb, 1 << 20)
-            : Math.max(2048, 512 + 2 * largestContainerMb);
-    int repetitions = o.intIn("repetitions", 1, 100);
     boolean dropCaches = o.flag("drop-caches");
     java.nio.file.Path root = RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath());
     java.nio.file.Path figures = RunFigures.dir(context, o.string("figures"));
@@ -175,8 +168,46 @@ public final class ThemisSuite implements Suite {
                         + " the page cache of what they write)",
                     memory.dir(),
                     memory.limitBytes() / 1e9));
-    // A new run's directory holds only this run: the disk line then comes from the committed
-    // physical-limits results.
+    Map<String, Map<ShuffleVariant, List<RunResult>>> results = new LinkedHashMap<>();
+    Map<String, String> descriptions = new LinkedHashMap<>();
+    DiskBandwidth disk;
+    // On --disk emulated the whole cluster (HDFS and the NodeManagers' local dirs) lives on one
+    // emulated spindle, as a ThemisMR node's input, intermediate and output data shared its disks.
+    try (DiskPlace place = DiskChoice.open(o, base, context.err())) {
+      disk = diskLine(context, root, place);
+      runWorkloads(context, o, place, disk, memory, results, descriptions, dropCaches);
+    } finally {
+      if (!o.flag("keep-data")) {
+        org.apache.hadoop.fs.FileUtil.fullyDelete(base.toFile());
+      }
+    }
+    Files.createDirectories(figures);
+    String table = RatioTable.markdown(results, descriptions, disk, dropCaches, memory);
+    context.out().println(table);
+    Files.writeString(figures.resolve("themis-ratios.md"), table);
+    // The phase chart is a report figure (ThemisPhaseFigure), drawn from the result lines.
+    context.out().println("themis: figure: ./levee report --run <this run's id> draws it");
+  }
+
+  /**
+   * The disk the phases are measured against: the emulated disk's measured rate, or this machine's
+   * disk from physical-limits (a new run's directory holds only this run, so the line comes from
+   * the committed results then).
+   */
+  private static DiskBandwidth diskLine(
+      SuiteContext context, java.nio.file.Path root, DiskPlace place) throws java.io.IOException {
+    if (place.model().isPresent()) {
+      DiskBandwidth d = DiskBandwidth.emulated(RepoLayout.resultsDir(root), place.model().get());
+      context
+          .err()
+          .printf(
+              java.util.Locale.ROOT,
+              "themis: the disk line: %.0f MB/s read, %.0f MB/s write (%s)%n",
+              d.readMbPerS(),
+              d.writeMbPerS(),
+              d.source());
+      return d;
+    }
     DiskBandwidth disk = DiskBandwidth.fromResults(context.store().dir());
     if (disk == null) {
       disk = DiskBandwidth.fromResults(RepoLayout.resultsDir(root));
@@ -191,14 +222,41 @@ public final class ThemisSuite implements Suite {
                   + RepoLayout.resultsDir(root)
                   + "; run ./levee bench physical-limits for the disk line");
     }
+    return disk;
+  }
 
-    Map<String, Map<ShuffleVariant, List<RunResult>>> results = new LinkedHashMap<>();
-    Map<String, String> descriptions = new LinkedHashMap<>();
+  /** Every workload, every variant, every repetition on one cluster in {@code place}. */
+  private static void runWorkloads(
+      SuiteContext context,
+      ParsedOptions o,
+      DiskPlace place,
+      DiskBandwidth disk,
+      MemoryCgroup memory,
+      Map<String, Map<ShuffleVariant, List<RunResult>>> results,
+      Map<String, String> descriptions,
+      boolean dropCaches)
+      throws Exception {
+    List<ThemisWorkload> workloads = Workloads.all().select("workloads", o.string("workloads"));
+    long sortRecords = o.longAtLeast("records", 1000);
+    double scale = o.doubleIn("scale", 0, 1000, true);
+    int maps = o.intIn("maps", 1, 1000);
+    int reducers = o.intIn("reducers", 1, 1000);
+    List<ShuffleVariant> variants = ShuffleVariant.select("variants", o.string("variants"));
+    int heapMb = o.intIn("task-heap-mb", 128, 8192);
+    int reduceHeapMb = o.isGiven("reduce-heap-mb") ? o.intIn("reduce-heap-mb", 128, 8192) : heapMb;
+    int mapContainerMb = heapMb + 160;
+    int reduceContainerMb = reduceHeapMb + 160;
+    int largestContainerMb = Math.max(mapContainerMb, reduceContainerMb);
+    int nodeMemoryMb =
+        o.isGiven("node-memory-mb")
+            ? o.intIn("node-memory-mb", 512 + largestContainerMb, 1 << 20)
+            : Math.max(2048, 512 + 2 * largestContainerMb);
+    int repetitions = o.intIn("repetitions", 1, 100);
     try (MiniMapReduceCluster cluster =
         MiniMapReduceCluster.builder()
             .nodeManagers(2)
             .nodeManagerMemoryMb(nodeMemoryMb)
-            .baseDir(base)
+            .baseDir(place.dir())
             .start()) {
       Configuration conf = cluster.clientConf();
       conf.setInt(MRJobConfig.MAP_MEMORY_MB, mapContainerMb);
@@ -280,6 +338,7 @@ public final class ThemisSuite implements Suite {
             }
             DiskCounters before = DiskCounters.now();
             CpuSampler cpu = CpuSampler.start();
+            BusySampler emulated = BusySampler.start(place);
             double phase0Seconds = 0;
             if (v == ShuffleVariant.THEMIS_PLANNED) {
               long start = System.nanoTime();
@@ -310,6 +369,7 @@ public final class ThemisSuite implements Suite {
             DiskCounters disks = DiskCounters.now().minus(before);
             cpu.close();
             JobPhases phases = JobPhases.of(job);
+            EmulatedUse emulatedUse = EmulatedUse.of(emulated, phases);
             if (drops != null) {
               disks = disks.lessRead(drops.drops().codeBytesRead());
             }
@@ -334,7 +394,9 @@ public final class ThemisSuite implements Suite {
                     data.bytes(),
                     disk,
                     drops,
-                    cgroup);
+                    cgroup,
+                    data.records(),
+                    emulatedUse);
             byVariant.computeIfAbsent(v, k -> new ArrayList<>()).add(r);
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("workload", w.name());
@@ -347,6 +409,7 @@ public final class ThemisSuite implements Suite {
             params.put("node_memory_mb", nodeMemoryMb);
             params.put("memory_limit_bytes", memory == null ? 0 : memory.limitBytes());
             params.put("caches_dropped", dropCaches);
+            params.putAll(place.params());
             context.record(v.label, params, r.metrics(), rep);
             context.err().printf("themis: %s %s %s%n", w.name(), v.label, r.line());
             fs.delete(out, true);
@@ -354,17 +417,7 @@ public final class ThemisSuite implements Suite {
         }
         fs.delete(input, true);
       }
-    } finally {
-      if (!o.flag("keep-data")) {
-        org.apache.hadoop.fs.FileUtil.fullyDelete(base.toFile());
-      }
     }
-    Files.createDirectories(figures);
-    String table = RatioTable.markdown(results, descriptions, disk, dropCaches, memory);
-    context.out().println(table);
-    Files.writeString(figures.resolve("themis-ratios.md"), table);
-    // The phase chart is a report figure (ThemisPhaseFigure), drawn from the result lines.
-    context.out().println("themis: figure: ./levee report --run <this run's id> draws it");
   }
 
   /** io.sort.mb for a map's whole output with its metadata, within 0.6 of the heap. */
@@ -434,7 +487,11 @@ public final class ThemisSuite implements Suite {
       double themisMeanWriteBytes,
       DiskBandwidth disk,
       CacheDroppingRun.Report drops,
-      CgroupUse cgroup) {
+      CgroupUse cgroup,
+      long records,
+      long mapCpuMillis,
+      long reduceCpuMillis,
+      EmulatedUse emulated) {
 
     static RunResult of(
         Job job,
@@ -446,16 +503,24 @@ public final class ThemisSuite implements Suite {
         long inputBytes,
         DiskBandwidth disk,
         CacheDroppingRun.Report drops,
-        CgroupUse cgroup)
+        CgroupUse cgroup,
+        long records,
+        EmulatedUse emulated)
         throws Exception {
       long largest = 0;
       long sum = 0;
       int n = 0;
+      long reduceCpu = 0;
       for (TaskReport t : job.getTaskReports(TaskType.REDUCE)) {
         long b = t.getTaskCounters().findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue();
         largest = Math.max(largest, b);
         sum += b;
         n++;
+        reduceCpu += t.getTaskCounters().findCounter(TaskCounter.CPU_MILLISECONDS).getValue();
+      }
+      long mapCpu = 0;
+      for (TaskReport t : job.getTaskReports(TaskType.MAP)) {
+        mapCpu += t.getTaskCounters().findCounter(TaskCounter.CPU_MILLISECONDS).getValue();
       }
       Counters c = job.getCounters();
       long writes = c.findCounter(ThemisCounters.GROUP, ThemisCounters.MAP_WRITES).getValue();
@@ -475,7 +540,19 @@ public final class ThemisSuite implements Suite {
           writes == 0 ? 0 : writeBytes / (double) writes,
           disk,
           drops,
-          cgroup);
+          cgroup,
+          records,
+          mapCpu,
+          reduceCpu,
+          emulated);
+    }
+
+    /**
+     * CPU time the job's tasks spent per input record, in microseconds, from Hadoop's own
+     * CPU_MILLISECONDS counters (the tasks' JVMs only: not the AM, HDFS or YARN's daemons).
+     */
+    double cpuMicrosPerRecord() {
+      return (mapCpuMillis + reduceCpuMillis) * 1000.0 / records;
     }
 
     /** The job's time, plus phase 0's when it ran before the job (themis-planned). */
@@ -531,6 +608,12 @@ public final class ThemisSuite implements Suite {
         m.put("phase2_cpu_busy", phase2Cpu.busy());
         m.put("phase2_cpu_iowait", phase2Cpu.iowait());
       }
+      m.put("map_cpu_ms", (double) mapCpuMillis);
+      m.put("reduce_cpu_ms", (double) reduceCpuMillis);
+      m.put("cpu_us_per_record", cpuMicrosPerRecord());
+      if (emulated != null) {
+        emulated.addTo(m);
+      }
       m.put("reads_per_record", audit.readsPerRecord());
       m.put("writes_per_record", audit.writesPerRecord());
       m.put("intermediate_writes", audit.intermediateWrites());
@@ -566,8 +649,8 @@ public final class ThemisSuite implements Suite {
     String line() {
       return String.format(
           java.util.Locale.ROOT,
-          "%.1f s (%sphase 1 %.1f s, phase 2 %.1f s; %d maps, %d reducers); %s; disks: %.0f MB"
-              + " written, %.0f MB read%s%s",
+          "%.1f s (%sphase 1 %.1f s, phase 2 %.1f s; %d maps, %d reducers); %s; CPU %.2f us per"
+              + " record; disks: %.0f MB written, %.0f MB read%s%s%s",
           seconds(),
           phase0Seconds > 0
               ? String.format(java.util.Locale.ROOT, "phase 0 %.1f s, ", phase0Seconds)
@@ -577,8 +660,16 @@ public final class ThemisSuite implements Suite {
           mapsRun,
           reducers,
           audit.summary(),
+          cpuMicrosPerRecord(),
           disks.bytesWritten() / 1e6,
           disks.bytesRead() / 1e6,
+          emulated == null || Double.isNaN(emulated.phase1().busy())
+              ? ""
+              : String.format(
+                  java.util.Locale.ROOT,
+                  "; emulated disk busy %.0f %% in phase 1, %.0f %% in phase 2",
+                  100 * emulated.phase1().busy(),
+                  100 * emulated.phase2().busy()),
           drops == null
               ? ""
               : String.format(

@@ -1,0 +1,96 @@
+package dev.levee.bench.disk;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The emulated disk's counts sampled through a job, so each of its phases can be said to keep the
+ * disk busy (near 1.0: the phase runs at the disk's speed) or not. One sample a second: each asks
+ * the emulator for its counts (a signal and a small file), far below its own cost.
+ */
+public final class BusySampler implements AutoCloseable {
+  private static final long PERIOD_MS = 1_000;
+
+  /** One reading: wall time and the emulator's counts then. */
+  record Sample(long atMillis, DiskCounts counts) {}
+
+  /** What the disk did over a span: busy share of the span, and megabytes each way. */
+  public record Span(double busy, double readMb, double writtenMb, long seeks) {
+    public static final Span UNKNOWN = new Span(Double.NaN, Double.NaN, Double.NaN, -1);
+  }
+
+  private final List<Sample> samples = new ArrayList<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  private BusySampler(EmulatedDisk disk) {
+    thread =
+        new Thread(
+            () -> {
+              while (running) {
+                try {
+                  DiskCounts c = disk.counts();
+                  synchronized (samples) {
+                    samples.add(new Sample(System.currentTimeMillis(), c));
+                  }
+                  Thread.sleep(PERIOD_MS);
+                } catch (InterruptedException e) {
+                  return;
+                } catch (Exception e) {
+                  // The emulator is gone: the spans after this are unknown, the job goes on.
+                  return;
+                }
+              }
+            },
+            "emulated-disk-sampler");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** A sampler of {@code place}'s emulated disk; null when the place is the real disk. */
+  public static BusySampler start(DiskPlace place) {
+    return place.emulatedDisk() == null ? null : new BusySampler(place.emulatedDisk());
+  }
+
+  /** What the disk did over [fromMillis, toMillis], from the samples around it. */
+  public Span between(long fromMillis, long toMillis) {
+    List<Sample> copy;
+    synchronized (samples) {
+      copy = List.copyOf(samples);
+    }
+    return between(copy, fromMillis, toMillis);
+  }
+
+  /**
+   * The last sample at or before {@code from} against the first at or after {@code to}: a span a
+   * little wider than asked (up to a period each side), so busy is an underestimate by at most two
+   * periods over the span.
+   */
+  static Span between(List<Sample> samples, long fromMillis, long toMillis) {
+    Sample a = null;
+    Sample b = null;
+    for (Sample s : samples) {
+      if (s.atMillis() <= fromMillis) {
+        a = s;
+      }
+      if (b == null && s.atMillis() >= toMillis) {
+        b = s;
+      }
+    }
+    if (a == null || b == null || b.atMillis() <= a.atMillis()) {
+      return Span.UNKNOWN;
+    }
+    DiskCounts d = b.counts().minus(a.counts());
+    return new Span(
+        d.busyNanos() / 1e6 / (b.atMillis() - a.atMillis()),
+        d.readBytes() / 1e6,
+        d.writeBytes() / 1e6,
+        d.seeks());
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    thread.interrupt();
+  }
+}
