@@ -1,5 +1,6 @@
 package dev.levee.bench.disk;
 
+import dev.levee.bench.sampling.Bracket;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -67,22 +68,13 @@ public final class BusySampler implements AutoCloseable {
    * periods over the span.
    */
   static Span between(List<Sample> samples, long fromMillis, long toMillis) {
-    Sample a = null;
-    Sample b = null;
-    for (Sample s : samples) {
-      if (s.atMillis() <= fromMillis) {
-        a = s;
-      }
-      if (b == null && s.atMillis() >= toMillis) {
-        b = s;
-      }
-    }
-    if (a == null || b == null || b.atMillis() <= a.atMillis()) {
+    Bracket<Sample> s = Bracket.around(samples, Sample::atMillis, fromMillis, toMillis);
+    if (s == null) {
       return Span.UNKNOWN;
     }
-    DiskCounts d = b.counts().minus(a.counts());
+    DiskCounts d = s.after().counts().minus(s.before().counts());
     return new Span(
-        d.busyNanos() / 1e6 / (b.atMillis() - a.atMillis()),
+        d.busyNanos() / 1e6 / (s.after().atMillis() - s.before().atMillis()),
         d.readBytes() / 1e6,
         d.writeBytes() / 1e6,
         d.seeks());

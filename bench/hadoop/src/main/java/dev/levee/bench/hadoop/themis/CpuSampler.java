@@ -1,5 +1,6 @@
 package dev.levee.bench.hadoop.themis;
 
+import dev.levee.bench.sampling.Bracket;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,19 +68,12 @@ final class CpuSampler implements AutoCloseable {
 
   /** The last sample at or before {@code from} against the first at or after {@code to}. */
   static Share between(List<Sample> samples, long fromMillis, long toMillis) {
-    Sample a = null;
-    Sample b = null;
-    for (Sample s : samples) {
-      if (s.atMillis() <= fromMillis) {
-        a = s;
-      }
-      if (b == null && s.atMillis() >= toMillis) {
-        b = s;
-      }
-    }
-    if (a == null || b == null || b.total() <= a.total()) {
+    Bracket<Sample> s = Bracket.around(samples, Sample::atMillis, fromMillis, toMillis);
+    if (s == null || s.after().total() <= s.before().total()) {
       return Share.UNKNOWN;
     }
+    Sample a = s.before();
+    Sample b = s.after();
     double total = b.total() - a.total();
     return new Share((b.busy() - a.busy()) / total, (b.iowait() - a.iowait()) / total);
   }
