@@ -11,16 +11,11 @@ record EmulatedUse(BusySampler.Span phase1, BusySampler.Span phase2) {
 
   /** The phases' spans from a sampler that ran through the job; null when none ran. */
   static EmulatedUse of(BusySampler sampler, JobPhases phases) {
-    if (sampler == null) {
-      return null;
-    }
-    try {
-      return new EmulatedUse(
-          sampler.between(phases.mapStartMillis(), phases.mapEndMillis()),
-          sampler.between(phases.mapEndMillis(), phases.reduceEndMillis()));
-    } finally {
-      sampler.close();
-    }
+    return sampler == null
+        ? null
+        : new EmulatedUse(
+            sampler.between(phases.mapStartMillis(), phases.mapEndMillis()),
+            sampler.between(phases.mapEndMillis(), phases.reduceEndMillis()));
   }
 
   void addTo(Map<String, Double> metrics) {

@@ -368,6 +368,9 @@ public final class ThemisSuite implements Suite {
             }
             DiskCounters disks = DiskCounters.now().minus(before);
             cpu.close();
+            if (emulated != null) {
+              emulated.close();
+            }
             JobPhases phases = JobPhases.of(job);
             EmulatedUse emulatedUse = EmulatedUse.of(emulated, phases);
             if (drops != null) {
