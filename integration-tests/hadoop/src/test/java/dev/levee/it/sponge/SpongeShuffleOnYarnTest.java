@@ -288,23 +288,41 @@ class SpongeShuffleOnYarnTest {
   @Order(5)
   void losingASpongeServerThatHoldsChunksFailsTheAttemptAndTheRerunIsCorrect() throws Exception {
     List<String> stock = stockOutput();
+    // The first reduce attempt waits, its shuffle done and its spilled runs in place, until the
+    // server is gone: without the hold the attempt can read its last remote chunk before the
+    // server stops, and then nothing fails (seen once in CI, the job ending 630 ms after the stop).
+    org.apache.hadoop.fs.Path hold = new org.apache.hadoop.fs.Path("/it/sponge/hold-server-loss");
+    fs.delete(hold, true);
+    fs.mkdirs(hold);
     Job job = spongeJob("sponge-server-loss");
+    job.getConfiguration().set(SkewedShuffleJob.REDUCE_HOLD_DIR, hold.toString());
     job.submit();
-    int victim = -1;
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (victim < 0 && !job.isComplete() && System.nanoTime() < deadline) {
-      for (int nm = 0; nm < NODE_MANAGERS && victim < 0; nm++) {
-        if (sponge(nm).node().metrics().getRemoteChunksHeld() > 0) {
-          victim = nm;
-        }
-      }
-      Thread.sleep(20);
+    while (!job.isComplete()
+        && fs.globStatus(new org.apache.hadoop.fs.Path(hold, "ready-*")).length == 0
+        && System.nanoTime() < deadline) {
+      Thread.sleep(100);
     }
-    assertTrue(victim >= 0, "no sponge server ever held a remote chunk");
+    assertTrue(
+        fs.globStatus(new org.apache.hadoop.fs.Path(hold, "ready-*")).length > 0,
+        "the first reduce attempt never reached its hold; job complete: " + job.isComplete());
+    // The server holding the most of the held attempt's remote chunks: the merge has read at most
+    // a chunk or two of each run so far.
+    int victim = -1;
+    int most = 0;
+    for (int nm = 0; nm < NODE_MANAGERS; nm++) {
+      int held = sponge(nm).node().metrics().getRemoteChunksHeld();
+      if (held > most) {
+        most = held;
+        victim = nm;
+      }
+    }
+    assertTrue(victim >= 0, "no sponge server held a remote chunk of the held reducer");
     SpongeAuxService killed = sponge(victim);
     int killedPort = killed.node().address().port();
     SpongeServerConfig killedConfig = killed.node().config();
     killed.stop();
+    fs.create(new org.apache.hadoop.fs.Path(hold, "release"), true).close();
 
     assertTrue(run(job), "job failed: " + job.getStatus().getFailureInfo());
     assertEquals(
