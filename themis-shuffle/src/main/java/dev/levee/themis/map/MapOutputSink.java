@@ -87,7 +87,7 @@ final class MapOutputSink {
     }
     Path file = runFiles.forRun(runs.size(), arena.framedBytes() + partitions * 150L);
     long[] records = new long[partitions];
-    SpillRecord index = writer.write(file, arena, List.of(), partitions, records);
+    SpillRecord index = writer.write(file, arena, List.of(), partitions, records, sortRoom());
     long bytes = rawLocal.getFileStatus(file).getLen();
     runs.add(new OverflowRun(file, index, records, bytes));
     long total = 0;
@@ -117,7 +117,8 @@ final class MapOutputSink {
 
   /** Writes file.out: the runs' records, then the arena's, one segment per partition. */
   SpillRecord finish(Path output) throws IOException, InterruptedException, ClassNotFoundException {
-    SpillRecord index = writer.write(output, arena, runs, partitions, new long[partitions]);
+    SpillRecord index =
+        writer.write(output, arena, runs, partitions, new long[partitions], sortRoom());
     arena.clear();
     for (OverflowRun run : runs) {
       rawLocal.delete(run.file(), false);
@@ -135,5 +136,10 @@ final class MapOutputSink {
 
   void release() {
     arena.clear();
+  }
+
+  /** What the buffer's budget leaves free beside what the arena holds. */
+  private long sortRoom() {
+    return Math.max(0, settings.budget() - arena.footprint());
   }
 }

@@ -9,7 +9,7 @@ import dev.levee.themis.records.FramedRecord;
 import dev.levee.themis.records.LongList;
 import dev.levee.themis.records.MergingIterator;
 import dev.levee.themis.records.PointerIterator;
-import dev.levee.themis.records.PointerSortable;
+import dev.levee.themis.records.PointerSorter;
 import dev.levee.themis.records.RecordCursor;
 import dev.levee.themis.records.RecordPages;
 import java.io.IOException;
@@ -47,7 +47,7 @@ final class MapOutputWriter<K, V> {
   private final Class<K> keyClass;
   private final Class<V> valueClass;
   private final RawComparator<K> comparator;
-  private final IndexedSorter sorter;
+  private final PointerSorter sorter;
   private final boolean sortPartitions;
   private final CombinerRunner<K, V> combiner;
   private final CombineOutputCollector<K, V> combineCollector;
@@ -80,7 +80,7 @@ final class MapOutputWriter<K, V> {
     this.keyClass = keyClass;
     this.valueClass = valueClass;
     this.comparator = comparator;
-    this.sorter = sorter;
+    this.sorter = new PointerSorter(sorter, comparator);
     this.sortPartitions = sortPartitions || combiner != null;
     this.combiner = combiner;
     this.combineCollector = combineCollector;
@@ -92,14 +92,20 @@ final class MapOutputWriter<K, V> {
 
   /**
    * Writes everything {@code arena} holds, after the records of {@code runs} (which are read back
-   * once), into {@code path}. Returns the file's index, one entry per partition.
+   * once), into {@code path}. Returns the file's index, one entry per partition. {@code sortRoom}:
+   * heap bytes the buffer leaves free, which a partition's sort may use for key prefixes.
    */
   SpillRecord write(
-      Path path, RecordArena arena, List<OverflowRun> runs, int partitions, long[] recordsOut)
+      Path path,
+      RecordArena arena,
+      List<OverflowRun> runs,
+      int partitions,
+      long[] recordsOut,
+      long sortRoom)
       throws IOException, InterruptedException, ClassNotFoundException {
     PartitionIndex index = arena.index(partitions);
     if (sortPartitions) {
-      sort(index, arena.pages());
+      sort(index, arena.pages(), sortRoom);
     }
     long start = System.nanoTime();
     SpillRecord spill = new SpillRecord(partitions);
@@ -230,7 +236,7 @@ final class MapOutputWriter<K, V> {
         writer.getCompressedLength() + cryptoPadding);
   }
 
-  private void sort(PartitionIndex index, RecordPages pages) {
+  private void sort(PartitionIndex index, RecordPages pages, long room) {
     long start = System.nanoTime();
     for (int p = 0; p < index.partitions(); p++) {
       long n = index.size(p);
@@ -239,11 +245,7 @@ final class MapOutputWriter<K, V> {
           throw new IllegalStateException(
               "partition " + p + " holds " + n + " records; at most 2^31-1 sort in one map");
         }
-        sorter.sort(
-            new PointerSortable(index.pointers(), index.start(p), pages, comparator),
-            0,
-            (int) n,
-            progress);
+        sorter.sort(pages, index.pointers(), index.start(p), (int) n, progress, room);
       }
     }
     sortNanos += System.nanoTime() - start;

@@ -10,7 +10,7 @@ import dev.levee.themis.records.FramedRecord;
 import dev.levee.themis.records.LongList;
 import dev.levee.themis.records.MergingIterator;
 import dev.levee.themis.records.PointerIterator;
-import dev.levee.themis.records.PointerSortable;
+import dev.levee.themis.records.PointerSorter;
 import dev.levee.themis.records.RecordCursor;
 import dev.levee.themis.records.RecordPages;
 import java.io.IOException;
@@ -54,6 +54,7 @@ final class ThemisMergeManager<K, V> implements MergeManager<K, V> {
   private final CompressionCodec codec;
   private final RawComparator<K> comparator;
   private final ReduceStats stats;
+  private final PointerSorter sorter;
 
   private final RecordPages pages = new RecordPages();
   private final LongList pointers = new LongList();
@@ -82,6 +83,7 @@ final class ThemisMergeManager<K, V> implements MergeManager<K, V> {
     this.rawLocal = ((LocalFileSystem) FileSystem.getLocal(job)).getRaw();
     this.codec = context.getCodec();
     this.comparator = (RawComparator<K>) job.getOutputKeyComparator();
+    this.sorter = new PointerSorter(new QuickSort(), comparator);
   }
 
   /** Memory to set aside for a segment of {@code size} bytes: its bytes and its pointers. */
@@ -265,15 +267,11 @@ final class ThemisMergeManager<K, V> implements MergeManager<K, V> {
     heldPointers.clear();
   }
 
-  private void sort(RecordPages held, LongList heldPointers) {
-    if (heldPointers.size() > 1) {
-      new QuickSort()
-          .sort(
-              new PointerSortable(heldPointers, 0, held, comparator),
-              0,
-              (int) heldPointers.size(),
-              context.getReporter());
-    }
+  /** Sorts what is held; key prefixes use what the budget leaves free. Caller holds the lock. */
+  private boolean sort(RecordPages held, LongList heldPointers) {
+    long room = settings.budget() - committedBytes - inflightBytes;
+    return sorter.sort(
+        held, heldPointers, 0, (int) heldPointers.size(), context.getReporter(), Math.max(0, room));
   }
 
   @Override
@@ -281,17 +279,18 @@ final class ThemisMergeManager<K, V> implements MergeManager<K, V> {
     closed = true;
     notifyAll();
     long start = System.nanoTime();
-    sort(pages, pointers);
+    boolean prefixed = sort(pages, pointers);
     stats.sorted(pointers.size(), System.nanoTime() - start);
     context.getMergedMapOutputsCounter().increment(committedSegments);
     RawKeyValueIterator inMemory = new PointerIterator(pointers, 0, pointers.size(), pages);
     LOG.info(
-        "{}: {} map outputs, {} records, {} bytes held; sorted once in {} ms; {} overflow runs",
+        "{}: {} map outputs, {} records, {} bytes held; sorted once in {} ms{}; {} overflow runs",
         reduceId,
         committedSegments,
         pointers.size(),
         committedBytes,
         (System.nanoTime() - start) / 1_000_000,
+        prefixed ? " with key prefixes" : "",
         runs.size());
     if (runs.isEmpty()) {
       return inMemory;

@@ -1,6 +1,10 @@
 package dev.levee.themis.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,7 +15,9 @@ import java.util.Random;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.DoubleWritable;
 import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
@@ -88,6 +94,96 @@ class SortAndMergeTest {
   }
 
   @Test
+  void textKeysPastTheirPrefixAndWithHighBytesSortAsTheReference() throws IOException {
+    Random random = new Random(16);
+    List<Writable> keys = new ArrayList<>();
+    String[] stems = {"", "prefix12", "prefix1", "pr\u00e9fix", "\u00ff\u00ff", "\u4e2d\u6587"};
+    for (int i = 0; i < 20_000; i++) {
+      // Stems of up to eight bytes and more, then a tail: many keys share all eight prefix bytes
+      // and differ after them; UTF-8 bytes >= 0x80 would sort wrongly if compared signed.
+      StringBuilder s = new StringBuilder(stems[random.nextInt(stems.length)]);
+      int tail = random.nextInt(4);
+      for (int c = 0; c < tail; c++) {
+        s.append(
+            (char) (random.nextBoolean() ? 'a' + random.nextInt(3) : 0xe0 + random.nextInt(3)));
+      }
+      keys.add(new Text(s.toString()));
+    }
+    // Text orders by the UTF-8 bytes, unsigned: the reference compares those bytes.
+    checkSort(
+        keys,
+        WritableComparator.get(Text.class),
+        (a, b) -> {
+          Text x = (Text) a;
+          Text y = (Text) b;
+          return WritableComparator.compareBytes(
+              x.getBytes(), 0, x.getLength(), y.getBytes(), 0, y.getLength());
+        });
+  }
+
+  @Test
+  void longKeysSortNumericallyAcrossTheSign() throws IOException {
+    Random random = new Random(17);
+    List<Writable> keys = new ArrayList<>();
+    long[] edges = {
+      Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE
+    };
+    for (int i = 0; i < 20_000; i++) {
+      keys.add(
+          new LongWritable(
+              i % 10 == 0
+                  ? edges[random.nextInt(edges.length)]
+                  : i % 2 == 0 ? random.nextLong() : random.nextInt(200) - 100));
+    }
+    checkSort(
+        keys,
+        WritableComparator.get(LongWritable.class),
+        Comparator.comparingLong(w -> ((LongWritable) w).get()));
+  }
+
+  @Test
+  void bytesWritableKeysLongerThanThePrefixSortByContentThenLength() throws IOException {
+    Random random = new Random(18);
+    List<Writable> keys = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      byte[] b = new byte[6 + random.nextInt(8)];
+      for (int j = 0; j < b.length; j++) {
+        b[j] = (byte) (j < 7 ? 0x7f + (j % 2) : random.nextInt(3) - 1);
+      }
+      keys.add(new BytesWritable(b));
+    }
+    checkSort(
+        keys,
+        WritableComparator.get(BytesWritable.class),
+        (a, b) -> ((BytesWritable) a).compareTo((BytesWritable) b));
+  }
+
+  @Test
+  void prefixesAreUsedOnlyWhenTheHeapHasRoomForThem() throws IOException {
+    List<Writable> keys = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      keys.add(new Text("k" + (i * 7919 % 1_000)));
+    }
+    PointerSorter sorter = new PointerSorter(new QuickSort(), WritableComparator.get(Text.class));
+    Stored stored = store(keys);
+    assertFalse(sorter.sort(stored.pages, stored.pointers, 0, 1_000, null, 8 * 1_000 - 1));
+    assertTrue(sorter.sort(stored.pages, stored.pointers, 0, 1_000, null, 8 * 1_000));
+  }
+
+  @Test
+  void onlyHadoopsOwnComparatorsGetAPrefix() {
+    assertNotNull(KeyPrefix.forComparator(WritableComparator.get(Text.class)));
+    assertNotNull(KeyPrefix.forComparator(WritableComparator.get(BytesWritable.class)));
+    assertNotNull(KeyPrefix.forComparator(WritableComparator.get(LongWritable.class)));
+    assertNotNull(KeyPrefix.forComparator(WritableComparator.get(IntWritable.class)));
+    // A subclass may reverse the order; a comparator of another type says nothing bytewise.
+    assertNull(KeyPrefix.forComparator(new LongWritable.DecreasingComparator()));
+    assertNull(KeyPrefix.forComparator(new Text.Comparator() {}));
+    assertNull(KeyPrefix.forComparator(WritableComparator.get(DoubleWritable.class)));
+    assertNull(KeyPrefix.forComparator(null));
+  }
+
+  @Test
   void mergingSortedRunsGivesOneSortedStream() throws IOException {
     Random random = new Random(15);
     RawComparator<?> cmp = WritableComparator.get(IntWritable.class);
@@ -152,12 +248,21 @@ class SortAndMergeTest {
     return new Stored(pages, pointers);
   }
 
+  /**
+   * Sorts with the key prefix the comparator allows, and again with none; both as the reference.
+   */
   private static void checkSort(
       List<Writable> keys, RawComparator<?> comparator, Comparator<Writable> reference)
       throws IOException {
+    checkSort(keys, new PointerSorter(new QuickSort(), comparator), reference);
+    checkSort(keys, new PointerSorter(new QuickSort(), comparator, null), reference);
+  }
+
+  private static void checkSort(
+      List<Writable> keys, PointerSorter sorter, Comparator<Writable> reference)
+      throws IOException {
     Stored stored = store(keys);
-    new QuickSort()
-        .sort(new PointerSortable(stored.pointers, 0, stored.pages, comparator), 0, keys.size());
+    sorter.sort(stored.pages, stored.pointers, 0, keys.size(), null, Long.MAX_VALUE);
     // Sort indexes by the reference comparator; equal keys may come in any order, so compare keys.
     Integer[] order = new Integer[keys.size()];
     for (int i = 0; i < order.length; i++) {

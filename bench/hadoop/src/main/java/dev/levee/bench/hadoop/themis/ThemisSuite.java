@@ -120,6 +120,12 @@ public final class ThemisSuite implements Suite {
                 + " once (default: room for the AM and two of the largest containers, at least"
                 + " 2048)",
             ""),
+        OptionSpec.optional(
+            "task-java-opts",
+            "FLAGS",
+            "JVM flags added to every map and reduce task of every variant (a profile, e.g."
+                + " -XX:StartFlightRecording=filename=/tmp/task-%p.jfr); recorded on each line",
+            ""),
         OptionSpec.optional("repetitions", "N", "runs of each variant (order rotates)", "1"),
         OptionSpec.flag(
             "drop-caches",
@@ -252,6 +258,7 @@ public final class ThemisSuite implements Suite {
             ? o.intIn("node-memory-mb", 512 + largestContainerMb, 1 << 20)
             : Math.max(2048, 512 + 2 * largestContainerMb);
     int repetitions = o.intIn("repetitions", 1, 100);
+    String taskJavaOpts = o.string("task-java-opts").trim();
     try (MiniMapReduceCluster cluster =
         MiniMapReduceCluster.builder()
             .nodeManagers(2)
@@ -261,8 +268,10 @@ public final class ThemisSuite implements Suite {
       Configuration conf = cluster.clientConf();
       conf.setInt(MRJobConfig.MAP_MEMORY_MB, mapContainerMb);
       conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, reduceContainerMb);
-      conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx" + heapMb + "m -XX:+UseParallelGC");
-      conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx" + reduceHeapMb + "m -XX:+UseParallelGC");
+      conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx" + heapMb + "m -XX:+UseParallelGC " + taskJavaOpts);
+      conf.set(
+          MRJobConfig.REDUCE_JAVA_OPTS,
+          "-Xmx" + reduceHeapMb + "m -XX:+UseParallelGC " + taskJavaOpts);
       conf.setInt(MRJobConfig.MAP_MAX_ATTEMPTS, 1);
       conf.setInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 1);
       conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
@@ -412,6 +421,9 @@ public final class ThemisSuite implements Suite {
             params.put("node_memory_mb", nodeMemoryMb);
             params.put("memory_limit_bytes", memory == null ? 0 : memory.limitBytes());
             params.put("caches_dropped", dropCaches);
+            if (!taskJavaOpts.isEmpty()) {
+              params.put("task_java_opts", taskJavaOpts);
+            }
             params.putAll(place.params());
             context.record(v.label, params, r.metrics(), rep);
             context.err().printf("themis: %s %s %s%n", w.name(), v.label, r.line());
