@@ -143,6 +143,7 @@ public final class ThemisSuite implements Suite {
   @Override
   public void run(SuiteContext context) throws Exception {
     ParsedOptions o = context.options();
+    ThemisRunSettings settings = ThemisRunSettings.parse(o);
     boolean dropCaches = o.flag("drop-caches");
     java.nio.file.Path root = RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath());
     java.nio.file.Path figures = RunFigures.dir(context, o.string("figures"));
@@ -181,7 +182,7 @@ public final class ThemisSuite implements Suite {
     // emulated spindle, as a ThemisMR node's input, intermediate and output data shared its disks.
     try (DiskPlace place = DiskChoice.open(o, base, context.err())) {
       disk = diskLine(context, root, place);
-      runWorkloads(context, o, place, disk, memory, results, descriptions, dropCaches);
+      runWorkloads(context, settings, place, disk, memory, results, descriptions, dropCaches);
     } finally {
       if (!o.flag("keep-data")) {
         org.apache.hadoop.fs.FileUtil.fullyDelete(base.toFile());
@@ -234,7 +235,7 @@ public final class ThemisSuite implements Suite {
   /** Every workload, every variant, every repetition on one cluster in {@code place}. */
   private static void runWorkloads(
       SuiteContext context,
-      ParsedOptions o,
+      ThemisRunSettings settings,
       DiskPlace place,
       DiskBandwidth disk,
       MemoryCgroup memory,
@@ -242,23 +243,15 @@ public final class ThemisSuite implements Suite {
       Map<String, String> descriptions,
       boolean dropCaches)
       throws Exception {
-    List<ThemisWorkload> workloads = Workloads.all().select("workloads", o.string("workloads"));
-    long sortRecords = o.longAtLeast("records", 1000);
-    double scale = o.doubleIn("scale", 0, 1000, true);
-    int maps = o.intIn("maps", 1, 1000);
-    int reducers = o.intIn("reducers", 1, 1000);
-    List<ShuffleVariant> variants = ShuffleVariant.select("variants", o.string("variants"));
-    int heapMb = o.intIn("task-heap-mb", 128, 8192);
-    int reduceHeapMb = o.isGiven("reduce-heap-mb") ? o.intIn("reduce-heap-mb", 128, 8192) : heapMb;
-    int mapContainerMb = heapMb + 160;
-    int reduceContainerMb = reduceHeapMb + 160;
-    int largestContainerMb = Math.max(mapContainerMb, reduceContainerMb);
-    int nodeMemoryMb =
-        o.isGiven("node-memory-mb")
-            ? o.intIn("node-memory-mb", 512 + largestContainerMb, 1 << 20)
-            : Math.max(2048, 512 + 2 * largestContainerMb);
-    int repetitions = o.intIn("repetitions", 1, 100);
-    String taskJavaOpts = o.string("task-java-opts").trim();
+    List<ThemisWorkload> workloads = settings.workloads();
+    int maps = settings.maps();
+    int reducers = settings.reducers();
+    List<ShuffleVariant> variants = settings.variants();
+    int heapMb = settings.heapMb();
+    int reduceHeapMb = settings.reduceHeapMb();
+    int nodeMemoryMb = settings.nodeMemoryMb();
+    int repetitions = settings.repetitions();
+    String taskJavaOpts = settings.taskJavaOpts();
     try (MiniMapReduceCluster cluster =
         MiniMapReduceCluster.builder()
             .nodeManagers(2)
@@ -266,8 +259,8 @@ public final class ThemisSuite implements Suite {
             .baseDir(place.dir())
             .start()) {
       Configuration conf = cluster.clientConf();
-      conf.setInt(MRJobConfig.MAP_MEMORY_MB, mapContainerMb);
-      conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, reduceContainerMb);
+      conf.setInt(MRJobConfig.MAP_MEMORY_MB, settings.mapContainerMb());
+      conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, settings.reduceContainerMb());
       conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx" + heapMb + "m -XX:+UseParallelGC " + taskJavaOpts);
       conf.set(
           MRJobConfig.REDUCE_JAVA_OPTS,
@@ -282,12 +275,7 @@ public final class ThemisSuite implements Suite {
       }
       FileSystem fs = cluster.fileSystem();
       for (ThemisWorkload w : workloads) {
-        long records =
-            !w.name().equals(SortWorkload.NAME)
-                ? Math.max(1000, Math.round(w.defaultRecords() * scale))
-                : o.isGiven("records")
-                    ? sortRecords
-                    : Math.max(1000, Math.round(sortRecords * scale));
+        long records = settings.recordsOf(w);
         descriptions.put(w.name(), w.description(records));
         Path input = new Path("/bench/themis/" + w.name() + "-in");
         context
