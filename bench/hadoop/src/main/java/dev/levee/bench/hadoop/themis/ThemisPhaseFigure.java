@@ -6,11 +6,8 @@ import dev.levee.bench.report.Results;
 import dev.levee.bench.results.Measurement;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
 import org.knowm.xchart.CategoryChart;
 
 /**
@@ -48,36 +45,15 @@ public final class ThemisPhaseFigure implements Figure {
     return !drawnFrom(results).isEmpty();
   }
 
-  /**
-   * The run (one revision and command) that measured the most workloads, the latest of those: runs
-   * of one workload under a special condition are tables in the module's README, not this figure.
-   */
   @Override
   public List<Measurement> drawnFrom(Results results) {
-    Map<List<String>, List<Measurement>> runs = new LinkedHashMap<>();
-    for (Measurement m : results.of(SUITE)) {
-      // The emulated disk is another regime, not more runs of this one.
-      if (m.metrics().containsKey("phase1_disk_fraction")
-          && !"emulated".equals(m.params().get("disk"))) {
-        runs.computeIfAbsent(
-                List.of(Objects.toString(m.gitRevision()), Objects.toString(m.command())),
-                k -> new ArrayList<>())
-            .add(m);
-      }
-    }
-    List<Measurement> best = List.of();
-    for (List<Measurement> run : runs.values()) {
-      if (workloads(run).size() >= workloads(best).size()) {
-        best = run;
-      }
-    }
-    return best;
+    return ThemisRuns.widest(results, "phase1_disk_fraction");
   }
 
   @Override
   public BufferedImage draw(Results results) {
     List<Measurement> run = drawnFrom(results);
-    List<String> workloads = workloads(run);
+    List<String> workloads = ThemisRuns.workloads(run);
     List<String> categories = new ArrayList<>();
     for (String w : workloads) {
       categories.add(w + " 1");
@@ -100,7 +76,7 @@ public final class ThemisPhaseFigure implements Figure {
       List<Double> y = new ArrayList<>();
       for (String w : workloads) {
         for (String phase : PHASES) {
-          double share = 100 * median(run, v, w, phase + "_disk_fraction");
+          double share = 100 * ThemisRuns.median(run, v, w, phase + "_disk_fraction");
           y.add(Double.isNaN(share) ? null : share);
           max = Double.isNaN(share) ? max : Math.max(max, share);
         }
@@ -144,19 +120,5 @@ public final class ThemisPhaseFigure implements Figure {
                         ? "dropped"
                         : "not dropped")
                 + cpu));
-  }
-
-  private static List<String> workloads(List<Measurement> run) {
-    return run.stream().map(m -> String.valueOf(m.params().get("workload"))).distinct().toList();
-  }
-
-  private static double median(
-      List<Measurement> run, String variant, String workload, String metric) {
-    return Results.median(
-        run.stream()
-            .filter(m -> m.variant().equals(variant))
-            .filter(m -> workload.equals(String.valueOf(m.params().get("workload"))))
-            .toList(),
-        metric);
   }
 }

@@ -30,6 +30,8 @@ class HadoopFiguresTest {
             "piranha-breakdown-top-k-domains.png",
             "piranha-breakdown-top-k-words.png",
             "piranha-seconds.png",
+            "themis-cpu-per-record.png",
+            "themis-emulated-disk.png",
             "themis-phase-throughput.png"),
         ours.stream().map(Figure::file).toList());
     for (Figure f : ours) {
