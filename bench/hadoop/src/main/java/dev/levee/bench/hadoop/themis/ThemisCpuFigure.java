@@ -88,7 +88,7 @@ public final class ThemisCpuFigure implements Figure {
                 Locale.ROOT,
                 "Medians of %d run(s) per variant. Stock-default's CPU per record (us): %s."
                     + " Tasks only: the AM and the HDFS and YARN daemons are not counted.",
-                run.stream().mapToInt(Measurement::repetition).max().orElse(0) + 1,
+                ThemisRuns.repetitions(run),
                 base)));
   }
 }

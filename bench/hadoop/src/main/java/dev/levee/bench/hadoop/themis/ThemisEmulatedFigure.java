@@ -7,11 +7,8 @@ import dev.levee.bench.results.Measurement;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
 import org.knowm.xchart.CategoryChart;
 
 /**
@@ -49,19 +46,14 @@ public final class ThemisEmulatedFigure implements Figure {
   /** The emulated-disk Sort run (one revision and command) with the most input, latest of those. */
   @Override
   public List<Measurement> drawnFrom(Results results) {
-    Map<List<String>, List<Measurement>> runs = new LinkedHashMap<>();
-    for (Measurement m : results.of(ThemisPhaseFigure.SUITE)) {
-      if ("emulated".equals(m.params().get("disk"))
-          && SortWorkload.NAME.equals(m.params().get("workload"))
-          && m.metrics().containsKey("phase1_emulated_disk_busy")) {
-        runs.computeIfAbsent(
-                List.of(Objects.toString(m.gitRevision()), Objects.toString(m.command())),
-                k -> new ArrayList<>())
-            .add(m);
-      }
-    }
     List<Measurement> best = List.of();
-    for (List<Measurement> run : runs.values()) {
+    for (List<Measurement> run :
+        ThemisRuns.runs(
+            results,
+            m ->
+                "emulated".equals(m.params().get("disk"))
+                    && SortWorkload.NAME.equals(m.params().get("workload"))
+                    && m.metrics().containsKey("phase1_emulated_disk_busy"))) {
       if (best.isEmpty() || inputBytes(run) >= inputBytes(best)) {
         best = run;
       }
@@ -142,7 +134,7 @@ public final class ThemisEmulatedFigure implements Figure {
                 first.params().get("maps"),
                 first.params().get("reducers"),
                 first.params().get("task_heap_mb"),
-                run.stream().mapToInt(Measurement::repetition).max().orElse(0) + 1)));
+                ThemisRuns.repetitions(run))));
   }
 
   private static double median(List<Measurement> run, String variant, String metric) {

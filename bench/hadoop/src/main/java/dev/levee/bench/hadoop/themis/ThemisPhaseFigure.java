@@ -115,7 +115,7 @@ public final class ThemisPhaseFigure implements Figure {
                         + " top; the highest bar is %.0f%%. Medians of %d run(s) per variant;"
                         + " page cache %s.",
                     max,
-                    run.stream().mapToInt(Measurement::repetition).max().orElse(0) + 1,
+                    ThemisRuns.repetitions(run),
                     Boolean.TRUE.equals(first.params().get("caches_dropped"))
                         ? "dropped"
                         : "not dropped")
