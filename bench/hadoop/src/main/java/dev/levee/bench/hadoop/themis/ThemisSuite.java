@@ -178,10 +178,12 @@ public final class ThemisSuite implements Suite {
     Map<String, Map<ShuffleVariant, List<RunResult>>> results = new LinkedHashMap<>();
     Map<String, String> descriptions = new LinkedHashMap<>();
     DiskBandwidth disk;
+    boolean emulated;
     // On --disk emulated the whole cluster (HDFS and the NodeManagers' local dirs) lives on one
     // emulated spindle, as a ThemisMR node's input, intermediate and output data shared its disks.
     try (DiskPlace place = DiskChoice.open(o, base, context.err())) {
       disk = diskLine(context, root, place);
+      emulated = place.isEmulated();
       runWorkloads(context, settings, place, disk, memory, results, descriptions, dropCaches);
     } finally {
       if (!o.flag("keep-data")) {
@@ -191,7 +193,9 @@ public final class ThemisSuite implements Suite {
     Files.createDirectories(figures);
     String table = RatioTable.markdown(results, descriptions, disk, dropCaches, memory);
     context.out().println(table);
-    Files.writeString(figures.resolve("themis-ratios.md"), table);
+    // One file per regime: publishing an emulated-disk run must not replace the real disk's table.
+    Files.writeString(
+        figures.resolve(emulated ? "themis-ratios-emulated.md" : "themis-ratios.md"), table);
     // The phase chart is a report figure (ThemisPhaseFigure), drawn from the result lines.
     context.out().println("themis: figure: ./levee report --run <this run's id> draws it");
   }
