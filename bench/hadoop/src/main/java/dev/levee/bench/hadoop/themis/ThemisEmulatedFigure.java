@@ -126,11 +126,12 @@ public final class ThemisEmulatedFigure implements Figure {
             String.format(
                 Locale.ROOT,
                 "Emulated disk (FUSE, labelled emulation): %s MB/s, %s ms per seek, %s MB write-back"
-                    + " cache, one spindle under HDFS and both NodeManagers' local dirs; %s maps, %s"
+                    + " cache, one spindle under HDFS and both NodeManagers' local dirs; %.0f maps (%s input files), %s"
                     + " reducers, tasks at -Xmx%s m; medians of %d run(s).",
                 first.params().get("emulated_disk_mb_per_s"),
                 first.params().get("emulated_disk_seek_ms"),
                 first.params().get("emulated_disk_write_cache_mb"),
+                first.metrics().getOrDefault("maps_run", Double.NaN),
                 first.params().get("maps"),
                 first.params().get("reducers"),
                 first.params().get("task_heap_mb"),
