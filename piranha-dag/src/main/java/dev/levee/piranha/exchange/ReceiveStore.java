@@ -270,8 +270,14 @@ public final class ReceiveStore implements Closeable {
       held(parent, run);
     }
 
-    /** The parent's stream ended: checks its totals and marks it held. */
-    public void end(long records, long bytes, int runCount) throws IOException {
+    /**
+     * The parent's stream ended: checks its declared totals against what arrived. The caller
+     * acknowledges the stream and only then {@link #complete()}s it: once the last parent is
+     * complete the task may finish and close every connection, and an acknowledgement not yet sent
+     * by then is lost (the parent saw the connection close while it waited for it, and the run
+     * aborted).
+     */
+    public void checkEnd(long records, long bytes, int runCount) throws IOException {
       if (inRun) {
         throw new IOException("stream from " + parent + " ended inside a run");
       }
@@ -293,6 +299,16 @@ public final class ReceiveStore implements Closeable {
                 + runs
                 + " runs arrived");
       }
+    }
+
+    /** {@link #checkEnd} then {@link #complete()}, where nothing is acknowledged in between. */
+    public void end(long records, long bytes, int runCount) throws IOException {
+      checkEnd(records, bytes, runCount);
+      complete();
+    }
+
+    /** Marks the parent's stream held, after {@link #checkEnd} and its acknowledgement. */
+    public void complete() {
       completed(parent);
     }
 

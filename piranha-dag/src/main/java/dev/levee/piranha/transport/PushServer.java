@@ -215,10 +215,13 @@ public final class PushServer implements Closeable {
             long bytes = p.readLong();
             int runs = p.readInt();
             p.end();
-            incoming.end(records, bytes, runs);
-            ended = true;
+            incoming.checkEnd(records, bytes, runs);
+            // Acknowledge before completing: completing the last parent lets this task finish
+            // and close every connection, which would race the acknowledgement.
             writer.control(FrameType.ACK).putLong(records).putLong(bytes).send();
             writer.flush();
+            ended = true;
+            incoming.complete();
           }
           case ERROR -> {
             Frame.PayloadReader p = f.reader();
