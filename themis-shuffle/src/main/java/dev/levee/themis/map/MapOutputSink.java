@@ -138,8 +138,8 @@ final class MapOutputSink {
     arena.clear();
   }
 
-  /** What the buffer's budget leaves free beside what the arena holds. */
+  /** What the buffer's budget leaves free beside what the arena holds (negative: nothing). */
   private long sortRoom() {
-    return Math.max(0, settings.budget() - arena.footprint());
+    return settings.budget() - arena.footprint();
   }
 }

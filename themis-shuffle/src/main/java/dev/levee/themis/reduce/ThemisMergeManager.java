@@ -271,7 +271,7 @@ final class ThemisMergeManager<K, V> implements MergeManager<K, V> {
   private boolean sort(RecordPages held, LongList heldPointers) {
     long room = settings.budget() - committedBytes - inflightBytes;
     return sorter.sort(
-        held, heldPointers, 0, (int) heldPointers.size(), context.getReporter(), Math.max(0, room));
+        held, heldPointers, 0, (int) heldPointers.size(), context.getReporter(), room);
   }
 
   @Override

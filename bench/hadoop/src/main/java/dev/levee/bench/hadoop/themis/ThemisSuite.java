@@ -124,7 +124,7 @@ public final class ThemisSuite implements Suite {
             "task-java-opts",
             "FLAGS",
             "JVM flags added to every map and reduce task of every variant (a profile, e.g."
-                + " -XX:StartFlightRecording=filename=/tmp/task-%p.jfr); recorded on each line",
+                + " -XX:StartFlightRecording=filename=/tmp/task-@taskid@.jfr); recorded on each line",
             ""),
         OptionSpec.optional("repetitions", "N", "runs of each variant (order rotates)", "1"),
         OptionSpec.flag(
