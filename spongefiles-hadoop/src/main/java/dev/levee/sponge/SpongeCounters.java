@@ -55,6 +55,17 @@ public final class SpongeCounters {
     REMOTE_TRACKER_UNREACHABLE("remote.tracker_unreachable"),
     /** 1 when the task ran the stock spill path instead (no usable sponge on its node). */
     SHUFFLE_FALLBACKS("shuffle.fallbacks"),
+    /**
+     * Time the reduce task spent at its start finding and attaching its node's sponge: the node
+     * descriptor, the server probe and secret exchange, the tracker's ZooKeeper connection and the
+     * pool mapping. Paid whether or not the task spills.
+     */
+    SHUFFLE_ATTACH_NANOS("shuffle.attach_nanos"),
+    /**
+     * Time closing the reduce task's SpongeFiles took after the reducer had consumed the merge
+     * (background frees, connections, the tracker's session). Paid whether or not the task spills.
+     */
+    SHUFFLE_CLOSE_NANOS("shuffle.close_nanos"),
     /** Map outputs too big for the shuffle buffer, fetched straight into a SpongeFile. */
     SHUFFLE_MAP_OUTPUTS_TO_SPONGE("shuffle.map_outputs_to_sponge"),
     /** Merges of in-memory map outputs into a SpongeFile run, to free the shuffle buffer. */

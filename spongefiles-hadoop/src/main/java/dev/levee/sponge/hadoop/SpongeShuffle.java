@@ -43,6 +43,8 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   private GuardedServerList tracker;
   private MergeStatistics stats;
   private boolean fellBack;
+  private long attachNanos;
+  private long closeNanos;
 
   @Override
   protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
@@ -52,8 +54,10 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
     boolean failOnFallback =
         SpongeConf.SHUFFLE_FALLBACK.from(SpongeConf.source(context.getJobConf()))
             == SpongeConf.Fallback.FAIL;
+    long attachStart = System.nanoTime();
     SpongeAttacher.Attachment attachment =
         SpongeAttacher.attach(context.getJobConf(), context.getReduceId());
+    attachNanos = System.nanoTime() - attachStart;
     if (!attachment.available()) {
       if (failOnFallback) {
         throw new IllegalStateException(
@@ -75,7 +79,10 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
     tracker = attachment.tracker();
     stats = new MergeStatistics();
     LOG.info(
-        "{}: spilling the shuffle into SpongeFiles ({})", context.getReduceId(), sponge.config());
+        "{}: spilling the shuffle into SpongeFiles ({}; attached in {} ms)",
+        context.getReduceId(),
+        sponge.config(),
+        attachNanos / 1_000_000);
     return new SpongeMergeManager<K, V>(context, sponge, this, stats);
   }
 
@@ -90,6 +97,8 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
       closeSponge();
       if (counters != null) {
         counters.increment(Counter.SHUFFLE_FALLBACKS.counterName(), fellBack ? 1 : 0);
+        counters.increment(Counter.SHUFFLE_ATTACH_NANOS.counterName(), attachNanos);
+        counters.increment(Counter.SHUFFLE_CLOSE_NANOS.counterName(), closeNanos);
         if (tracker != null) {
           counters.increment(
               Counter.REMOTE_TRACKER_UNREACHABLE.counterName(),
@@ -110,10 +119,13 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
 
   private void closeSponge() {
     if (sponge != null) {
+      long start = System.nanoTime();
       try {
         sponge.close();
       } catch (IOException e) {
         LOG.warn("closing SpongeFiles failed; the node's sponge server reclaims what is left", e);
+      } finally {
+        closeNanos = System.nanoTime() - start;
       }
     }
   }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategorySeries;
@@ -224,7 +225,21 @@ public final class SpongeJobsFigure implements Figure {
    * Two runs of one command at one revision are the same experiment, so they may pool.
    */
   static List<Measurement> latestRun(Results results) {
-    return results.latestRun(SpongeMedianFigure.SUITE, m -> !SpongeMedianFigure.onEmulatedDisk(m));
+    Predicate<Measurement> realDisk = m -> !SpongeMedianFigure.onEmulatedDisk(m);
+    // A run of the no-spill condition alone (the check of what SpongeFiles cost unused) has no
+    // spilling arm to draw: the figure stays on the latest run that has one, with all its lines.
+    List<Measurement> spilling =
+        results.latestRun(
+            SpongeMedianFigure.SUITE, realDisk.and(m -> CONDITIONS.containsKey(condition(m))));
+    if (spilling.isEmpty()) {
+      return List.of();
+    }
+    Measurement last = spilling.get(0);
+    return results.latestRun(
+        SpongeMedianFigure.SUITE,
+        realDisk
+            .and(m -> Objects.equals(m.gitRevision(), last.gitRevision()))
+            .and(m -> Objects.equals(m.command(), last.command())));
   }
 
   private static String job(Measurement m) {

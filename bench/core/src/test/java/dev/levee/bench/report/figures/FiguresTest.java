@@ -167,6 +167,11 @@ public class FiguresTest {
     List<Measurement> both = new java.util.ArrayList<>(old);
     both.addAll(run);
     assertEquals(run, SpongeJobsFigure.latestRun(new Results(both)));
+    // A later run of the no-spill condition alone (the overhead check) leaves the figure as it was.
+    List<Measurement> withCheck = new java.util.ArrayList<>(both);
+    withCheck.add(jobLine("median", "stock", "no-spill", 61, "check", "2026-03-01"));
+    withCheck.add(jobLine("median", "spongefiles", "no-spill", 62, "check", "2026-03-01"));
+    assertEquals(run, SpongeJobsFigure.latestRun(new Results(withCheck)));
     SpongeJobsFigure f = new SpongeJobsFigure();
     assertTrue(f.canDraw(new Results(both)));
     BufferedImage image = f.draw(new Results(both));

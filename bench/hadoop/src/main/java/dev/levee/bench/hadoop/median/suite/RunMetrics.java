@@ -42,6 +42,8 @@ final class RunMetrics {
     m.put("reduce_local_fs_bytes_written", (double) fileWritten);
     m.put("reduce_local_fs_bytes_read", (double) fileRead);
     m.put("reduce_gc_ms", (double) reduce.findCounter(TaskCounter.GC_TIME_MILLIS).getValue());
+    // The reduce task's own CPU: what a plugin costs it, free of the job's scheduling noise.
+    m.put("reduce_cpu_ms", (double) reduce.findCounter(TaskCounter.CPU_MILLISECONDS).getValue());
 
     Map<Tier, Long> tierBytes = new LinkedHashMap<>();
     for (Tier t : Tier.values()) {
