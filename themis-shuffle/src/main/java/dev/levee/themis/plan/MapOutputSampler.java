@@ -76,6 +76,7 @@ public final class MapOutputSampler {
     Partitioner partitioner = ReflectionUtils.newInstance(context.getPartitionerClass(), job);
     OutputCapture capture =
         new OutputCapture(job, OutputCapture.of(partitioner, job.getNumReduceTasks()), reservoir);
+    PrefixCombiner combiner = PrefixCombiner.forJob(job, capture);
     long inputBytes = 0;
     List<Integer> picked = spread(splits.size(), wanted);
     for (int index : picked) {
@@ -85,11 +86,18 @@ public final class MapOutputSampler {
       RecordReader reader = inputFormat.createRecordReader(split, taskContext);
       reader.initialize(split, taskContext);
       PrefixReader limited = new PrefixReader(reader, split.getLength(), prefix);
+      if (combiner != null) {
+        combiner.beginSplit(limited::bytesRead, limited::stop);
+      }
       RecordWriter writer =
           new RecordWriter() {
             @Override
             public void write(Object key, Object value) throws IOException {
-              capture.write(key, value);
+              if (combiner != null) {
+                combiner.collect(key, value);
+              } else {
+                capture.write(key, value);
+              }
             }
 
             @Override
@@ -110,13 +118,16 @@ public final class MapOutputSampler {
       } finally {
         reader.close();
       }
+      if (combiner != null) {
+        combiner.endSplit(split.getLength(), limited.bytesRead());
+      }
       inputBytes += limited.bytesRead();
     }
-    return new MapOutputSample(
+    return sample(
+        combiner,
+        capture,
+        reservoir,
         inputBytes,
-        capture.records(),
-        capture.bytes(),
-        reservoir.items(),
         picked.size(),
         splits.size(),
         totalInput,
@@ -139,7 +150,8 @@ public final class MapOutputSampler {
         ReflectionUtils.newInstance(job.getPartitionerClass(), job);
     OutputCapture capture =
         new OutputCapture(job, OutputCapture.of(partitioner, job.getNumReduceTasks()), reservoir);
-    OutputCollector collector = capture::write;
+    PrefixCombiner combiner = PrefixCombiner.forJob(job, capture);
+    OutputCollector collector = combiner != null ? combiner::collect : capture::write;
     long inputBytes = 0;
     List<Integer> picked = spread(splits.length, wanted);
     for (int index : picked) {
@@ -147,22 +159,70 @@ public final class MapOutputSampler {
       org.apache.hadoop.mapred.RecordReader reader =
           inputFormat.getRecordReader(split, job, Reporter.NULL);
       PrefixReader.Old limited = new PrefixReader.Old(reader, split.getLength(), prefix);
+      if (combiner != null) {
+        combiner.beginSplit(limited::bytesRead, limited::stop);
+      }
       MapRunnable runner = ReflectionUtils.newInstance(job.getMapRunnerClass(), job);
       try {
         runner.run(limited, collector, Reporter.NULL);
       } finally {
         reader.close();
       }
+      if (combiner != null) {
+        try {
+          combiner.endSplit(split.getLength(), limited.bytesRead());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while combining a sampled prefix", e);
+        }
+      }
       inputBytes += limited.bytesRead();
     }
-    return new MapOutputSample(
+    return sample(
+        combiner,
+        capture,
+        reservoir,
         inputBytes,
-        capture.records(),
-        capture.bytes(),
-        reservoir.items(),
         picked.size(),
         splits.length,
         totalInput,
         largest);
+  }
+
+  /**
+   * Without a combiner the captured records are the map output and reach the reducers as they are;
+   * with one, the captured records are the combiner's and the map output is the combiner's input.
+   */
+  private static MapOutputSample sample(
+      PrefixCombiner<?, ?> combiner,
+      OutputCapture<?, ?> capture,
+      Reservoir<SampledRecord> reservoir,
+      long inputBytes,
+      int sampled,
+      int total,
+      long totalInput,
+      long largest) {
+    if (combiner == null) {
+      return new MapOutputSample(
+          inputBytes,
+          capture.records(),
+          capture.bytes(),
+          reservoir.items(),
+          sampled,
+          total,
+          totalInput,
+          largest);
+    }
+    return new MapOutputSample(
+        inputBytes,
+        combiner.rawRecords(),
+        combiner.rawBytes(),
+        reservoir.items(),
+        sampled,
+        total,
+        totalInput,
+        largest,
+        combiner.recordShare(),
+        combiner.byteShare());
   }
 }

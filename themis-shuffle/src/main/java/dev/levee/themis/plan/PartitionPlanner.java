@@ -46,8 +46,9 @@ public final class PartitionPlanner {
 
   public static PlanReport plan(MapOutputSample sample, Job job) {
     List<SampledRecord> records = sample.records();
-    long outBytes = sample.estimatedOutputBytes();
-    long outRecords = sample.estimatedOutputRecords();
+    // What the reducers hold: the map output after the maps' combiner.
+    long outBytes = sample.estimatedReducerInputBytes();
+    long outRecords = sample.estimatedReducerInputRecords();
     long footprint = outBytes + outRecords * REDUCER_BYTES_PER_RECORD;
     long target = Math.max(1, (long) (job.fill() * job.reducerBudget()));
     // Each sampled record stands for this many bytes of reducer memory.

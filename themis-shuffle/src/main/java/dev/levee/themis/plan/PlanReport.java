@@ -8,6 +8,8 @@ import java.util.Locale;
  * policy), the predicted partition sizes against the reducers' memory, the heavy keys, and a split
  * size when maps would outgrow their buffers.
  *
+ * @param estimatedReducerInputBytes what all reducers receive: the map output, after the maps'
+ *     combiner where there is one
  * @param predictedPartitionBytes each planned partition's bytes (records plus their 8-byte
  *     pointers), extrapolated from the sample
  * @param splitMaxSize the split size to use, or -1 to keep the job's
@@ -20,8 +22,8 @@ public record PlanReport(
     PartitionPlan plan,
     long reducerBudget,
     long targetBytes,
-    long estimatedOutputBytes,
-    long estimatedOutputRecords,
+    long estimatedReducerInputBytes,
+    long estimatedReducerInputRecords,
     List<Long> predictedPartitionBytes,
     List<HeavyKey> heavyKeys,
     long mapBudget,
@@ -50,8 +52,18 @@ public record PlanReport(
             sample.totalSplits(),
             bytes(sample.inputBytes()),
             String.format(Locale.ROOT, "%.3f", sample.outputPerInputByte()),
-            bytes(estimatedOutputBytes),
-            estimatedOutputRecords));
+            bytes(sample.estimatedOutputBytes()),
+            sample.estimatedOutputRecords()));
+    if (sample.combined()) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "  after the maps' combiner (run on the sampled prefixes, projected to whole splits):"
+                  + " reducers receive %s in %,d records (%.1f%% of the map output's bytes)%n",
+              bytes(estimatedReducerInputBytes),
+              estimatedReducerInputRecords,
+              100 * sample.reducerByteShare()));
+    }
     if (plan != null) {
       s.append(
           String.format(

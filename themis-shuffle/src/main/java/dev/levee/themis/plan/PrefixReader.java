@@ -12,7 +12,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 final class PrefixReader<K, V> extends RecordReader<K, V> {
   private final RecordReader<K, V> reader;
   private final long length;
-  private final long prefix;
+  private long prefix;
   private float progress;
 
   PrefixReader(RecordReader<K, V> reader, long length, long prefix) {
@@ -57,11 +57,16 @@ final class PrefixReader<K, V> extends RecordReader<K, V> {
     return (long) Math.min(length, Math.ceil(progress * (double) length));
   }
 
+  /** Ends the prefix where the reader is now. */
+  void stop() {
+    prefix = 0;
+  }
+
   /** The same for the old API. */
   static final class Old<K, V> implements org.apache.hadoop.mapred.RecordReader<K, V> {
     private final org.apache.hadoop.mapred.RecordReader<K, V> reader;
     private final long length;
-    private final long prefix;
+    private long prefix;
     private float progress;
 
     Old(org.apache.hadoop.mapred.RecordReader<K, V> reader, long length, long prefix) {
@@ -105,6 +110,10 @@ final class PrefixReader<K, V> extends RecordReader<K, V> {
 
     long bytesRead() {
       return (long) Math.min(length, Math.ceil(progress * (double) length));
+    }
+
+    void stop() {
+      prefix = 0;
     }
   }
 }

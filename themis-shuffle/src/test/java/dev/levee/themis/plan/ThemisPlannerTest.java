@@ -91,8 +91,8 @@ class ThemisPlannerTest {
     assertEquals(PlanPolicy.HASH, report.policy());
     assertEquals(4, report.sample().splitsSampled());
     assertTrue(
-        Math.abs(report.estimatedOutputBytes() - framed) < 0.1 * framed,
-        "estimated " + report.estimatedOutputBytes() + " vs actual " + framed);
+        Math.abs(report.estimatedReducerInputBytes() - framed) < 0.1 * framed,
+        "estimated " + report.estimatedReducerInputBytes() + " vs actual " + framed);
     long footprint = framed + 8 * records;
     int needed = (int) Math.ceil(footprint / (0.5 * 256 * 1024));
     assertTrue(
@@ -109,6 +109,49 @@ class ThemisPlannerTest {
         LocalJobs.themis(
             planned.getCounters(), dev.levee.themis.ThemisCounters.REDUCE_OVERFLOW_RUNS),
         "every planned partition fit its reducer");
+  }
+
+  @Test
+  void withACombinerPhase0SizesWhatTheReducersReceiveNotWhatTheMapsEmit() throws Exception {
+    Path stockOut = work.resolve("wcc-stock");
+    Job stock = LocalJobs.job(LocalJobs.local(work), "wcc", text, stockOut, 1);
+    WordCount.configure(stock, true);
+    assertTrue(LocalJobs.run(stock));
+    long mapRecords = stock.getCounters().findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue();
+    // Each small map spills once, so its combiner saw its whole split, as a Themis map's does.
+    long reducerRecords =
+        stock.getCounters().findCounter(TaskCounter.REDUCE_INPUT_RECORDS).getValue();
+    assertTrue(reducerRecords * 5 < mapRecords, "the combiner must matter in this test");
+
+    Configuration conf = LocalJobs.themis(LocalJobs.local(work));
+    conf.set(ThemisConf.REDUCE_MEMORY_SIZE.name(), "64k");
+    // A third of each split: the prefix's combined output must be projected to the whole split.
+    conf.set(ThemisConf.PLAN_SAMPLE_BYTES.name(), "64k");
+    Path plannedOut = work.resolve("wcc-planned");
+    Job planned = LocalJobs.job(conf, "wcc", text, plannedOut, 1);
+    WordCount.configure(planned, true);
+    PlanReport report =
+        ThemisPlanner.apply(
+            planned, new org.apache.hadoop.fs.Path(work.resolve("wcc.plan").toString()));
+    assertTrue(
+        Math.abs(report.estimatedReducerInputRecords() - reducerRecords) < 0.25 * reducerRecords,
+        "estimated "
+            + report.estimatedReducerInputRecords()
+            + " reducer input records vs actual "
+            + reducerRecords
+            + " (the maps emit "
+            + mapRecords
+            + "): "
+            + report.describe());
+    assertTrue(report.describe().contains("after the maps' combiner"), report.describe());
+
+    assertTrue(LocalJobs.run(planned));
+    assertEquals(sortedLines(stockOut), sortedLines(plannedOut));
+    assertEquals(
+        0,
+        LocalJobs.themis(
+            planned.getCounters(), dev.levee.themis.ThemisCounters.REDUCE_OVERFLOW_RUNS),
+        "every planned partition fit its reducer: " + report.describe());
   }
 
   @Test
