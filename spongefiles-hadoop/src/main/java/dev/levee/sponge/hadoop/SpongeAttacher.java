@@ -8,7 +8,7 @@ import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeConfig;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.discovery.GuardedServerList;
-import dev.levee.sponge.discovery.PublishedServerList;
+import dev.levee.sponge.discovery.LazyTrackerList;
 import dev.levee.sponge.discovery.SpongeZnodes;
 import dev.levee.sponge.discovery.StaticServerList;
 import dev.levee.sponge.discovery.ZooKeeperClients;
@@ -24,8 +24,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRConfig;
@@ -240,28 +238,21 @@ final class SpongeAttacher {
   }
 
   /**
-   * The tracker's list through ZooKeeper, waiting at most {@code
-   * levee.sponge.zookeeper.connect-timeout-ms} for the connection: a quorum that does not answer in
-   * that time costs this task remote memory, not a wait per file. Later reads are bounded the same
-   * way (one retry), and the first failure turns remote memory off for good.
+   * The tracker's list through ZooKeeper, connected at the first read ({@link LazyTrackerList}): a
+   * task that never places a chunk off its node never opens a session. The first read waits at most
+   * {@code levee.sponge.zookeeper.connect-timeout-ms} for the connection: a quorum that does not
+   * answer in that time costs this task remote memory, not a wait per file. Later reads are bounded
+   * the same way (one retry), and the first failure turns remote memory off for good.
    */
   private static GuardedServerList connectTracker(
       SpongeServerConfig server, List<AutoCloseable> opened) {
     SpongeZnodes znodes = new SpongeZnodes(server.zkRoot());
     String name = "ZooKeeper " + server.zkQuorum() + " " + znodes.freeServers();
-    int wait = server.zkConnectTimeoutMillis();
-    CuratorFramework zk = ZooKeeperClients.forTask(server);
-    zk.start();
-    opened.add(zk);
-    try {
-      if (!zk.blockUntilConnected(wait, TimeUnit.MILLISECONDS)) {
-        return GuardedServerList.unreachable(name, "no connection within " + wait + " ms");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return GuardedServerList.unreachable(name, "interrupted while connecting");
-    }
-    return new GuardedServerList(new PublishedServerList(zk, znodes), name);
+    LazyTrackerList list =
+        new LazyTrackerList(
+            () -> ZooKeeperClients.forTask(server), znodes, server.zkConnectTimeoutMillis());
+    opened.add(list);
+    return new GuardedServerList(list, name);
   }
 
   /**
