@@ -1,147 +1,122 @@
 package dev.levee.themis.plan;
 
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.Comparator;
-import org.apache.hadoop.io.DataInputBuffer;
+import dev.levee.themis.records.FramedRecord;
+import dev.levee.themis.records.LongList;
+import dev.levee.themis.records.PointerIterator;
+import dev.levee.themis.records.PointerSorter;
+import dev.levee.themis.records.RecordPages;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.util.Progress;
+import org.apache.hadoop.util.QuickSort;
 
 /**
- * One split prefix's map output held serialized, as a map holds it before it writes: sorted by the
- * job's key comparator it feeds the combiner, and its key groups can be counted over any leading
- * part of the input.
+ * One split prefix's map output held as a Themis map holds it (framed records in pages, a pointer
+ * each), with the input position at which each record was emitted: sorted by the job's key
+ * comparator it feeds the combiner, and its key groups can be counted over any leading part of the
+ * input.
  */
 final class BufferedRecords {
-  private final DataOutputBuffer data = new DataOutputBuffer();
-  private int[] keyStart = new int[1024];
-  private int[] keyLength = new int[1024];
-  private int[] valueLength = new int[1024];
-  private long[] inputPosition = new long[1024];
-  private int size;
+  private static final int PAGE = 1 << 20;
 
-  /** Starts a record: its key and value are serialized into {@link #out()} next. */
-  DataOutputBuffer out() {
-    return data;
-  }
+  private final RecordPages pages = new RecordPages();
+  private final LongList pointers = new LongList();
+  private final LongList positions = new LongList();
+  private final PointerSorter sorter;
+  private byte[] page;
+  private int used;
+  private long bytes;
 
-  int mark() {
-    return data.getLength();
+  BufferedRecords(RawComparator<?> comparator) {
+    sorter = new PointerSorter(new QuickSort(), comparator);
   }
 
   /**
-   * Ends the record started at {@code start}, whose key ends at {@code keyEnd}, emitted once the
-   * mapper had read {@code position} input bytes.
+   * Adds the record serialized in {@code serialized} (its key in the first {@code keyLength}
+   * bytes), emitted once the mapper had read {@code position} input bytes.
    */
-  void add(int start, int keyEnd, long position) {
-    if (size == keyStart.length) {
-      int n = size * 2;
-      keyStart = Arrays.copyOf(keyStart, n);
-      keyLength = Arrays.copyOf(keyLength, n);
-      valueLength = Arrays.copyOf(valueLength, n);
-      inputPosition = Arrays.copyOf(inputPosition, n);
+  void add(DataOutputBuffer serialized, int keyLength, long position) {
+    int valueLength = serialized.getLength() - keyLength;
+    int framed = FramedRecord.framedLength(keyLength, valueLength);
+    if (page == null || used + framed > page.length) {
+      page = new byte[Math.max(PAGE, framed)];
+      pages.add(page);
+      used = 0;
     }
-    keyStart[size] = start;
-    keyLength[size] = keyEnd - start;
-    valueLength[size] = data.getLength() - keyEnd;
-    inputPosition[size] = position;
-    size++;
+    int at = used;
+    int pos = FramedRecord.writeHeader(page, used, keyLength, valueLength);
+    System.arraycopy(serialized.getData(), 0, page, pos, serialized.getLength());
+    used = pos + serialized.getLength();
+    pointers.add(RecordPages.pointer(pages.count() - 1, at));
+    positions.add(position);
+    bytes += framed;
   }
 
   int size() {
-    return size;
+    return (int) pointers.size();
   }
 
+  /** Framed bytes held. */
   long bytes() {
-    return data.getLength();
+    return bytes;
   }
 
   void clear() {
-    data.reset();
-    size = 0;
+    pages.clear();
+    pointers.clear();
+    positions.clear();
+    page = null;
+    used = 0;
+    bytes = 0;
   }
 
   /** The records emitted once at most {@code position} input bytes had been read. */
   int emittedBy(long position) {
     int n = 0;
-    while (n < size && inputPosition[n] <= position) {
+    while (n < positions.size() && positions.get(n) <= position) {
       n++;
     }
     return n;
   }
 
-  /** The first {@code n} records (in emission order) sorted by {@code comparator}. */
-  Integer[] sorted(int n, RawComparator<?> comparator) {
-    Integer[] order = new Integer[n];
+  /** Pointers to the first {@code n} records (in emission order), sorted by key. */
+  LongList sorted(int n) {
+    LongList order = LongList.ofSize(n);
     for (int i = 0; i < n; i++) {
-      order[i] = i;
+      order.set(i, pointers.get(i));
     }
-    byte[] b = data.getData();
-    Comparator<Integer> byKey =
-        (x, y) -> comparator.compare(b, keyStart[x], keyLength[x], b, keyStart[y], keyLength[y]);
-    Arrays.sort(order, byKey);
+    sorter.sort(pages, order, 0, n, null, Long.MAX_VALUE);
     return order;
   }
 
   /** Distinct keys among {@code order} (sorted) as {@code grouping} tells them apart. */
-  int groups(Integer[] order, RawComparator<?> grouping) {
-    byte[] b = data.getData();
+  int groups(LongList order, RawComparator<?> grouping) {
     int groups = 0;
-    for (int i = 0; i < order.length; i++) {
-      if (i == 0
-          || grouping.compare(
-                  b,
-                  keyStart[order[i - 1]],
-                  keyLength[order[i - 1]],
-                  b,
-                  keyStart[order[i]],
-                  keyLength[order[i]])
-              != 0) {
+    for (long i = 0; i < order.size(); i++) {
+      if (i == 0 || !sameKey(order.get(i - 1), order.get(i), grouping)) {
         groups++;
       }
     }
     return groups;
   }
 
-  /** The records in {@code order}, as a reduce-side input. */
-  RawKeyValueIterator iterator(Integer[] order) {
-    byte[] b = data.getData();
-    return new RawKeyValueIterator() {
-      private final DataInputBuffer key = new DataInputBuffer();
-      private final DataInputBuffer value = new DataInputBuffer();
-      private final Progress progress = new Progress();
-      private int next;
+  private boolean sameKey(long a, long b, RawComparator<?> grouping) {
+    byte[] pa = pages.pageOfPointer(a);
+    byte[] pb = pages.pageOfPointer(b);
+    int oa = RecordPages.offsetOf(a);
+    int ob = RecordPages.offsetOf(b);
+    return grouping.compare(
+            pa,
+            FramedRecord.keyStart(pa, oa),
+            FramedRecord.keyLength(pa, oa),
+            pb,
+            FramedRecord.keyStart(pb, ob),
+            FramedRecord.keyLength(pb, ob))
+        == 0;
+  }
 
-      @Override
-      public DataInputBuffer getKey() {
-        return key;
-      }
-
-      @Override
-      public DataInputBuffer getValue() {
-        return value;
-      }
-
-      @Override
-      public boolean next() throws IOException {
-        if (next >= order.length) {
-          return false;
-        }
-        int r = order[next++];
-        key.reset(b, keyStart[r], keyLength[r]);
-        value.reset(b, keyStart[r] + keyLength[r], valueLength[r]);
-        return true;
-      }
-
-      @Override
-      public void close() {}
-
-      @Override
-      public Progress getProgress() {
-        return progress;
-      }
-    };
+  /** The records {@code order} names, as a reduce-side input. */
+  RawKeyValueIterator iterator(LongList order) {
+    return new PointerIterator(order, 0, order.size(), pages);
   }
 }

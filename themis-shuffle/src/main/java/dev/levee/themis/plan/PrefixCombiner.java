@@ -1,7 +1,7 @@
 package dev.levee.themis.plan;
 
 import dev.levee.themis.ThemisConf;
-import dev.levee.themis.records.FramedRecord;
+import dev.levee.themis.records.LongList;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.function.LongSupplier;
@@ -52,7 +52,8 @@ final class PrefixCombiner<K, V> {
   private final Serializer<V> valueSerializer;
   private final Class<K> keyClass;
   private final Class<V> valueClass;
-  private final BufferedRecords buffer = new BufferedRecords();
+  private final DataOutputBuffer scratch = new DataOutputBuffer();
+  private final BufferedRecords buffer;
   private LongSupplier position;
   private Runnable stop;
   private long rawRecords;
@@ -92,9 +93,9 @@ final class PrefixCombiner<K, V> {
     if (keySerializer == null || valueSerializer == null) {
       throw new IOException("no serializer for " + keyClass + " or " + valueClass);
     }
-    DataOutputBuffer out = buffer.out();
-    keySerializer.open(out);
-    valueSerializer.open(out);
+    keySerializer.open(scratch);
+    valueSerializer.open(scratch);
+    buffer = new BufferedRecords(job.getOutputKeyComparator());
   }
 
   /**
@@ -109,13 +110,14 @@ final class PrefixCombiner<K, V> {
   }
 
   void collect(K key, V value) throws IOException {
-    int start = buffer.mark();
+    scratch.reset();
     keySerializer.serialize(key);
-    int keyEnd = buffer.mark();
+    int keyLength = scratch.getLength();
     valueSerializer.serialize(value);
-    buffer.add(start, keyEnd, position.getAsLong());
+    long before = buffer.bytes();
+    buffer.add(scratch, keyLength, position.getAsLong());
+    long framed = buffer.bytes() - before;
     rawRecords++;
-    long framed = FramedRecord.framedLength(keyEnd - start, buffer.mark() - keyEnd);
     rawBytes += framed;
     splitRawBytes += framed;
     if (buffer.bytes() >= BUFFER_LIMIT) {
@@ -132,9 +134,8 @@ final class PrefixCombiner<K, V> {
     if (n == 0) {
       return;
     }
-    RawComparator<?> sort = job.getOutputKeyComparator();
     RawComparator<?> grouping = job.getCombinerKeyGroupingComparator();
-    Integer[] order = buffer.sorted(n, sort);
+    LongList order = buffer.sorted(n);
     long recordsBefore = combined.records();
     long bytesBefore = combined.bytes();
     combine(buffer.iterator(order));
@@ -146,7 +147,7 @@ final class PrefixCombiner<K, V> {
     if (wholeSplit > 1) {
       int firstHalf = buffer.emittedBy(prefixBytes / 2);
       if (firstHalf > 0 && firstHalf < n) {
-        int keysHalf = buffer.groups(buffer.sorted(firstHalf, sort), grouping);
+        int keysHalf = buffer.groups(buffer.sorted(firstHalf), grouping);
         int keysAll = buffer.groups(order, grouping);
         growth = Math.log((double) keysAll / keysHalf) / Math.log(2);
         growth = Math.max(0, Math.min(1, growth));
