@@ -4,17 +4,15 @@ import dev.levee.config.ConfigSource;
 import dev.levee.themis.ThemisConf;
 import dev.levee.themis.ThemisCounters;
 import dev.levee.themis.io.IntermediateFile;
+import dev.levee.themis.records.RecordSerializer;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.DefaultCodec;
-import org.apache.hadoop.io.serializer.SerializationFactory;
-import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputCollector;
@@ -60,9 +58,7 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   private int partitions;
   private Class<K> keyClass;
   private Class<V> valueClass;
-  private Serializer<K> keySerializer;
-  private Serializer<V> valueSerializer;
-  private final DataOutputBuffer scratch = new DataOutputBuffer();
+  private RecordSerializer<K, V> serializer;
   private MapOutputWriter<K, V> writer;
   private MapOutputSink sink;
 
@@ -86,16 +82,7 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
 
     keyClass = (Class<K>) job.getMapOutputKeyClass();
     valueClass = (Class<V>) job.getMapOutputValueClass();
-    SerializationFactory serialization = new SerializationFactory(job);
-    keySerializer = serialization.getSerializer(keyClass);
-    valueSerializer = serialization.getSerializer(valueClass);
-    if (keySerializer == null || valueSerializer == null) {
-      throw new IOException(
-          "no serializer (io.serializations) for the map output "
-              + (keySerializer == null ? "key " + keyClass.getName() : "value " + valueClass));
-    }
-    keySerializer.open(scratch);
-    valueSerializer.open(scratch);
+    serializer = RecordSerializer.forMapOutput(job);
 
     CompressionCodec codec = null;
     if (job.getCompressMapOutput()) {
@@ -179,13 +166,11 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     if (partition < 0 || partition >= partitions) {
       throw new IOException("Illegal partition for " + key + " (" + partition + ")");
     }
-    scratch.reset();
-    keySerializer.serialize(key);
-    int keyLength = scratch.getLength();
-    valueSerializer.serialize(value);
-    int valueLength = scratch.getLength() - keyLength;
+    serializer.serialize(key, value);
+    int keyLength = serializer.keyLength();
+    int valueLength = serializer.valueLength();
     try {
-      sink.add(partition, scratch.getData(), keyLength, valueLength);
+      sink.add(partition, serializer.data(), keyLength, valueLength);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while writing an overflow run", e);

@@ -1,11 +1,9 @@
 package dev.levee.themis.plan;
 
 import dev.levee.themis.records.FramedRecord;
+import dev.levee.themis.records.RecordSerializer;
 import java.io.IOException;
 import java.util.Arrays;
-import org.apache.hadoop.io.DataOutputBuffer;
-import org.apache.hadoop.io.serializer.SerializationFactory;
-import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Partitioner;
 
@@ -19,27 +17,15 @@ final class OutputCapture<K, V> {
     int partition(K key, V value);
   }
 
-  private final Serializer<K> keySerializer;
-  private final Serializer<V> valueSerializer;
-  private final DataOutputBuffer buffer = new DataOutputBuffer();
+  private final RecordSerializer<K, V> serializer;
   private final UserPartitioner<K, V> partitioner;
   private final Reservoir<SampledRecord> reservoir;
   private long records;
   private long bytes;
 
-  @SuppressWarnings("unchecked")
   OutputCapture(JobConf job, UserPartitioner<K, V> partitioner, Reservoir<SampledRecord> reservoir)
       throws IOException {
-    SerializationFactory serialization = new SerializationFactory(job);
-    Class<K> keyClass = (Class<K>) job.getMapOutputKeyClass();
-    Class<V> valueClass = (Class<V>) job.getMapOutputValueClass();
-    keySerializer = serialization.getSerializer(keyClass);
-    valueSerializer = serialization.getSerializer(valueClass);
-    if (keySerializer == null || valueSerializer == null) {
-      throw new IOException("no serializer for " + keyClass + " or " + valueClass);
-    }
-    keySerializer.open(buffer);
-    valueSerializer.open(buffer);
+    serializer = RecordSerializer.forMapOutput(job);
     this.partitioner = partitioner;
     this.reservoir = reservoir;
   }
@@ -54,17 +40,15 @@ final class OutputCapture<K, V> {
   }
 
   void write(K key, V value) throws IOException {
-    buffer.reset();
-    keySerializer.serialize(key);
-    int keyLength = buffer.getLength();
-    valueSerializer.serialize(value);
-    int valueLength = buffer.getLength() - keyLength;
+    serializer.serialize(key, value);
+    int keyLength = serializer.keyLength();
+    int valueLength = serializer.valueLength();
     int framed = FramedRecord.framedLength(keyLength, valueLength);
     records++;
     bytes += framed;
     reservoir.offer(
         new SampledRecord(
-            Arrays.copyOf(buffer.getData(), keyLength),
+            Arrays.copyOf(serializer.data(), keyLength),
             framed,
             key.hashCode(),
             partitioner.partition(key, value)));

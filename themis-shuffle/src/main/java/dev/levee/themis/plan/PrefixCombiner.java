@@ -2,13 +2,11 @@ package dev.levee.themis.plan;
 
 import dev.levee.themis.ThemisConf;
 import dev.levee.themis.records.LongList;
+import dev.levee.themis.records.RecordSerializer;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.function.LongSupplier;
-import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.io.serializer.SerializationFactory;
-import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
@@ -48,11 +46,9 @@ final class PrefixCombiner<K, V> {
 
   private final JobConf job;
   private final OutputCapture<K, V> combined;
-  private final Serializer<K> keySerializer;
-  private final Serializer<V> valueSerializer;
+  private final RecordSerializer<K, V> serializer;
   private final Class<K> keyClass;
   private final Class<V> valueClass;
-  private final DataOutputBuffer scratch = new DataOutputBuffer();
   private final BufferedRecords buffer;
   private LongSupplier position;
   private Runnable stop;
@@ -87,14 +83,7 @@ final class PrefixCombiner<K, V> {
     this.combined = combined;
     keyClass = (Class<K>) job.getMapOutputKeyClass();
     valueClass = (Class<V>) job.getMapOutputValueClass();
-    SerializationFactory serialization = new SerializationFactory(job);
-    keySerializer = serialization.getSerializer(keyClass);
-    valueSerializer = serialization.getSerializer(valueClass);
-    if (keySerializer == null || valueSerializer == null) {
-      throw new IOException("no serializer for " + keyClass + " or " + valueClass);
-    }
-    keySerializer.open(scratch);
-    valueSerializer.open(scratch);
+    serializer = RecordSerializer.forMapOutput(job);
     buffer = new BufferedRecords(job.getOutputKeyComparator());
   }
 
@@ -110,12 +99,9 @@ final class PrefixCombiner<K, V> {
   }
 
   void collect(K key, V value) throws IOException {
-    scratch.reset();
-    keySerializer.serialize(key);
-    int keyLength = scratch.getLength();
-    valueSerializer.serialize(value);
+    serializer.serialize(key, value);
     long before = buffer.bytes();
-    buffer.add(scratch, keyLength, position.getAsLong());
+    buffer.add(serializer.buffer(), serializer.keyLength(), position.getAsLong());
     long framed = buffer.bytes() - before;
     rawRecords++;
     rawBytes += framed;
