@@ -7,8 +7,12 @@ import dev.levee.bench.results.Measurement;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import org.knowm.xchart.CategoryChart;
 
 /**
@@ -43,22 +47,44 @@ public final class ThemisEmulatedFigure implements Figure {
     return !drawnFrom(results).isEmpty();
   }
 
-  /** The emulated-disk Sort run (one revision and command) with the most input, latest of those. */
+  /**
+   * The emulated-disk Sort lines at the largest input measured: for each variant, its latest run at
+   * that size. A run at this size takes half an hour per arm, so arms are often measured in
+   * separate runs; each keeps its own revision and command in the results.
+   */
   @Override
   public List<Measurement> drawnFrom(Results results) {
-    List<Measurement> best = List.of();
-    for (List<Measurement> run :
-        ThemisRuns.runs(
-            results,
-            m ->
-                "emulated".equals(m.params().get("disk"))
-                    && SortWorkload.NAME.equals(m.params().get("workload"))
-                    && m.metrics().containsKey("phase1_emulated_disk_busy"))) {
-      if (best.isEmpty() || inputBytes(run) >= inputBytes(best)) {
-        best = run;
+    List<List<Measurement>> runs =
+        List.copyOf(
+            ThemisRuns.runs(
+                results,
+                m ->
+                    "emulated".equals(m.params().get("disk"))
+                        && SortWorkload.NAME.equals(m.params().get("workload"))
+                        && m.metrics().containsKey("phase1_emulated_disk_busy")));
+    double largest = runs.stream().mapToDouble(ThemisEmulatedFigure::inputBytes).max().orElse(0);
+    Map<String, List<Measurement>> latest = new LinkedHashMap<>();
+    Map<String, String> latestTime = new HashMap<>();
+    for (List<Measurement> run : runs) {
+      if (inputBytes(run) < largest) {
+        continue;
+      }
+      for (String variant : run.stream().map(Measurement::variant).distinct().toList()) {
+        List<Measurement> lines = run.stream().filter(m -> m.variant().equals(variant)).toList();
+        String time =
+            lines.stream()
+                .map(m -> Objects.toString(m.timestamp(), ""))
+                .max(String::compareTo)
+                .orElse("");
+        if (time.compareTo(latestTime.getOrDefault(variant, "")) >= 0) {
+          latest.put(variant, lines);
+          latestTime.put(variant, time);
+        }
       }
     }
-    return best;
+    List<Measurement> drawn = new ArrayList<>();
+    latest.values().forEach(drawn::addAll);
+    return drawn;
   }
 
   private static double inputBytes(List<Measurement> run) {
