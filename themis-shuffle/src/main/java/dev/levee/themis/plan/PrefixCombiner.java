@@ -50,11 +50,14 @@ final class PrefixCombiner<K, V> {
   private final Class<K> keyClass;
   private final Class<V> valueClass;
   private final BufferedRecords buffer;
+
+  /** The job's combiner: an old-API Reducer class, or else a new-API one. */
+  private final Class<?> combinerClass;
+
   private LongSupplier position;
   private Runnable stop;
   private long rawRecords;
   private long rawBytes;
-  private long splitRawBytes;
   private double projectedRawRecords;
   private double projectedRawBytes;
   private double projectedRecords;
@@ -66,21 +69,23 @@ final class PrefixCombiner<K, V> {
     if (!ThemisConf.MAP_COMBINE.from(ThemisConf.source(job))) {
       return null;
     }
+    Class<?> combiner = job.getCombinerClass();
     try {
-      if (job.getCombinerClass() == null
-          && new JobContextImpl(job, null).getCombinerClass() == null) {
-        return null;
+      if (combiner == null) {
+        combiner = new JobContextImpl(job, null).getCombinerClass();
       }
     } catch (ClassNotFoundException e) {
       throw new IOException("the job's combiner class cannot be loaded in this client: " + e, e);
     }
-    return new PrefixCombiner<>(job, combined);
+    return combiner == null ? null : new PrefixCombiner<>(job, combined, combiner);
   }
 
   @SuppressWarnings("unchecked")
-  private PrefixCombiner(JobConf job, OutputCapture<K, V> combined) throws IOException {
+  private PrefixCombiner(JobConf job, OutputCapture<K, V> combined, Class<?> combinerClass)
+      throws IOException {
     this.job = job;
     this.combined = combined;
+    this.combinerClass = combinerClass;
     keyClass = (Class<K>) job.getMapOutputKeyClass();
     valueClass = (Class<V>) job.getMapOutputValueClass();
     serializer = RecordSerializer.forMapOutput(job);
@@ -95,17 +100,11 @@ final class PrefixCombiner<K, V> {
     this.position = position;
     this.stop = stop;
     buffer.clear();
-    splitRawBytes = 0;
   }
 
   void collect(K key, V value) throws IOException {
     serializer.serialize(key, value);
-    long before = buffer.bytes();
     buffer.add(serializer.buffer(), serializer.keyLength(), position.getAsLong());
-    long framed = buffer.bytes() - before;
-    rawRecords++;
-    rawBytes += framed;
-    splitRawBytes += framed;
     if (buffer.bytes() >= BUFFER_LIMIT) {
       stop.run();
     }
@@ -142,8 +141,10 @@ final class PrefixCombiner<K, V> {
     double factor = Math.pow(wholeSplit, growth);
     projectedRecords += outRecords * factor;
     projectedBytes += outBytes * factor;
+    rawRecords += n;
+    rawBytes += buffer.bytes();
     projectedRawRecords += n * wholeSplit;
-    projectedRawBytes += splitRawBytes * wholeSplit;
+    projectedRawBytes += buffer.bytes() * wholeSplit;
     buffer.clear();
   }
 
@@ -192,11 +193,13 @@ final class PrefixCombiner<K, V> {
             grouping,
             keyClass,
             valueClass);
-    Class<? extends org.apache.hadoop.mapred.Reducer> old = job.getCombinerClass();
-    if (old != null) {
+    Object instance = ReflectionUtils.newInstance(combinerClass, job);
+    // The old API's key decides, as in the stock map's combiner runner.
+    if (job.getCombinerClass() != null) {
       // The old API's combiner gets each key's values as the stock map's combiner runner groups
       // them.
-      org.apache.hadoop.mapred.Reducer<K, V, K, V> reducer = ReflectionUtils.newInstance(old, job);
+      org.apache.hadoop.mapred.Reducer<K, V, K, V> reducer =
+          (org.apache.hadoop.mapred.Reducer<K, V, K, V>) instance;
       OutputCollector<K, V> collector = combined::write;
       try {
         while (context.nextKey()) {
@@ -208,12 +211,7 @@ final class PrefixCombiner<K, V> {
       }
       return;
     }
-    try {
-      Class<? extends Reducer<?, ?, ?, ?>> cls = new JobContextImpl(job, null).getCombinerClass();
-      Reducer<K, V, K, V> reducer = (Reducer<K, V, K, V>) ReflectionUtils.newInstance(cls, job);
-      reducer.run(new WrappedReducer<K, V, K, V>().getReducerContext(context));
-    } catch (ClassNotFoundException e) {
-      throw new IOException("the job's combiner class cannot be loaded in this client: " + e, e);
-    }
+    Reducer<K, V, K, V> reducer = (Reducer<K, V, K, V>) instance;
+    reducer.run(new WrappedReducer<K, V, K, V>().getReducerContext(context));
   }
 }
