@@ -31,13 +31,6 @@ public final class GuardedServerList implements ServerListSource {
     this.trackerName = trackerName;
   }
 
-  /** A breaker that is open from the start: the tracker was found unreachable before any read. */
-  public static GuardedServerList unreachable(String trackerName, String reason) {
-    GuardedServerList list = new GuardedServerList(List::of, trackerName);
-    list.trip(reason);
-    return list;
-  }
-
   @Override
   public synchronized List<ServerListEntry> serversWithFreeChunks() {
     if (unreachable != null) {
