@@ -33,7 +33,9 @@ final case class LeakyConf(
     aggregation: LeakyConf.AggregationMode = LeakyConf.AutoAggregation,
     joinSpoolMemory: Int = 2 << 20,
     arrivalHeapFraction: Double = 0.2,
-    pagePool: Boolean = true
+    pagePool: Boolean = true,
+    mapSideGrouping: Boolean = true,
+    mapSideGroupingMemory: Long = 16L << 20
 )
 
 object LeakyConf extends Logging {
@@ -201,6 +203,29 @@ object LeakyConf extends Logging {
     .since(Since)
     .build()
 
+  val MapSideGroupingKey: ConfigKey[java.lang.Boolean] = B
+    .key(Prefix + "mapSide.grouping", ValueTypes.bool())
+    .defaultValue("true")
+    .doc(
+      "For a shuffle the leaky table reads without a map-side combine (groupByKey and the like), each map task " +
+        "groups its output by key in a small table of its own and writes each key once with its values packed as " +
+        "the table's bytes, so the reduce side looks each key up once per map instead of once per value and never " +
+        "encodes a value again. A map task whose keys barely repeat stops grouping and packs each value alone. " +
+        "Spark's shuffle metrics then count packs, not values. `false` writes every record as Spark does."
+    )
+    .since(Since)
+    .build()
+
+  val MapSideGroupingMemory: ConfigKey[java.lang.Long] = B
+    .key(Prefix + "mapSide.grouping.memory", ValueTypes.bytes(64L << 10, 1L << 30))
+    .defaultValue("16m")
+    .doc(
+      "Most a map task's grouping table holds (taken from the task's execution memory; less if Spark grants " +
+        "less). When full, it writes out what it holds and starts again, so it never spills. At least two pages."
+    )
+    .since(Since)
+    .build()
+
   /** Every key of the module; the README's configuration table is generated from it. */
   val REGISTRY: ConfigRegistry = B.build()
 
@@ -217,6 +242,14 @@ object LeakyConf extends Logging {
         s"a byte size between 256 and the page size (${PageSize.name}, $page bytes here)"
       )
     }
+    val grouping: Long = MapSideGroupingMemory.from(source)
+    if (grouping < 2L * page) {
+      throw new ConfigException(
+        MapSideGroupingMemory.name,
+        raw(source, MapSideGroupingMemory),
+        s"a byte size of at least two pages (${PageSize.name}: $page bytes here) and at most 1g"
+      )
+    }
     LeakyConf(
       enabled = Enabled.from(source),
       delegateShuffleManager = Delegate.from(source),
@@ -230,7 +263,9 @@ object LeakyConf extends Logging {
       aggregation = aggregationModes.find(_.name == Aggregation.from(source)).get,
       joinSpoolMemory = JoinSpoolMemory.from(source),
       arrivalHeapFraction = ArrivalHeapFraction.from(source),
-      pagePool = PagePoolKey.from(source)
+      pagePool = PagePoolKey.from(source),
+      mapSideGrouping = MapSideGroupingKey.from(source),
+      mapSideGroupingMemory = grouping
     )
   }
 

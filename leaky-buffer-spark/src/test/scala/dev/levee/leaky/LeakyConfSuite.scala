@@ -25,6 +25,20 @@ class LeakyConfSuite extends AnyFunSuite {
     assert(c.aggregation == LeakyConf.AutoAggregation)
     assert(c.arrivalHeapFraction == 0.2)
     assert(c.pagePool)
+    assert(c.mapSideGrouping && c.mapSideGroupingMemory == (16L << 20))
+    assert(
+      !LeakyConf(
+        new SparkConf(false).set(LeakyConf.MapSideGroupingKey.name, "false")
+      ).mapSideGrouping
+    )
+    val tiny = intercept[ConfigException] {
+      LeakyConf(new SparkConf(false).set(LeakyConf.MapSideGroupingMemory.name, "1k"))
+    }
+    assert(
+      tiny.getMessage.contains(LeakyConf.MapSideGroupingMemory.name) && tiny.getMessage.contains(
+        "1k"
+      )
+    )
     assert(!LeakyConf(new SparkConf(false).set(LeakyConf.PagePoolKey.name, "false")).pagePool)
     assert(
       LeakyConf(new SparkConf(false).set(LeakyConf.Aggregation.name, "TABLE")).aggregation ==
@@ -32,7 +46,7 @@ class LeakyConfSuite extends AnyFunSuite {
     )
     // Every key is registered with a doc and a version, and the registry's defaults parse.
     val keys = LeakyConf.REGISTRY.keys().asScala
-    assert(keys.size == 13 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
+    assert(keys.size == 15 && keys.forall(k => k.name.startsWith(LeakyConf.Prefix)))
     assert(keys.forall(k => k.since == "0.1.0" && k.doc.nonEmpty && k.defaultValue != null))
   }
 

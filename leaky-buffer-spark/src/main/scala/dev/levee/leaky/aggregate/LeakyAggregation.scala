@@ -29,6 +29,22 @@ object LeakyAggregation {
     )
   }
 
+  /** Records carry packs of raw values, grouped by key on the map side (MapSideGrouper). */
+  def combinePackedValuesByKey[K, V, C](
+      packs: Iterator[Product2[K, Array[Byte]]],
+      aggregator: Aggregator[K, V, C],
+      serializer: Serializer,
+      conf: LeakyConf,
+      context: TaskContext
+  ): Iterator[(K, C)] = {
+    val table =
+      new TaskTable[K](context, serializer, conf, LeakyTask.useJoinLayout(conf, joinLike = false))
+    table.insertPacks(packs)
+    table.emit(values =>
+      new CombiningBuilder[V, C](values, aggregator.createCombiner, aggregator.mergeValue)
+    )
+  }
+
   /** Records carry combiners built by a map-side combine. */
   def combineCombinersByKey[K, C](
       records: Iterator[Product2[K, C]],

@@ -37,6 +37,13 @@ final class TaskTable[K](
       table.insert(r._1, tag, r._2)
     }
 
+  /** Adds every value of every pack of `input` (what a grouping map task wrote, see MapSideGrouper). */
+  def insertPacks(input: Iterator[Product2[K, Array[Byte]]]): Unit =
+    while (input.hasNext) {
+      val r = input.next()
+      table.insertPack(r._1, r._2)
+    }
+
   def insert(key: K, tag: Int, value: Any): Unit = table.insert(key, tag, value)
 
   /** Emits each key with what `newBuilder` makes of its values; the table takes no more records. */

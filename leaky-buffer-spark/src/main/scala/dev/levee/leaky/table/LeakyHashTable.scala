@@ -122,6 +122,43 @@ final class LeakyHashTable[K](
   }
 
   /**
+   * Buffers every value of a map task's pack for `key` ([[dev.levee.leaky.mapside.ValuePack]]: the table's own
+   * records, copied as they are). The key is looked up once for the pack, and again only if the table spills
+   * part-way through it.
+   */
+  def insertPack(key: K, pack: Array[Byte]): Unit = {
+    packAppender.key = key
+    packAppender.id = -1
+    dev.levee.leaky.mapside.ValuePack.foreach(pack, packAppender)
+    packAppender.key = null.asInstanceOf[K]
+  }
+
+  private object packAppender extends RecordVisitor {
+    var key: K = _
+    var id: Int = -1
+    private var spillsSeen = 0
+
+    override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = {
+      if (emitting) throw new IllegalStateException("cannot insert after groups() was called")
+      if (tag < 0 || tag > RecordFormat.MaxTag) {
+        throw new IllegalStateException(s"corrupt value pack for key $key: input tag $tag")
+      }
+      if (keys.size > 0 && triggers.due(recordsSinceSpill, currentBytes - layout.spareBytes)) {
+        spillInMemory(keepPages = true)
+      }
+      makeRoom(RecordFormat.recordSize(length))
+      if (id < 0 || spills.size != spillsSeen) {
+        id = keys.idOf(key)
+        layout.ensureKey(id)
+        spillsSeen = spills.size
+      }
+      layout.append(id, tag, bytes, offset, length)
+      records += 1
+      recordsSinceSpill += 1
+    }
+  }
+
+  /**
    * Ends insertion and returns every key once with the result of feeding its values, in
    * insertion order, to a fresh builder. Memory is released when the iterator is exhausted or
    * [[free]] is called (at task end at the latest).

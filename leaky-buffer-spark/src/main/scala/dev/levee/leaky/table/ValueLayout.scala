@@ -53,6 +53,18 @@ final class GroupRunLayout(pageSize: Int, maxSegment: Int, pool: Option[PagePool
       while (p < until) p = RecordFormat.visit(page, p, visitor)
     }
 
+  /** Key `id`'s records as one array, as written: what a grouping map task sends as the key's pack. */
+  def runBytes(id: Int): Array[Byte] = {
+    var length = 0
+    runs.foreachSpan(id)((_, from, until) => length += until - from)
+    val out = new Array[Byte](length)
+    var at = 0
+    runs.foreachSpan(id) { (page, from, until) =>
+      System.arraycopy(page, from, out, at, until - from); at += until - from
+    }
+    out
+  }
+
   override def memoryBytes: Long = store.allocatedBytes + runs.arrayBytes
   override def spareBytes: Long = store.spareBytes
   override def worstCaseAllocation(recordSize: Int): Long = runs.worstCaseAllocation(recordSize)

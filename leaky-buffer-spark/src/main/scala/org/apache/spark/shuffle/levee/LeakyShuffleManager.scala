@@ -3,6 +3,8 @@ package org.apache.spark.shuffle.levee
 import dev.levee.config.ConfigException
 import dev.levee.leaky.LeakyConf
 import dev.levee.leaky.aggregate.{AggregationRoute, CombinerShape}
+import dev.levee.leaky.mapside.MapSideGrouper
+import dev.levee.leaky.memory.HeapBudget
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkEnv, TaskContext}
 import org.apache.spark.internal.Logging
 import org.apache.spark.shuffle._
@@ -76,15 +78,33 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
       shuffleId: Int,
       dependency: ShuffleDependency[K, V, C]
   ): ShuffleHandle =
-    delegate.registerShuffle(shuffleId, dependency)
+    delegate.registerShuffle(shuffleId, dependency) match {
+      case base: BaseShuffleHandle[K @unchecked, V @unchecked, C @unchecked]
+          if leakyConf.mapSideGrouping && tableReads(dependency) && !dependency.mapSideCombine =>
+        new GroupedShuffleHandle(base)
+      case other => other
+    }
 
   override def getWriter[K, V](
       handle: ShuffleHandle,
       mapId: Long,
       context: TaskContext,
       metrics: ShuffleWriteMetricsReporter
-  ): ShuffleWriter[K, V] =
-    delegate.getWriter(handle, mapId, context, metrics)
+  ): ShuffleWriter[K, V] = handle match {
+    case grouped: GroupedShuffleHandle[K @unchecked, V @unchecked, _] =>
+      val grouper = new MapSideGrouper[K](
+        SparkInternals.taskMemoryManager(context),
+        grouped.dependency.serializer.newInstance(),
+        leakyConf,
+        HeapBudget.of(leakyConf.maxHeapFraction, leakyConf.maxLiveFraction)
+      )
+      new GroupingShuffleWriter[K, V](
+        delegate.getWriter[K, Array[Byte]](grouped.delegateHandle, mapId, context, metrics),
+        grouper,
+        context
+      )
+    case _ => delegate.getWriter(handle, mapId, context, metrics)
+  }
 
   override def getReader[K, C](
       handle: ShuffleHandle,
@@ -95,64 +115,84 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
       context: TaskContext,
       metrics: ShuffleReadMetricsReporter
   ): ShuffleReader[K, C] = {
-    def delegated: ShuffleReader[K, C] = delegate.getReader[K, C](
-      handle,
-      startMapIndex,
-      endMapIndex,
-      startPartition,
-      endPartition,
-      context,
-      metrics
-    )
+    def leakyReader(
+        base: BaseShuffleHandle[K, _, C],
+        route: Option[AggregationRoute],
+        packed: Boolean
+    ) = {
+      val dep = base.dependency
+      val tracker = SparkEnv.get.mapOutputTracker
+      val blocks = if (dep.isShuffleMergeFinalizedMarked) {
+        tracker
+          .getPushBasedShuffleMapSizesByExecutorId(
+            handle.shuffleId,
+            startMapIndex,
+            endMapIndex,
+            startPartition,
+            endPartition
+          )
+          .iter
+      } else {
+        tracker.getMapSizesByExecutorId(
+          handle.shuffleId,
+          startMapIndex,
+          endMapIndex,
+          startPartition,
+          endPartition
+        )
+      }
+      new LeakyShuffleReader[K, C](
+        base,
+        blocks,
+        context,
+        metrics,
+        leakyConf,
+        route,
+        packed,
+        () => {
+          leakyReadCount.increment()
+          LeakyShuffleManager.readsInThisJvm.increment()
+        }
+      )
+    }
     handle match {
+      // Its map tasks wrote packs: only the leaky table reads them, whatever this executor's settings say.
+      case grouped: GroupedShuffleHandle[K @unchecked, _, C @unchecked] =>
+        leakyReader(grouped, Some(AggregationRoute.Table), packed = true)
+      case base: BaseShuffleHandle[K @unchecked, _, C @unchecked] if tableReads(base.dependency) =>
+        leakyReader(base, routeOf(base.dependency), packed = false)
       case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
           if leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(
             base.dependency
-          ) =>
-        val dep = base.dependency
-        val route = AggregationRoute.ofDependency(
-          leakyConf.aggregation,
-          dep.mapSideCombine,
-          CombinerShape.ofClassName(dep.combinerClassName, Utils.getContextOrSparkClassLoader)
+          ) &&
+            routeOf(base.dependency).isEmpty =>
+        // The first combiner decides (see AggregationRoute.ofFirstCombiner).
+        leakyReader(base, None, packed = false)
+      case _ =>
+        delegate.getReader[K, C](
+          handle,
+          startMapIndex,
+          endMapIndex,
+          startPartition,
+          endPartition,
+          context,
+          metrics
         )
-        if (route.contains(AggregationRoute.OnArrival)) delegated
-        else {
-          val tracker = SparkEnv.get.mapOutputTracker
-          val blocks = if (dep.isShuffleMergeFinalizedMarked) {
-            tracker
-              .getPushBasedShuffleMapSizesByExecutorId(
-                handle.shuffleId,
-                startMapIndex,
-                endMapIndex,
-                startPartition,
-                endPartition
-              )
-              .iter
-          } else {
-            tracker.getMapSizesByExecutorId(
-              handle.shuffleId,
-              startMapIndex,
-              endMapIndex,
-              startPartition,
-              endPartition
-            )
-          }
-          new LeakyShuffleReader[K, C](
-            base,
-            blocks,
-            context,
-            metrics,
-            leakyConf,
-            route,
-            () => {
-              leakyReadCount.increment()
-              LeakyShuffleManager.readsInThisJvm.increment()
-            }
-          )
-        }
-      case _ => delegated
     }
   }
+
+  /** The route of a dependency the leaky reader may take; `None` when its first combiner must decide. */
+  private def routeOf(dep: ShuffleDependency[_, _, _]): Option[AggregationRoute] =
+    AggregationRoute.ofDependency(
+      leakyConf.aggregation,
+      dep.mapSideCombine,
+      CombinerShape.ofClassName(dep.combinerClassName, Utils.getContextOrSparkClassLoader)
+    )
+
+  /** Whether the dependency alone decides that its reads go to a leaky table. */
+  private def tableReads(dep: ShuffleDependency[_, _, _]): Boolean =
+    leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(dep) &&
+      routeOf(dep).exists(_ != AggregationRoute.OnArrival)
 
   override def unregisterShuffle(shuffleId: Int): Boolean = delegate.unregisterShuffle(shuffleId)
 

@@ -18,7 +18,7 @@ import org.apache.spark.util.CompletionIterator
 
 /**
  * Reads a shuffle whose dependency aggregates without a key ordering, and aggregates it with
- * the leaky table. Fetching is Spark's ShuffleBlockFetcherIterator with the same settings as
+ * the leaky table; `packed`: its map tasks wrote each key's values as packs (MapSideGrouper). Fetching is Spark's ShuffleBlockFetcherIterator with the same settings as
  * BlockStoreShuffleReader (batch fetch not used: it only applies to adaptive coalescing reads).
  */
 private[levee] final class LeakyShuffleReader[K, C](
@@ -28,6 +28,7 @@ private[levee] final class LeakyShuffleReader[K, C](
     readMetrics: ShuffleReadMetricsReporter,
     leakyConf: LeakyConf,
     decided: Option[AggregationRoute],
+    packed: Boolean,
     onTableRead: () => Unit
 ) extends ShuffleReader[K, C] {
 
@@ -102,7 +103,15 @@ private[levee] final class LeakyShuffleReader[K, C](
         combiner.combine(interruptible.asInstanceOf[Iterator[(K, C)]])
       case AggregationRoute.Table =>
         onTableRead()
-        if (dep.mapSideCombine) {
+        if (packed) {
+          LeakyAggregation.combinePackedValuesByKey[K, Any, C](
+            interruptible.asInstanceOf[Iterator[(K, Array[Byte])]],
+            aggregator.asInstanceOf[Aggregator[K, Any, C]],
+            dep.serializer,
+            leakyConf,
+            context
+          )
+        } else if (dep.mapSideCombine) {
           LeakyAggregation.combineCombinersByKey[K, C](
             interruptible.asInstanceOf[Iterator[(K, C)]],
             aggregator,
