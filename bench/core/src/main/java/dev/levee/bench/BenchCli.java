@@ -78,6 +78,12 @@ public final class BenchCli {
           "");
   private static final OptionSpec PUBLISH_LATEST =
       OptionSpec.flag("latest", "publish the most recent run");
+  private static final OptionSpec PUBLISH_FIGURES =
+      OptionSpec.flag(
+          "figures",
+          "also replace the committed figures with the ones the run drew from itself alone (without"
+              + " it they stay in the run, listed: a narrow run would replace a figure of a whole"
+              + " sweep)");
   private static final OptionSpec PUBLISH_TARGET =
       OptionSpec.optional(
           "results",
@@ -350,7 +356,7 @@ public final class BenchCli {
   }
 
   private static List<OptionSpec> publishOptions() {
-    return List.of(PUBLISH_LATEST, PUBLISH_TARGET, HELP);
+    return List.of(PUBLISH_LATEST, PUBLISH_FIGURES, PUBLISH_TARGET, HELP);
   }
 
   private int publish(List<String> args) throws Exception {
@@ -381,7 +387,7 @@ public final class BenchCli {
         o.string("results").isEmpty()
             ? RepoLayout.resultsDir(repoRoot)
             : Path.of(o.string("results")).toAbsolutePath();
-    RunPublisher.Published p = RunPublisher.publish(run, target);
+    RunPublisher.Published p = RunPublisher.publish(run, target, o.flag("figures"));
     p.appendedLines()
         .forEach(
             (suite, n) ->
@@ -393,6 +399,15 @@ public final class BenchCli {
                         + " new line(s) appended to "
                         + target.resolve(suite + ".jsonl")));
     p.copied().forEach(f -> err.println("publish: " + f + " copied to " + target.resolve(f)));
+    p.figuresNotCopied()
+        .forEach(
+            f ->
+                err.println(
+                    "publish: "
+                        + f
+                        + " drawn by the run from itself alone: left in "
+                        + run.resolve(f)
+                        + " (open it; publish --figures replaces the committed one)"));
     reports.write(new ResultsStore(target).readAll(), target);
     err.println(
         "publish: "
@@ -535,7 +550,9 @@ public final class BenchCli {
         reportOptions().forEach(x -> b.append(x.helpLine()).append('\n'));
       }
       case "publish" -> {
-        b.append("usage: ").append(programName).append(" publish <run-id> | --latest\n");
+        b.append("usage: ")
+            .append(programName)
+            .append(" publish <run-id> | --latest [--figures]\n");
         b.append(
             "appends the run's <suite>.jsonl lines that are not there yet to the committed results,"
                 + "\ncopies its DEMO.md if any, and regenerates REPORT.md and figures/ there.\n\n");

@@ -190,10 +190,15 @@ class RunLayoutTest {
     assertFalse(Files.exists(RepoLayout.resultsDir(root)), "bench/results untouched");
 
     assertEquals(0, run("publish", "--latest"), err());
+    Path committed = RepoLayout.resultsDir(root).resolve("figures/draws-own.png");
+    assertFalse(Files.exists(committed), "without --figures the run's own figure stays in the run");
+    assertTrue(err().contains("figures/draws-own.png drawn by the run from itself alone"), err());
+
+    assertEquals(0, run("publish", "--latest", "--figures"), err());
     assertEquals(
         "png",
-        Files.readString(RepoLayout.resultsDir(root).resolve("figures/draws-own.png")),
-        "publish copies the suite's figure into the committed figures");
+        Files.readString(committed),
+        "publish --figures copies the suite's figure into the committed figures");
   }
 
   /** The real repository's .gitignore covers the run directories. */

@@ -19,8 +19,10 @@ import java.util.stream.Stream;
  * Copies one run's results into the committed results directory: each {@code <suite>.jsonl} line
  * the target does not already hold is appended to the target's {@code <suite>.jsonl} (so history
  * accumulates, as when suites appended there directly, and publishing twice adds nothing), and the
- * run's {@code DEMO.md} and the figures a suite drew into the run's {@code figures/}, if any,
- * replace the committed ones. Lines are checked before anything is written: a malformed run
+ * run's {@code DEMO.md}, if any, replaces the committed one. The figures a suite drew into the
+ * run's {@code figures/} replace the committed ones only when asked: a suite draws them from its
+ * own run alone, so a narrow run (one arm, one memory size) would silently replace a committed
+ * figure that shows a whole sweep. Lines are checked before anything is written: a malformed run
  * publishes nothing.
  */
 public final class RunPublisher {
@@ -29,14 +31,20 @@ public final class RunPublisher {
 
   private RunPublisher() {}
 
-  /** Per suite, the number of lines appended; plus which other files were copied. */
-  public record Published(Map<String, Integer> appendedLines, List<String> copied) {
+  /**
+   * Per suite, the number of lines appended; which other files were copied; and the run's own
+   * figures left in the run because they were not asked for.
+   */
+  public record Published(
+      Map<String, Integer> appendedLines, List<String> copied, List<String> figuresNotCopied) {
     public int total() {
       return appendedLines.values().stream().mapToInt(Integer::intValue).sum();
     }
   }
 
-  public static Published publish(Path runDir, Path target) throws IOException {
+  /** Publishes the run's lines and DEMO.md; its own figures only with {@code withFigures}. */
+  public static Published publish(Path runDir, Path target, boolean withFigures)
+      throws IOException {
     if (!Files.isDirectory(runDir)) {
       throw new IOException("no run directory " + runDir);
     }
@@ -86,19 +94,25 @@ public final class RunPublisher {
       }
     }
     // Figures a suite drew itself (RunFigures); the report redraws the registered ones afterwards.
+    List<String> notCopied = new ArrayList<>();
     Path runFigures = runDir.resolve(FigureRegistry.FIGURES_DIR);
     if (Files.isDirectory(runFigures)) {
       Path targetFigures = target.resolve(FigureRegistry.FIGURES_DIR);
-      Files.createDirectories(targetFigures);
       try (Stream<Path> s = Files.list(runFigures)) {
         for (Path src : s.filter(Files::isRegularFile).sorted().toList()) {
+          String name = FigureRegistry.FIGURES_DIR + "/" + src.getFileName();
+          if (!withFigures) {
+            notCopied.add(name);
+            continue;
+          }
+          Files.createDirectories(targetFigures);
           Files.copy(
               src, targetFigures.resolve(src.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-          copied.add(FigureRegistry.FIGURES_DIR + "/" + src.getFileName());
+          copied.add(name);
         }
       }
     }
-    return new Published(appended, copied);
+    return new Published(appended, copied, notCopied);
   }
 
   private static List<String> trimmed(List<String> lines) {
