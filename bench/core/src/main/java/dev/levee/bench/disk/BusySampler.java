@@ -1,6 +1,7 @@
 package dev.levee.bench.disk;
 
 import dev.levee.bench.sampling.Bracket;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,10 +22,12 @@ public final class BusySampler implements AutoCloseable {
   }
 
   private final List<Sample> samples = new ArrayList<>();
+  private final EmulatedDisk disk;
   private final Thread thread;
   private volatile boolean running = true;
 
   private BusySampler(EmulatedDisk disk) {
+    this.disk = disk;
     thread =
         new Thread(
             () -> {
@@ -53,10 +56,23 @@ public final class BusySampler implements AutoCloseable {
     return place.emulatedDisk() == null ? null : new BusySampler(place.emulatedDisk());
   }
 
-  /** What the disk did over [fromMillis, toMillis], from the samples around it. */
+  /**
+   * What the disk did over [fromMillis, toMillis], from the samples around it. A span that ended
+   * after the latest sample (asked right after a job, the last one's before the sampler's next
+   * tick) gets a sample taken now, so the run's last phase is not left unknown.
+   */
   public Span between(long fromMillis, long toMillis) {
     List<Sample> copy;
     synchronized (samples) {
+      if (samples.isEmpty() || samples.get(samples.size() - 1).atMillis() < toMillis) {
+        try {
+          samples.add(new Sample(System.currentTimeMillis(), disk.counts()));
+        } catch (IOException e) {
+          // The emulator is gone: the span stays unknown.
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       copy = List.copyOf(samples);
     }
     return between(copy, fromMillis, toMillis);

@@ -96,6 +96,22 @@ class EmulatedDiskTest {
   }
 
   @Test
+  void aSpanEndingAfterTheSamplersLatestTickIsMeasuredNotUnknown() throws Exception {
+    // A run's last job: its phases end just before the sampler's next tick and it is asked at once.
+    try (BusySampler sampler = BusySampler.start(DiskPlace.emulated(disk, dir, System.err))) {
+      Thread.sleep(
+          300); // the sampler's first tick (at start) precedes the span; its next is 1 s on
+      long from = System.currentTimeMillis();
+      try (FileChannel ch = create(disk.path().resolve("last-phase"))) {
+        write(ch, new byte[4 * MB]);
+      }
+      BusySampler.Span s = sampler.between(from, System.currentTimeMillis());
+      assertFalse(Double.isNaN(s.busy()), "the span's end is sampled when it is asked for");
+      assertTrue(s.writtenMb() >= 4 * MB / 1e6, s.writtenMb() + " MB written");
+    }
+  }
+
+  @Test
   void interleavedStreamsPayASeekAtEverySwitch() throws Exception {
     DiskCounts before = disk.counts();
     try (FileChannel a = create(disk.path().resolve("a"));
