@@ -104,21 +104,12 @@ final class LeakyHashTable[K](
 
   /** Buffers an already encoded value. */
   def insertBytes(key: K, tag: Int, value: Array[Byte], offset: Int, length: Int): Unit = {
-    if (emitting) throw new IllegalStateException("cannot insert after groups() was called")
     if (tag < 0 || tag > RecordFormat.MaxTag) {
       throw new IllegalArgumentException(
         s"input tag $tag for key $key is out of range 0..${RecordFormat.MaxTag}"
       )
     }
-    if (keys.size > 0 && triggers.due(recordsSinceSpill, currentBytes - layout.spareBytes)) {
-      spillInMemory(keepPages = true)
-    }
-    makeRoom(RecordFormat.recordSize(length))
-    val id = keys.idOf(key)
-    layout.ensureKey(id)
-    layout.append(id, tag, value, offset, length)
-    records += 1
-    recordsSinceSpill += 1
+    append(key, -1, tag, value, offset, length)
   }
 
   /**
@@ -136,26 +127,40 @@ final class LeakyHashTable[K](
   private object packAppender extends RecordVisitor {
     var key: K = _
     var id: Int = -1
-    private var spillsSeen = 0
 
     override def record(tag: Int, bytes: Array[Byte], offset: Int, length: Int): Unit = {
-      if (emitting) throw new IllegalStateException("cannot insert after groups() was called")
       if (tag < 0 || tag > RecordFormat.MaxTag) {
         throw new IllegalStateException(s"corrupt value pack for key $key: input tag $tag")
       }
-      if (keys.size > 0 && triggers.due(recordsSinceSpill, currentBytes - layout.spareBytes)) {
-        spillInMemory(keepPages = true)
-      }
-      makeRoom(RecordFormat.recordSize(length))
-      if (id < 0 || spills.size != spillsSeen) {
-        id = keys.idOf(key)
-        layout.ensureKey(id)
-        spillsSeen = spills.size
-      }
-      layout.append(id, tag, bytes, offset, length)
-      records += 1
-      recordsSinceSpill += 1
+      id = append(key, id, tag, bytes, offset, length)
     }
+  }
+
+  /**
+   * Appends one encoded value under `key` and returns the key's id. `knownId` is that id if the caller looked it up
+   * before (-1 if not); it is used unless making room spilled the table, which forgets every id.
+   */
+  private def append(
+      key: K,
+      knownId: Int,
+      tag: Int,
+      value: Array[Byte],
+      offset: Int,
+      length: Int
+  ): Int = {
+    if (emitting) throw new IllegalStateException("cannot insert after groups() was called")
+    val spillsBefore = spills.size
+    if (keys.size > 0 && triggers.due(recordsSinceSpill, currentBytes - layout.spareBytes)) {
+      spillInMemory(keepPages = true)
+    }
+    makeRoom(RecordFormat.recordSize(length))
+    val id =
+      if (knownId >= 0 && spills.size == spillsBefore) knownId
+      else { val fresh = keys.idOf(key); layout.ensureKey(fresh); fresh }
+    layout.append(id, tag, value, offset, length)
+    records += 1
+    recordsSinceSpill += 1
+    id
   }
 
   /**

@@ -99,8 +99,8 @@ class EmulatedDiskTest {
   void aSpanEndingAfterTheSamplersLatestTickIsMeasuredNotUnknown() throws Exception {
     // A run's last job: its phases end just before the sampler's next tick and it is asked at once.
     try (BusySampler sampler = BusySampler.start(DiskPlace.emulated(disk, dir, System.err))) {
-      Thread.sleep(
-          300); // the sampler's first tick (at start) precedes the span; its next is 1 s on
+      // A sample at or before the span's start, whenever the sampler's thread took its first one.
+      sampler.between(0, System.currentTimeMillis());
       long from = System.currentTimeMillis();
       try (FileChannel ch = create(disk.path().resolve("last-phase"))) {
         write(ch, new byte[4 * MB]);

@@ -80,7 +80,8 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
   ): ShuffleHandle =
     delegate.registerShuffle(shuffleId, dependency) match {
       case base: BaseShuffleHandle[K @unchecked, V @unchecked, C @unchecked]
-          if leakyConf.mapSideGrouping && tableReads(dependency) && !dependency.mapSideCombine =>
+          if leakyConf.mapSideGrouping && !dependency.mapSideCombine && leakyMayRead(dependency) &&
+            routeOf(dependency).contains(AggregationRoute.Table) =>
         new GroupedShuffleHandle(base)
       case other => other
     }
@@ -155,29 +156,27 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
         }
       )
     }
+    def delegated: ShuffleReader[K, C] = delegate.getReader[K, C](
+      handle,
+      startMapIndex,
+      endMapIndex,
+      startPartition,
+      endPartition,
+      context,
+      metrics
+    )
     handle match {
       // Its map tasks wrote packs: only the leaky table reads them, whatever this executor's settings say.
       case grouped: GroupedShuffleHandle[K @unchecked, _, C @unchecked] =>
         leakyReader(grouped, Some(AggregationRoute.Table), packed = true)
-      case base: BaseShuffleHandle[K @unchecked, _, C @unchecked] if tableReads(base.dependency) =>
-        leakyReader(base, routeOf(base.dependency), packed = false)
       case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
-          if leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(
-            base.dependency
-          ) &&
-            routeOf(base.dependency).isEmpty =>
-        // The first combiner decides (see AggregationRoute.ofFirstCombiner).
-        leakyReader(base, None, packed = false)
-      case _ =>
-        delegate.getReader[K, C](
-          handle,
-          startMapIndex,
-          endMapIndex,
-          startPartition,
-          endPartition,
-          context,
-          metrics
-        )
+          if leakyMayRead(base.dependency) =>
+        // None: the first combiner decides (see AggregationRoute.ofFirstCombiner).
+        routeOf(base.dependency) match {
+          case Some(AggregationRoute.OnArrival) => delegated
+          case route                            => leakyReader(base, route, packed = false)
+        }
+      case _ => delegated
     }
   }
 
@@ -189,10 +188,9 @@ class LeakyShuffleManager(conf: SparkConf, isDriver: Boolean) extends ShuffleMan
       CombinerShape.ofClassName(dep.combinerClassName, Utils.getContextOrSparkClassLoader)
     )
 
-  /** Whether the dependency alone decides that its reads go to a leaky table. */
-  private def tableReads(dep: ShuffleDependency[_, _, _]): Boolean =
-    leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(dep) &&
-      routeOf(dep).exists(_ != AggregationRoute.OnArrival)
+  /** Whether a leaky table may read the dependency at all (its route then says whether one does). */
+  private def leakyMayRead(dep: ShuffleDependency[_, _, _]): Boolean =
+    leakyConf.enabled && canReadBlocks && LeakyShuffleManager.aggregatesUnordered(dep)
 
   override def unregisterShuffle(shuffleId: Int): Boolean = delegate.unregisterShuffle(shuffleId)
 
