@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.levee.it.hadoop.LiveFiles;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.hadoop.SharedClusterExtension;
 import dev.levee.it.hadoop.TestClusters;
@@ -203,19 +204,16 @@ class FaultToleranceOnThemisTest {
   private static boolean fetchedSome(MiniMapReduceCluster cluster, String attempt)
       throws IOException {
     String line = attempt + ": holds the output of attempt_";
-    try (Stream<java.nio.file.Path> files = Files.walk(cluster.workDir().resolve("yarn"))) {
-      return files
-          .filter(f -> f.getFileName().toString().equals("syslog"))
-          .filter(f -> f.toString().contains(appOf(attempt)))
-          .anyMatch(
-              f -> {
-                try {
-                  return Files.readString(f, StandardCharsets.ISO_8859_1).contains(line);
-                } catch (IOException e) {
-                  return false;
-                }
-              });
-    }
+    return LiveFiles.named(cluster.workDir().resolve("yarn"), "syslog").stream()
+        .filter(f -> f.toString().contains(appOf(attempt)))
+        .anyMatch(
+            f -> {
+              try {
+                return Files.readString(f, StandardCharsets.ISO_8859_1).contains(line);
+              } catch (IOException e) {
+                return false;
+              }
+            });
   }
 
   private static String appOf(String attempt) {
@@ -226,11 +224,8 @@ class FaultToleranceOnThemisTest {
   /** file.out of a finished map, in its NodeManager's local directory. */
   private static Optional<java.nio.file.Path> mapOutput(
       MiniMapReduceCluster cluster, String attempt) throws IOException {
-    try (Stream<java.nio.file.Path> files = Files.walk(cluster.workDir().resolve("yarn"))) {
-      return files
-          .filter(p -> p.getFileName().toString().equals("file.out"))
-          .filter(p -> p.getParent().getFileName().toString().equals(attempt))
-          .findFirst();
-    }
+    return LiveFiles.named(cluster.workDir().resolve("yarn"), "file.out").stream()
+        .filter(p -> p.getParent().getFileName().toString().equals(attempt))
+        .findFirst();
   }
 }
