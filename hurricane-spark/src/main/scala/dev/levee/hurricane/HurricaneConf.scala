@@ -25,7 +25,8 @@ final case class HurricaneConf(
     maxWorkersPerPartition: Int,
     requireIdleSlot: Boolean,
     staticSkewFactor: Double,
-    staticThresholdBytes: Long
+    staticThresholdBytes: Long,
+    joinBuildMaxBytes: Long
 ) {
 
   /** Eq. 4.1 with these settings; `slots` bounds the workers when no cap is set. */
@@ -176,6 +177,17 @@ object HurricaneConf extends Logging {
     .since(Since)
     .build()
 
+  val JoinBuildMax: ConfigKey[java.lang.Long] = B
+    .key(Prefix + "join.buildMaxBytes", ValueTypes.bytes(0, 1L << 40))
+    .defaultValue("128m")
+    .doc(
+      "`hurricaneJoin`: every worker of a partition (owner and clones) holds the build side's partition in a hash " +
+        "table; a table whose estimated heap size grows past this fails the task with a message instead of " +
+        "running the executor out of memory. `0`: no limit."
+    )
+    .since(Since)
+    .build()
+
   /** Every key of the module; the README's configuration table is generated from it. */
   val REGISTRY: ConfigRegistry = B.build()
 
@@ -196,7 +208,8 @@ object HurricaneConf extends Logging {
       maxWorkersPerPartition = MaxWorkers.from(source),
       requireIdleSlot = RequireIdleSlot.from(source),
       staticSkewFactor = StaticSkewFactor.from(source),
-      staticThresholdBytes = StaticThreshold.from(source)
+      staticThresholdBytes = StaticThreshold.from(source),
+      joinBuildMaxBytes = JoinBuildMax.from(source)
     )
   }
 

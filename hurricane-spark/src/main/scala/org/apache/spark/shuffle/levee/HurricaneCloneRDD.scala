@@ -12,30 +12,30 @@ private[levee] case object ClonePartition extends Partition {
 }
 
 /**
- * A clone: one task that works as worker `worker` of `bag` and yields its partial. It declares the shuffle's own
- * dependency, so the scheduler finds the finished map stage by shuffle id and runs no map task again; it prefers no
- * location, so `spark.locality.wait` never holds it back from an idle slot (see the module README's risk 3).
+ * A clone: one task that works as worker `worker` of `bag` and yields its partial by the bag's shape. It declares
+ * the shuffle's own dependency (and the shape's side dependencies, such as a join's build side), so the scheduler
+ * finds the finished map stages by shuffle id and runs no map task again; it prefers no location, so
+ * `spark.locality.wait` never holds it back from an idle slot (see the module README's risk 3).
  */
-private[levee] final class HurricaneCloneRDD[K, C](
+private[levee] final class HurricaneCloneRDD[K, C, Out](
     sc: SparkContext,
     dep: ShuffleDependency[K, _, C],
     bag: BagKey,
-    worker: Int
-) extends RDD[Product2[K, C]](sc, Seq(dep))(ClassTag(classOf[Product2[_, _]])) {
+    worker: Int,
+    shape: BagShape[K, C, Out]
+) extends RDD[Out](sc, dep +: shape.sideDependencies)(ClassTag(classOf[Any])) {
 
   override protected def getPartitions: Array[Partition] = Array(ClonePartition)
 
   override protected def getPreferredLocations(split: Partition): Seq[String] = Nil
 
-  override def compute(split: Partition, context: TaskContext): Iterator[Product2[K, C]] = {
+  override def compute(split: Partition, context: TaskContext): Iterator[Out] = {
     val attempt = context.taskAttemptId()
     context.addTaskCompletionListener[Unit](_ => CoordinatorClient.tell(AttemptEnded(attempt)))
-    val shape = MergeShape
-      .of(dep)
-      .getOrElse(throw new IllegalStateException(s"$bag: a clone of a pass-through read"))
     val metrics = context.taskMetrics().createTempShuffleReadMetrics()
     val runs = new BagWorker(bag, worker, attempt, () => context.killTaskIfInterrupted()).runs()
     shape.partial(
+      bag.reducePartition,
       runs.map(HurricaneShuffleManager.readRange(dep, _, bag.reducePartition, context, metrics)),
       context
     )

@@ -93,9 +93,8 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
       )
     handle match {
       case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
-          if settings.enabled && startMapIndex == 0 && endMapIndex == Int.MaxValue &&
-            endPartition == startPartition + 1 && context != null && enabledForJob(context) &&
-            !base.dependency.isShuffleMergeFinalizedMarked =>
+          if startMapIndex == 0 && endMapIndex == Int.MaxValue &&
+            endPartition == startPartition + 1 && bagReadable(base.dependency, context) =>
         MergeShape.of(base.dependency) match {
           case Some(shape) if CoordinatorClient.available =>
             val dep = base.dependency
@@ -119,6 +118,11 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
     }
   }
 
+  /** Whether a task's whole-partition read of `dep` may be a bag read at all. */
+  private def bagReadable(dep: ShuffleDependency[_, _, _], context: TaskContext): Boolean =
+    settings.enabled && context != null && enabledForJob(context) &&
+      !dep.isShuffleMergeFinalizedMarked
+
   /** `sc.setLocalProperty("spark.levee.hurricane.enabled", "false")` turns bag reads off for one job's tasks. */
   private def enabledForJob(context: TaskContext): Boolean =
     !"false".equalsIgnoreCase(context.getLocalProperty(HurricaneConf.Enabled.name))
@@ -141,6 +145,53 @@ private[levee] object HurricaneShuffleManager {
 
   def dependency(shuffleId: Int): Option[ShuffleDependency[_, _, _]] =
     Option(dependencies.get(shuffleId)).flatMap(ref => Option(ref.get()))
+
+  /** Shapes the API's RDDs give their dependencies, weakly keyed by the dependency (identity), in the driver. */
+  private val customShapes =
+    java.util.Collections.synchronizedMap(
+      new java.util.WeakHashMap[ShuffleDependency[_, _, _], BagShape[_, _, _]]()
+    )
+
+  /** Called in the driver by an RDD of the API when it creates its dependency, before any task reads it. */
+  def giveShape[K, C](dep: ShuffleDependency[K, _, C], shape: BagShape[K, C, _]): Unit =
+    customShapes.put(dep, shape)
+
+  /** What a bag of `dep` computes: the shape an API RDD gave it, else the one its aggregator or ordering implies. */
+  def shapeOf[K, C](dep: ShuffleDependency[K, _, C]): Option[BagShape[K, C, Any]] =
+    Option(customShapes.get(dep))
+      .orElse(MergeShape.of(dep))
+      .map(_.asInstanceOf[BagShape[K, C, Any]])
+
+  /**
+   * An API RDD's read of reduce partition `partition` of `dep`, computed by `shape`: a bag read when Hurricane is
+   * this JVM's shuffle manager and on for the job, otherwise the shape over one whole read, which is what the
+   * operation means without Hurricane (the split contract with a single part).
+   */
+  def bagRead[K, C, Out](
+      dep: ShuffleDependency[K, _, C],
+      partition: Int,
+      context: TaskContext,
+      shape: BagShape[K, C, Out]
+  ): Iterator[Out] = {
+    val metrics = context.taskMetrics().createTempShuffleReadMetrics()
+    SparkEnv.get.shuffleManager match {
+      case h: HurricaneShuffleManager
+          if h.bagReadable(dep, context) && CoordinatorClient.available =>
+        new BagRead[K, C, Out](
+          dep.shuffleId,
+          partition,
+          context,
+          shape,
+          range => readFrom(h.delegate, dep, range, partition, context, metrics),
+          () => blockSizes(dep.shuffleId, partition)
+        ).read()
+      case manager =>
+        val all = manager
+          .getReader[K, C](dep.shuffleHandle, partition, partition + 1, context, metrics)
+          .read()
+        shape.whole(partition, all, context)
+    }
+  }
 
   /** A clone's read of a map range, through the delegate of this JVM's Hurricane manager. */
   def readRange[K, C](

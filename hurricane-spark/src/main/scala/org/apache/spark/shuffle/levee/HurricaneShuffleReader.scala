@@ -12,9 +12,8 @@ import org.apache.spark.shuffle.{BaseShuffleHandle, ShuffleReader}
 import org.apache.spark.storage.RDDBlockId
 
 /**
- * The owner's read of one reduce partition: its chunks come late-bound from the driver's bag, a window at a time;
- * when its own log is drained it takes each clone's cached partial (or, when a partial is gone or will not come,
- * the clone's chunks themselves) and merges everything by the dependency's [[MergeShape]].
+ * The owner's read of one reduce partition of an aggregating or ordered dependency, as a [[ShuffleReader]]: the
+ * bag read of [[BagRead]] with the dependency's [[MergeShape]].
  */
 private[levee] final class HurricaneShuffleReader[K, C](
     handle: BaseShuffleHandle[K, _, C],
@@ -25,14 +24,32 @@ private[levee] final class HurricaneShuffleReader[K, C](
     blockSizes: () => Array[Long]
 ) extends ShuffleReader[K, C] {
 
-  override def read(): Iterator[Product2[K, C]] = {
+  override def read(): Iterator[Product2[K, C]] =
+    new BagRead(handle.shuffleId, partition, context, shape, readRange, blockSizes).read()
+}
+
+/**
+ * The owner's read of one bag: its chunks come late-bound from the driver's bag, a window at a time; when its own
+ * log is drained it takes each clone's cached partial (or, when a partial is gone or will not come, the clone's
+ * chunks themselves) and combines everything by the bag's [[BagShape]].
+ */
+private[levee] final class BagRead[K, C, Out](
+    shuffleId: Int,
+    partition: Int,
+    context: TaskContext,
+    shape: BagShape[K, C, Out],
+    readRange: MapRange => Iterator[Product2[K, C]],
+    blockSizes: () => Array[Long]
+) {
+
+  def read(): Iterator[Out] = {
     val bag = BagKey(
       context.stageId(),
       context.stageAttemptNumber(),
       context.partitionId(),
-      handle.shuffleId,
+      shuffleId,
       partition,
-      HurricaneShuffleReader.occurrence(context, handle.shuffleId, partition)
+      HurricaneShuffleReader.occurrence(context, shuffleId, partition)
     )
     CoordinatorClient.ask(Open(bag, blockSizes())) match {
       case Opened(_) =>
@@ -43,22 +60,20 @@ private[levee] final class HurricaneShuffleReader[K, C](
     val first = worker.next()
     val result = first match {
       case Some(g) if g.whole && BagWorker.runs(g.ranges).size == 1 =>
-        // The whole partition in one read and no clone can exist: the delegate's read is already the answer.
-        readRange(BagWorker.runs(g.ranges).head)
+        // The whole partition in one read and no clone can exist.
+        shape.whole(partition, readRange(BagWorker.runs(g.ranges).head), context)
       case _ =>
-        val own = worker.runs(first).map(readRange)
-        // `++` takes its right side by name: the clones are asked about only once the owner's own reads are done.
-        shape.output(own ++ clonePartials(bag), context)
+        shape.output(partition, worker.runs(first).map(readRange), clonePartials(bag), context)
     }
-    new InterruptibleIterator[Product2[K, C]](context, result)
+    new InterruptibleIterator[Out](context, result)
   }
 
   /** Once the owner's own chunks are read: every clone's partial, or its chunks when the partial is not to be had. */
-  private def clonePartials(bag: BagKey): Iterator[Iterator[Product2[K, C]]] = {
+  private def clonePartials(bag: BagKey): Iterator[Iterator[Out]] = {
     settledClones(bag).iterator.flatMap {
       case CloneDone(w, rddId) =>
         SparkEnv.get.blockManager.get[Any](RDDBlockId(rddId, 0)) match {
-          case Some(block) => Iterator(block.data.asInstanceOf[Iterator[Product2[K, C]]])
+          case Some(block) => Iterator(block.data.asInstanceOf[Iterator[Out]])
           case None        =>
             adopted(bag, w) // the partial's executor is gone: replay the clone's chunks here
         }
@@ -85,11 +100,15 @@ private[levee] final class HurricaneShuffleReader[K, C](
     IndexedSeq.empty
   }
 
-  private def adopted(bag: BagKey, worker: Int): Iterator[Iterator[Product2[K, C]]] =
+  /** A clone's chunks read here, as that clone would have: its partial from its own streams. */
+  private def adopted(bag: BagKey, worker: Int): Iterator[Iterator[Out]] =
     CoordinatorClient.ask(Adopt(bag, worker)) match {
-      case Adopted(ranges) => BagWorker.runs(ranges).iterator.map(readRange)
-      case UnknownBag      => throw BagWorker.gone(bag)
-      case other => throw new IllegalStateException(s"$bag: unexpected reply $other to adopt")
+      case Adopted(ranges) =>
+        Iterator.single(
+          shape.partial(partition, BagWorker.runs(ranges).iterator.map(readRange), context)
+        )
+      case UnknownBag => throw BagWorker.gone(bag)
+      case other      => throw new IllegalStateException(s"$bag: unexpected reply $other to adopt")
     }
 }
 

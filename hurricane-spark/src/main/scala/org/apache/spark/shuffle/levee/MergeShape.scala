@@ -12,7 +12,7 @@ import org.apache.spark.util.collection.ExternalSorter
  * Each stream handed to a shape is a read of some chunks by the delegate reader (already aggregated and, with a
  * key ordering, sorted), or a clone's partial of the same form.
  */
-private[levee] sealed trait MergeShape[K, C] {
+private[levee] sealed trait MergeShape[K, C] extends BagShape[K, C, Product2[K, C]] {
 
   /** A clone's partial from its own streams. */
   def partial(
@@ -20,11 +20,32 @@ private[levee] sealed trait MergeShape[K, C] {
       context: TaskContext
   ): Iterator[Product2[K, C]]
 
-  /** The owner's output from its own streams followed by its clones' partials. */
+  /** The owner's output from its own streams followed by its clones' partials, all of one form. */
   def output(
       streams: Iterator[Iterator[Product2[K, C]]],
       context: TaskContext
   ): Iterator[Product2[K, C]]
+
+  override final def partial(
+      partition: Int,
+      streams: Iterator[Iterator[Product2[K, C]]],
+      context: TaskContext
+  ): Iterator[Product2[K, C]] = partial(streams, context)
+
+  // `++` takes its right side by name: the clones are asked about only once the owner's own reads are done.
+  override final def output(
+      partition: Int,
+      own: Iterator[Iterator[Product2[K, C]]],
+      partials: => Iterator[Iterator[Product2[K, C]]],
+      context: TaskContext
+  ): Iterator[Product2[K, C]] = output(own ++ partials, context)
+
+  /** The delegate's read of a whole partition is already aggregated (and sorted): it is the answer. */
+  override final def whole(
+      partition: Int,
+      stream: Iterator[Product2[K, C]],
+      context: TaskContext
+  ): Iterator[Product2[K, C]] = stream
 }
 
 private[levee] object MergeShape {

@@ -14,8 +14,11 @@ private[levee] final class SparkCloneLauncher(sc: SparkContext) extends CloneLau
   override def launch(bag: BagKey, worker: Int, ended: Boolean => Unit): Option[(Int, () => Unit)] =
     HurricaneShuffleManager.dependency(bag.shuffleId).flatMap { dep =>
       Try {
-        val rdd =
-          new HurricaneCloneRDD(sc, dep.asInstanceOf[ShuffleDependency[Any, Any, Any]], bag, worker)
+        val typed = dep.asInstanceOf[ShuffleDependency[Any, Any, Any]]
+        val shape = HurricaneShuffleManager
+          .shapeOf(typed)
+          .getOrElse(throw new IllegalStateException(s"$bag: a clone of a pass-through read"))
+        val rdd = new HurricaneCloneRDD(sc, typed, bag, worker, shape)
         // Serialized and spillable: a partial survives memory pressure, and a lost one is replayed by the owner.
         rdd.persist(StorageLevel.MEMORY_AND_DISK_SER)
         val previous = sc.getLocalProperty(SparkContext.SPARK_JOB_DESCRIPTION)
@@ -24,7 +27,7 @@ private[levee] final class SparkCloneLauncher(sc: SparkContext) extends CloneLau
           try
             sc.submitJob(
               rdd,
-              (_: Iterator[Product2[Any, Any]]) => (),
+              (_: Iterator[Any]) => (),
               Seq(0),
               (_: Int, _: Unit) => (),
               ()

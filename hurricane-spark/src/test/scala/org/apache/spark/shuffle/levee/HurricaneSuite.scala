@@ -5,7 +5,8 @@ import java.util.concurrent.ConcurrentLinkedQueue
 import scala.jdk.CollectionConverters._
 
 import dev.levee.hurricane.HurricanePlugin
-import org.apache.spark.{HashPartitioner, SparkConf}
+import dev.levee.hurricane.api.Hurricane._
+import org.apache.spark.{HashPartitioner, SparkConf, SparkException}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
@@ -19,7 +20,7 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
  */
 class HurricaneSuite extends LocalClusterSuite {
   override protected def extraConf(conf: SparkConf): SparkConf =
-    HurricaneTestConf.scaledDown(conf)
+    HurricaneTestConf.scaledDown(conf).set("spark.levee.hurricane.join.buildMaxBytes", "256k")
 
   private val partitions = 4
   private val maps = 8
@@ -151,5 +152,134 @@ class HurricaneSuite extends LocalClusterSuite {
     val before = metrics.clonesStarted.sum()
     assert(slowCounts(records(z)) == want)
     assert(metrics.clonesStarted.sum() == before)
+  }
+
+  /** A build side for joins: 1-3 rows per key, and keys the probe side never has. */
+  private def buildRows(keys: Int): Vector[(Int, String)] =
+    (0 until keys + 50).flatMap(k => (0 until 1 + k % 3).map(i => (k, s"$k.$i"))).toVector
+
+  private def joined(
+      probe: Seq[(Int, Int)],
+      build: Seq[(Int, String)]
+  ): Vector[(Int, (Int, String))] = {
+    val byKey = build.groupMap(_._1)(_._2)
+    probe.flatMap { case (k, v) => byKey.getOrElse(k, Nil).map(w => (k, (v, w))) }.toVector.sorted
+  }
+
+  test("hurricaneJoin equals stock join and the driver's answer on Zipf keys at s = 0, 1 and 3") {
+    val build = buildRows(300)
+    for (s <- Seq(0.0, 1.0, 3.0)) {
+      val z = ZipfRecords(s, keys = 300, slices = maps, perSlice = 3000)
+      val want = joined(z.all, build)
+      val probe = records(z)
+      val buildRdd = sc.parallelize(build, 3)
+      val ours = probe.hurricaneJoin(buildRdd, part)
+      withClue(s"s=$s: ")(assert(ours.collect().toVector.sorted == want))
+      withClue(s"s=$s against stock join: ")(
+        assert(want == probe.join(buildRdd, part).collect().toVector.sorted)
+      )
+      withClue(s"s=$s with Hurricane off for the job: ")(
+        assert(stock(ours.collect().toVector.sorted) == want)
+      )
+      assert(ours.partitioner.contains(part), "keys stay in their partition, as with join")
+    }
+  }
+
+  test(
+    "a skewed hurricaneJoin gets clones, each loading the build side; the output equals stock's"
+  ) {
+    val z = ZipfRecords(3.0, keys = 300, slices = maps, perSlice = 20000)
+    val build = buildRows(300)
+    val want = joined(z.all, build).size.toLong
+    val startedBefore = metrics.clonesStarted.sum()
+    val doneBefore = metrics.clonesDone.sum()
+    // The owner's consumer is slow (a 1 ms park every 40 pairs), so the hot partition's bag drains slowly.
+    val pairs = records(z)
+      .hurricaneJoin(sc.parallelize(build, 3), part)
+      .mapPartitions(it =>
+        it.zipWithIndex.map { case (p, i) => if (i % 40 == 0) Thread.sleep(1); p }
+      )
+    val digest = pairs.map { case (k, (v, w)) => (k.toLong * 31 + v) ^ w.hashCode }.collect()
+    assert(digest.length.toLong == want)
+    assert(
+      digest.sorted.toSeq == stock(
+        pairs
+          .map { case (k, (v, w)) => (k.toLong * 31 + v) ^ w.hashCode }
+          .collect()
+      ).sorted.toSeq
+    )
+    assert(metrics.clonesStarted.sum() > startedBefore, "no clone started for the hot partition")
+    assert(metrics.clonesDone.sum() > doneBefore, "no clone's joined partial was merged")
+  }
+
+  test(
+    "hurricaneJoinWithMerge: clones aggregate their own joined pairs; the sums equal the driver's"
+  ) {
+    val z = ZipfRecords(3.0, keys = 300, slices = maps, perSlice = 20000)
+    val build = buildRows(300)
+    val want =
+      joined(z.all, build).groupMapReduce(_._1)(p => p._2._1.toLong + p._2._2.length)(_ + _)
+    val startedBefore = metrics.clonesStarted.sum()
+    val sums = records(z)
+      .hurricaneJoinWithMerge(sc.parallelize(build, 3), part) { pairs =>
+        val m = scala.collection.mutable.HashMap.empty[Int, Long]
+        pairs.zipWithIndex.foreach { case ((k, (v, w)), i) =>
+          if (i % 40 == 0) Thread.sleep(1)
+          m(k) = m.getOrElse(k, 0L) + v + w.length
+        }
+        m.iterator
+      }(parts => parts.flatten.toSeq.groupMapReduce(_._1)(_._2)(_ + _).iterator)
+      .collect()
+      .toMap
+    assert(sums == want)
+    assert(metrics.clonesStarted.sum() > startedBefore, "no clone started for the hot partition")
+  }
+
+  test(
+    "a build partition above join.buildMaxBytes fails with the key's name, not an out-of-memory error"
+  ) {
+    val big = sc.parallelize(0 until 60000, 4).map(i => (i % 4, "x" * 20))
+    val e = intercept[SparkException] {
+      sc.parallelize(Seq((1, 1)), 1).hurricaneJoin(big, part).count()
+    }
+    assert(e.getMessage.contains("spark.levee.hurricane.join.buildMaxBytes"), e.getMessage)
+  }
+
+  test("array keys are refused, as stock pair operations refuse them") {
+    val arrays = sc.parallelize(Seq((Array(1), 1)))
+    val e = intercept[IllegalArgumentException](arrays.hurricaneJoin(arrays, part))
+    assert(e.getMessage.contains("array keys"))
+  }
+
+  test(
+    "mapPartitionsWithMerge: clones share a skewed partition; aggregation and sort merges equal the driver's"
+  ) {
+    val z = ZipfRecords(3.0, keys = 300, slices = maps, perSlice = 20000)
+    val data = z.all
+    val startedBefore = metrics.clonesStarted.sum()
+    // f: a count per key, slow (a 1 ms park every 40 records); merge: sum equal keys.
+    val counts = records(z)
+      .mapPartitionsWithMerge(part) { it =>
+        val m = scala.collection.mutable.HashMap.empty[Int, Long]
+        it.zipWithIndex.foreach { case ((k, _), i) =>
+          if (i % 40 == 0) Thread.sleep(1)
+          m(k) = m.getOrElse(k, 0L) + 1
+        }
+        m.iterator
+      }(parts => parts.flatten.toSeq.groupMapReduce(_._1)(_._2)(_ + _).iterator)
+      .collect()
+      .toMap
+    assert(counts == data.groupMapReduce(_._1)(_ => 1L)(_ + _))
+    assert(metrics.clonesStarted.sum() > startedBefore, "no clone started for the hot partition")
+
+    // f: sort; merge: the sorted parts merged (here by a sort of their concatenation, as a user might).
+    val sorted = records(z)
+      .mapPartitionsWithMerge(part)(it => it.toVector.sorted.iterator) { parts =>
+        parts.flatMap(_.toVector).toVector.sorted.iterator
+      }
+      .glom()
+      .collect()
+    sorted.foreach(p => assert(p.toSeq == p.toSeq.sorted))
+    assert(sorted.flatten.toVector.sorted == data.sorted)
   }
 }
