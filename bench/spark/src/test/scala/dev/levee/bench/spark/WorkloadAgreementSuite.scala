@@ -62,4 +62,31 @@ class WorkloadAgreementSuite extends AnyFunSuite with BeforeAndAfterAll {
       )
     }
   }
+
+  // Last: the Dataset arms change the shared session's SQL settings.
+  test(
+    "the skewed join's arms give one answer: RDD join, Hurricane's joins (without the manager) and Datasets"
+  ) {
+    val join =
+      hurricane.SkewedJoin(1.0, records = 20000, maps = 4, rowsPerKey = 3, parkNanosPerPair = 0)
+    val want = join.rddJoin(sc)
+    val byHand = {
+      val probe = join.probe(sc).collect()
+      val build = join.build(sc).collect().groupMap(_._1)(_._2)
+      probe.map { case (k, v) => build(k).map(w => ((v * 31 + w) % 65521).toLong).sum }.sum
+    }
+    assert(want == byHand)
+    assert(join.hurricaneJoin(sc) == want)
+    assert(join.hurricaneJoinWithMerge(sc) == want)
+    assert(
+      join.dataset(
+        sc,
+        hurricane.SkewedJoin.aqeSettings(64, 1024, 1024),
+        broadcastHint = false
+      ) == want
+    )
+    assert(
+      join.dataset(sc, hurricane.SkewedJoin.broadcastSettings(64), broadcastHint = true) == want
+    )
+  }
 }

@@ -57,6 +57,54 @@ final class HurricaneBenchSuite extends Suite {
       "4m"
     ),
     OptionSpec.optional("chunk-emulated", "BYTES", "chunk size in the emulated regime", "8k"),
+    OptionSpec.optional(
+      "workload",
+      "W",
+      "clicklog (the thesis's aggregation) | join (a skewed join against the Dataset path) | both",
+      "clicklog"
+    ),
+    OptionSpec.optional(
+      "join-arms",
+      "LIST",
+      s"comma-separated, of: ${JoinBench.Arms.keys.toSeq.sorted.mkString(", ")}",
+      "stock,hurricane-join,hurricane,dataset-aqe,dataset-broadcast"
+    ),
+    OptionSpec.optional(
+      "join-s-real",
+      "LIST",
+      "Zipf exponents of the join in the real-CPU regime",
+      "0,1,3"
+    ),
+    OptionSpec.optional(
+      "join-s-emulated",
+      "LIST",
+      "Zipf exponents of the join in the emulated regime",
+      "0,1"
+    ),
+    OptionSpec.optional(
+      "join-records",
+      "N",
+      "probe rows of the join in the real-CPU regime",
+      "4000000"
+    ),
+    OptionSpec.optional(
+      "join-emulated-records",
+      "N",
+      "probe rows of the join in the emulated regime",
+      "1000000"
+    ),
+    OptionSpec.optional(
+      "join-rows-per-key",
+      "N",
+      "build rows per key (each probe row joins this many)",
+      "8"
+    ),
+    OptionSpec.optional(
+      "join-park-ns",
+      "NS",
+      "emulated work per joined pair in the emulated regime, in nanoseconds",
+      "8000"
+    ),
     OptionSpec.optional("reps", "N", "repetitions of every point (medians are reported)", "3"),
     OptionSpec.flag(
       "figures",
@@ -70,13 +118,66 @@ final class HurricaneBenchSuite extends Suite {
     else report(context, runAll(context))
 
   private def report(context: SuiteContext, points: Seq[Point]): Unit = {
-    HurricaneReport.print(context.out(), points)
-    HurricaneFigure
-      .write(context, points)
-      .foreach(f => context.err().println(s"hurricane: wrote $f"))
+    val (joins, clicks) = points.partition(_.workload == "join")
+    if (clicks.nonEmpty) {
+      HurricaneReport.print(context.out(), clicks)
+      HurricaneFigure
+        .write(context, clicks)
+        .foreach(f => context.err().println(s"hurricane: wrote $f"))
+    }
+    if (joins.nonEmpty) {
+      JoinReport.print(context.out(), joins)
+      JoinFigure.write(context, joins).foreach(f => context.err().println(s"hurricane: wrote $f"))
+    }
   }
 
   private def runAll(context: SuiteContext): Seq[Point] = {
+    val o = context.options()
+    val workload = o.choice("workload", List("clicklog", "join", "both").asJava)
+    val clicks = if (workload == "join") Nil else runClickLog(context)
+    clicks ++ (if (workload == "clicklog") Nil else runJoin(context))
+  }
+
+  private def runJoin(context: SuiteContext): Seq[Point] = {
+    val o = context.options()
+    val arms = o.string("join-arms").split(",").map(_.trim).filter(_.nonEmpty).toSeq
+    val reps = o.intIn("reps", 1, 50)
+    val rows = o.intIn("join-rows-per-key", 1, 10000)
+    val real = JoinBench.Regime(
+      "join, real CPU",
+      SparkTopology.LocalCluster(2, 1, 2048),
+      2,
+      exponents(o.string("join-s-real")),
+      o.longAtLeast("join-records", 1000),
+      64,
+      rows,
+      0L,
+      o.bytesAtLeast("chunk-real", 1024),
+      4L << 20,
+      4L << 20
+    )
+    val emulated = JoinBench.Regime(
+      "join, emulated compute",
+      SparkTopology.LocalCluster(4, 4, 1536),
+      16,
+      exponents(o.string("join-s-emulated")),
+      o.longAtLeast("join-emulated-records", 1000),
+      256,
+      rows,
+      o.longAtLeast("join-park-ns", 0),
+      o.bytesAtLeast("chunk-emulated", 1024),
+      256L << 10,
+      256L << 10
+    )
+    val regimes = o.choice("regime", List("real", "emulated", "both").asJava) match {
+      case "both" => Seq(real, emulated)
+      case "real" => Seq(real)
+      case _      => Seq(emulated)
+    }
+    regimes.flatMap(JoinBench.run(context, _, arms, reps))
+  }
+
+  private def runClickLog(context: SuiteContext): Seq[Point] = {
     val o = context.options()
     val arms = o.string("arms").split(",").map(_.trim).filter(_.nonEmpty).toSeq
     arms.filterNot(Arms.contains).foreach { a =>
@@ -204,7 +305,15 @@ final class HurricaneBenchSuite extends Suite {
                     ) ""
                     else " FAILED: " + point.error}"
                 )
-              record(context, regime, point, chunkBytes)
+              record(
+                context,
+                regime.name,
+                regime.slots,
+                regime.records,
+                regime.parkNanos,
+                chunkBytes,
+                point
+              )
               out += point
             }
           }
@@ -212,14 +321,27 @@ final class HurricaneBenchSuite extends Suite {
     }
     out.toSeq
   }
+}
 
-  private def record(context: SuiteContext, regime: Regime, p: Point, chunkBytes: Long): Unit = {
+object HurricaneBenchSuite {
+
+  /** One result line per point; the join's and ClickLog's share the schema, told apart by `workload`. */
+  def record(
+      context: SuiteContext,
+      regime: String,
+      slots: Int,
+      records: Long,
+      parkNanos: Long,
+      chunkBytes: Long,
+      p: Point
+  ): Unit = {
     val params = new util.LinkedHashMap[String, Object]()
-    params.put("regime", regime.name)
-    params.put("slots", Int.box(regime.slots))
+    params.put("workload", p.workload)
+    params.put("regime", regime)
+    params.put("slots", Int.box(slots))
     params.put("s", Double.box(p.s))
-    params.put("records", Long.box(regime.records))
-    params.put("park_ns", Long.box(regime.parkNanos))
+    params.put("records", Long.box(records))
+    params.put("park_ns", Long.box(parkNanos))
     params.put("chunk_bytes", Long.box(chunkBytes))
     params.put("ok", Boolean.box(p.ok))
     if (!p.ok) params.put("error", p.error)
@@ -234,9 +356,6 @@ final class HurricaneBenchSuite extends Suite {
     metrics.put("hottest_share", p.f)
     context.record(p.arm, params, metrics, p.rep)
   }
-}
-
-object HurricaneBenchSuite {
   final case class Regime(
       name: String,
       topology: SparkTopology.LocalCluster,
@@ -263,7 +382,8 @@ object HurricaneBenchSuite {
       medianTaskSeconds: Double = 0,
       clones: Long = 0,
       spilledBytes: Long = 0,
-      shuffleBytesRead: Long = 0
+      shuffleBytesRead: Long = 0,
+      workload: String = "clicklog"
   ) {
 
     /** Bounds for a system that cannot split a partition: tight (a list schedule) and Amdahl's, as the thesis has it. */

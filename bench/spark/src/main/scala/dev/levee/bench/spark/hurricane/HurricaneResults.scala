@@ -34,7 +34,8 @@ object HurricaneResults {
       medianTaskSeconds = metric("median_task_seconds"),
       clones = metric("clones").toLong,
       spilledBytes = metric("spilled_bytes").toLong,
-      shuffleBytesRead = metric("shuffle_bytes_read").toLong
+      shuffleBytesRead = metric("shuffle_bytes_read").toLong,
+      workload = String.valueOf(p.getOrDefault("workload", "clicklog"))
     )
   }
 }
