@@ -45,7 +45,7 @@ object JoinFigure {
           .map(s => byS.get(s).filter(r => r.failed < r.runs).map(_.seconds).getOrElse(Double.NaN))
         val series = chart.addSeries(
           arm,
-          skews.map(s => s"s = ${Charts.number(s)}").asJava,
+          skews.map(s => if (s == s.floor) f"s = $s%.0f" else s"s = $s").asJava,
           Charts.gaps(ys.map(Double.box).asJava)
         )
         series.setFillColor(ArmColours.getOrElse(arm, Color.BLACK))
