@@ -50,6 +50,7 @@ object JoinFigure {
         )
         series.setFillColor(ArmColours.getOrElse(arm, Color.BLACK))
       }
+      chart.getStyler.setDecimalPattern("#,##0.0")
       Charts.headroom(
         chart,
         rs.filter(r => r.failed < r.runs).map(_.seconds).maxOption.getOrElse(1.0)
