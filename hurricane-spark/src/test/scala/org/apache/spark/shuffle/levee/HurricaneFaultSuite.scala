@@ -110,6 +110,39 @@ class HurricaneFaultSuite extends LocalClusterSuite {
     assert(metrics.clonesStarted.sum() > started, "no clone started, so no clone failed")
   }
 
+  test(
+    "hurricaneJoinWithMerge with a clone failing mid-way through its pairs, under speculation: equals the driver's"
+  ) {
+    val z = data
+    val build = (0 until 300).flatMap(k => (0 until 1 + k % 3).map(i => (k, k * 10 + i)))
+    val byKey = build.groupMap(_._1)(_._2)
+    val want = z.all
+      .flatMap { case (k, v) => byKey.getOrElse(k, Nil).map(w => (k, v.toLong + w)) }
+      .groupMapReduce(_._1)(_._2)(_ + _)
+    val started = metrics.clonesStarted.sum()
+    import dev.levee.hurricane.api.Hurricane._
+    val got = records(z)
+      .hurricaneJoinWithMerge(sc.parallelize(build, 3), part) { pairs =>
+        val ctx = TaskContext.get()
+        val clone =
+          String
+            .valueOf(ctx.getLocalProperty(SparkContext.SPARK_JOB_DESCRIPTION))
+            .startsWith("Hurricane clone")
+        val sums = scala.collection.mutable.HashMap.empty[Int, Long]
+        pairs.zipWithIndex.foreach { case ((k, (v, w)), i) =>
+          if (clone && ctx.attemptNumber() == 0 && i == 500)
+            throw new IllegalStateException("injected failure in a clone's first attempt, pair 500")
+          if (i % 40 == 0) Thread.sleep(1)
+          sums(k) = sums.getOrElse(k, 0L) + v + w
+        }
+        sums.iterator
+      }(parts => parts.flatten.toSeq.groupMapReduce(_._1)(_._2)(_ + _).iterator)
+      .collect()
+      .toMap
+    assert(got == want)
+    assert(metrics.clonesStarted.sum() > started, "no clone started, so no clone failed")
+  }
+
   test("kill -9 of the executor running a clone: the answer still equals the driver's") {
     val z = data
     val want = z.all.groupMapReduce(_._1)(_ => 1L)(_ + _)
