@@ -19,6 +19,7 @@ public final class DemoSteps {
   public static final String SPARK_INPUT = "spark.input";
   public static final String THEMIS = "hadoop.themis";
   public static final String PIRANHA = "hadoop.piranha";
+  public static final String HURRICANE = "spark.hurricane";
 
   private DemoSteps() {}
 
@@ -75,6 +76,11 @@ public final class DemoSteps {
                 15));
       }
     }
+    steps.add(
+        new Step(
+            HURRICANE,
+            "hurricane-spark: ClickLog under skew on 16 emulated slots, stock then Hurricane",
+            75));
     return steps;
   }
 

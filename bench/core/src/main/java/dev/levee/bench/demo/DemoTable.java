@@ -51,7 +51,12 @@ public final class DemoTable {
 
   /** Table order: the modules as the README lists them. */
   public static final List<String> MODULES =
-      List.of("spongefiles-hadoop", "leaky-buffer-spark", "piranha-dag", "themis-shuffle");
+      List.of(
+          "spongefiles-hadoop",
+          "leaky-buffer-spark",
+          "piranha-dag",
+          "themis-shuffle",
+          "hurricane-spark");
 
   private DemoTable() {}
 

@@ -8,6 +8,7 @@ import dev.levee.bench.cli.OptionSpec
 import dev.levee.bench.demo.{DemoSteps, DemoTable}
 import dev.levee.bench.gen.{DatasetWriter, Datasets}
 import dev.levee.bench.progress.StepProgress
+import dev.levee.bench.spark.hurricane.{ClickLog, HurricaneBenchSuite}
 import dev.levee.bench.results.{Measurement, RepoLayout}
 import dev.levee.it.spark.{SparkCluster, SparkTopology}
 import org.apache.hadoop.conf.Configuration
@@ -30,7 +31,8 @@ final class SparkDemoSuite extends Suite {
     OptionSpec.required("run-id", "ID", "groups this run's rows in the demo table"),
     OptionSpec.optional("records", "N", "key/value records grouped", "3m"),
     OptionSpec.optional("reduce-tasks", "N", "reduce tasks (the DMR's denominator)", "4"),
-    OptionSpec.optional("repetitions", "N", "runs of each variant", "1")
+    OptionSpec.optional("repetitions", "N", "runs of each variant", "1"),
+    OptionSpec.optional("hurricane-clicks", "N", "clicks in Hurricane's ClickLog row", "1m")
   )
 
   override def run(context: SuiteContext): Unit = {
@@ -47,8 +49,10 @@ final class SparkDemoSuite extends Suite {
       DemoSteps.plan(DemoSteps.hadoopRepetitionsDone(context.store().dir()), repetitions),
       context.store().dir()
     )
-    try runAll(context, progress, base, runId, records, reduceTasks, repetitions)
-    finally progress.close()
+    try {
+      runAll(context, progress, base, runId, records, reduceTasks, repetitions)
+      hurricaneRow(context, progress, runId, o.longAtLeast("hurricane-clicks", 1000))
+    } finally progress.close()
   }
 
   private def runAll(
@@ -132,6 +136,59 @@ final class SparkDemoSuite extends Suite {
             f"demo-spark: $variant%s job $seconds%.1f s, reduce stage ${reduce.seconds}%.1f s, " +
               f"GC ${reduce.gcSeconds}%.1f s of ${reduce.taskSeconds}%.1f s task time"
           )
+      }
+    }
+  }
+
+  /**
+   * Hurricane's row: the thesis's ClickLog at Zipf s = 1.5 over 64 regions in the bench's emulated regime (16 slots
+   * on 2 cores, each click's reduce-side cost a park), stock then Hurricane in one cluster (the per-job switch), the
+   * regime where one skewed partition holds back a stage: on 2 real slots 64 partitions hide the skew.
+   */
+  private def hurricaneRow(
+      context: SuiteContext,
+      progress: StepProgress,
+      runId: String,
+      clicks: Long
+  ): Unit = {
+    progress.begin(DemoSteps.HURRICANE)
+    val topology = SparkTopology.LocalCluster(4, 4, 1536)
+    val settings = HurricaneBenchSuite.Clusters("hurricane") +
+      ("spark.levee.hurricane.chunk.targetBytes" -> "8k")
+    val log = ClickLog(1.5, clicks, 256, 48000)
+    val params = new util.LinkedHashMap[String, Object]()
+    params.put(DemoTable.RUN_ID, runId)
+    params.put(DemoTable.MODULE, "hurricane-spark")
+    params.put(
+      DemoTable.WORKLOAD,
+      f"ClickLog, distinct IPs per region: $clicks%,d clicks, 64 regions, Zipf s = 1.5 " +
+        f"(hottest region ${100 * log.hottestShare}%.0f%%)"
+    )
+    params.put(
+      DemoTable.CONDITION,
+      s"emulated compute: ${topology.master}, 16 slots on 2 cores, 48 us of reduce-side cost per click as a park"
+    )
+    context.err().println(s"demo-spark: hurricane: starting ${topology.master}")
+    SparkCluster.using(topology, settings, "levee-demo-hurricane") { cluster =>
+      val sc = cluster.sc
+      ClickLog(0, clicks / 4, 256, 0).run(sc) // class loading and JIT, unmeasured
+      var stock: Option[Map[Int, Int]] = None
+      for (variant <- Seq(Measurement.STOCK, DemoTable.PLUGIN)) {
+        sc.setLocalProperty("spark.levee.hurricane.enabled", (variant == DemoTable.PLUGIN).toString)
+        val start = System.nanoTime()
+        val answer = log.run(sc)
+        val seconds = (System.nanoTime() - start) / 1e9
+        val p = new util.LinkedHashMap[String, Object](params)
+        stock match {
+          case None                         => stock = Some(answer)
+          case Some(want) if want == answer => p.put(DemoTable.SAME_OUTPUT, "yes")
+          case Some(_)                      =>
+            throw new IllegalStateException(
+              "demo-spark: Hurricane's output differs from stock on the same clicks"
+            )
+        }
+        context.record(variant, p, util.Map.of(DemoTable.SECONDS, Double.box(seconds)), 0)
+        context.err().println(f"demo-spark: hurricane $variant%s job $seconds%.1f s")
       }
     }
   }

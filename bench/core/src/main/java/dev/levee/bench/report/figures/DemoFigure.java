@@ -33,7 +33,8 @@ public final class DemoFigure implements Figure {
           "spongefiles-hadoop", new String[] {"stock Hadoop", "SpongeFiles"},
           "leaky-buffer-spark", new String[] {"stock Spark (sort shuffle)", "leaky buffer shuffle"},
           "piranha-dag", new String[] {"stock", "Piranha"},
-          "themis-shuffle", new String[] {"stock", "Themis"});
+          "themis-shuffle", new String[] {"stock", "Themis"},
+          "hurricane-spark", new String[] {"stock Spark", "Hurricane (clones at run time)"});
 
   @Override
   public String file() {
