@@ -175,12 +175,30 @@ public final class Charts {
    * width): what a panel's own title cannot hold goes here, never off a panel's edge.
    */
   public static BufferedImage panels(String title, List<BufferedImage> panels, List<String> notes) {
-    int w = panels.stream().mapToInt(BufferedImage::getWidth).sum();
-    int h = panels.stream().mapToInt(BufferedImage::getHeight).max().orElse(0);
+    return panels(title, panels, notes, Math.max(1, panels.size()));
+  }
+
+  /**
+   * Panels in rows of at most {@code columns}, under one title, with note lines below: a figure of
+   * many panels stays readable instead of one strip wider than a page.
+   */
+  public static BufferedImage panels(
+      String title, List<BufferedImage> panels, List<String> notes, int columns) {
+    List<List<BufferedImage>> rows = new ArrayList<>();
+    for (int i = 0; i < panels.size(); i += columns) {
+      rows.add(panels.subList(i, Math.min(panels.size(), i + columns)));
+    }
+    int w = 0;
+    int h = 0;
+    for (List<BufferedImage> row : rows) {
+      w = Math.max(w, row.stream().mapToInt(BufferedImage::getWidth).sum());
+      h += row.stream().mapToInt(BufferedImage::getHeight).max().orElse(0);
+    }
     int top = title.isEmpty() ? 0 : 50;
     // About 7.5 pixels per character of the 14-point note font.
     List<String> lines = new ArrayList<>();
-    notes.forEach(n -> lines.addAll(wrap(n, Math.max(40, (w - 30) * 2 / 15))));
+    int width = w;
+    notes.forEach(n -> lines.addAll(wrap(n, Math.max(40, (width - 30) * 2 / 15))));
     int bottom = 10 + 22 * lines.size();
     BufferedImage out = new BufferedImage(w, h + top + bottom, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = out.createGraphics();
@@ -194,17 +212,20 @@ public final class Charts {
       g.setFont(new Font(FONT, Font.BOLD, 20));
       int tw = g.getFontMetrics().stringWidth(title);
       g.drawString(title, Math.max(10, (w - tw) / 2), 32);
-      int x = 0;
-      for (BufferedImage p : panels) {
-        g.drawImage(p, x, top, null);
-        x += p.getWidth();
-      }
-      g.setColor(new Color(0xcc, 0xcc, 0xcc));
-      g.setStroke(new BasicStroke(1));
-      x = 0;
-      for (int i = 0; i < panels.size() - 1; i++) {
-        x += panels.get(i).getWidth();
-        g.drawLine(x, top + 10, x, top + h - 10);
+      int y = top;
+      for (List<BufferedImage> row : rows) {
+        int rowHeight = row.stream().mapToInt(BufferedImage::getHeight).max().orElse(0);
+        int x = 0;
+        for (int i = 0; i < row.size(); i++) {
+          g.drawImage(row.get(i), x, y, null);
+          x += row.get(i).getWidth();
+          if (i < row.size() - 1) {
+            g.setColor(new Color(0xcc, 0xcc, 0xcc));
+            g.setStroke(new BasicStroke(1));
+            g.drawLine(x, y + 10, x, y + rowHeight - 10);
+          }
+        }
+        y += rowHeight;
       }
       g.setColor(Color.DARK_GRAY);
       g.setFont(new Font(FONT, Font.PLAIN, 14));

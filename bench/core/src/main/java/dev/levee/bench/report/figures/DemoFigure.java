@@ -94,8 +94,9 @@ public final class DemoFigure implements Figure {
                 ((Number) lines.get(0).machine().getOrDefault("memory_bytes", 0)).doubleValue()
                     / 1e9)
             + "; every run on the same generated data; lower is better.");
+    // Three panels a row: five modules side by side made a strip too wide to read.
     return Charts.panels(
-        "./levee demo, run " + runId + ": stock vs Levee plugin per module", panels, notes);
+        "./levee demo, run " + runId + ": stock vs Levee plugin per module", panels, notes, 3);
   }
 
   /** The workload in full and whether the outputs agreed, for the notes under the panels. */
@@ -107,7 +108,12 @@ public final class DemoFigure implements Figure {
             .map(m -> String.valueOf(m.params().getOrDefault(DemoTable.SAME_OUTPUT, "-")))
             .findFirst()
             .orElse("-");
-    return workload + "; same output as stock: " + same + ".";
+    Object condition = rows.get(0).params().get(DemoTable.CONDITION);
+    return workload
+        + (condition == null ? "" : " (" + condition + ")")
+        + "; same output as stock: "
+        + same
+        + ".";
   }
 
   private static BufferedImage panel(String module, List<Measurement> rows) {
