@@ -216,14 +216,17 @@ public final class Charts {
       for (List<BufferedImage> row : rows) {
         int rowHeight = row.stream().mapToInt(BufferedImage::getHeight).max().orElse(0);
         int x = 0;
-        for (int i = 0; i < row.size(); i++) {
-          g.drawImage(row.get(i), x, y, null);
+        for (BufferedImage p : row) {
+          g.drawImage(p, x, y, null);
+          x += p.getWidth();
+        }
+        // Separators after the row's panels, which would paint over them.
+        g.setColor(new Color(0xcc, 0xcc, 0xcc));
+        g.setStroke(new BasicStroke(1));
+        x = 0;
+        for (int i = 0; i < row.size() - 1; i++) {
           x += row.get(i).getWidth();
-          if (i < row.size() - 1) {
-            g.setColor(new Color(0xcc, 0xcc, 0xcc));
-            g.setStroke(new BasicStroke(1));
-            g.drawLine(x, y + 10, x, y + rowHeight - 10);
-          }
+          g.drawLine(x, y + 10, x, y + rowHeight - 10);
         }
         y += rowHeight;
       }
