@@ -15,6 +15,18 @@ private[levee] object Pairs {
     }
 }
 
+/** A shape whose owner hands its own partial, then each clone's, to a caller's `merge`. */
+private[levee] abstract class MergedPartials[K, V, R](merge: Iterator[Iterator[R]] => Iterator[R])
+    extends BagShape[K, V, R] {
+
+  override final def output(
+      partition: Int,
+      own: Iterator[Iterator[Product2[K, V]]],
+      partials: => Iterator[Iterator[R]],
+      context: TaskContext
+  ): Iterator[R] = merge(Iterator.single(partial(partition, own, context)) ++ partials)
+}
+
 /**
  * `mapPartitionsWithMerge`: every worker applies `f` to the records of its chunks, and the owner hands its own
  * result first, then each clone's, to `merge`. The caller promises the split contract
@@ -23,20 +35,13 @@ private[levee] object Pairs {
 private[levee] final class FunctionShape[K, V, R](
     f: Iterator[(K, V)] => Iterator[R],
     merge: Iterator[Iterator[R]] => Iterator[R]
-) extends BagShape[K, V, R] {
+) extends MergedPartials[K, V, R](merge) {
 
   override def partial(
       partition: Int,
       streams: Iterator[Iterator[Product2[K, V]]],
       context: TaskContext
   ): Iterator[R] = f(Pairs.of(streams.flatten))
-
-  override def output(
-      partition: Int,
-      own: Iterator[Iterator[Product2[K, V]]],
-      partials: => Iterator[Iterator[R]],
-      context: TaskContext
-  ): Iterator[R] = merge(Iterator.single(partial(partition, own, context)) ++ partials)
 }
 
 /**
@@ -50,7 +55,7 @@ private[levee] final class JoinShape[K, V, W, R](
     build: ShuffleDependency[K, W, W],
     f: Iterator[(K, (V, W))] => Iterator[R],
     merge: Iterator[Iterator[R]] => Iterator[R]
-) extends BagShape[K, V, R] {
+) extends MergedPartials[K, V, R](merge) {
 
   override def partial(
       partition: Int,
@@ -63,13 +68,6 @@ private[levee] final class JoinShape[K, V, W, R](
       if (matches == null) Iterator.empty else matches.iterator.map(w => (probe._1, (probe._2, w)))
     })
   }
-
-  override def output(
-      partition: Int,
-      own: Iterator[Iterator[Product2[K, V]]],
-      partials: => Iterator[Iterator[R]],
-      context: TaskContext
-  ): Iterator[R] = merge(Iterator.single(partial(partition, own, context)) ++ partials)
 
   override def sideDependencies: Seq[Dependency[_]] = Seq(build)
 }

@@ -21,7 +21,9 @@ final case class ClickLog(s: Double, records: Long, maps: Int, parkNanosPerRecor
   private val ipSpace = 1 << 22
 
   /** Share of all clicks in the hottest region (the largest partition's share of the work). */
-  def hottestShare: Double = 1.0 / (1 to regions).map(k => 1.0 / math.pow(k, s)).sum
+  private val ranks = ZipfRanks(regions, s)
+
+  def hottestShare: Double = ranks.hottestShare
 
   /** Distinct IPs per region. */
   def run(sc: SparkContext): Map[Int, Int] = {
@@ -46,17 +48,9 @@ final case class ClickLog(s: Double, records: Long, maps: Int, parkNanosPerRecor
   }
 
   private def clicks(slice: Int): Iterator[(Int, Int)] = {
-    val cdf = {
-      val w = (1 to regions).map(k => 1.0 / math.pow(k, s))
-      w.scanLeft(0.0)(_ + _).tail.map(_ / w.sum).toArray
-    }
     val random = new Random(1000L * slice + (s * 100).toLong)
-    val n = records / maps + (if (slice < records % maps) 1 else 0)
-    Iterator.fill(n.toInt) {
-      val u = random.nextDouble()
-      val i = java.util.Arrays.binarySearch(cdf, u)
-      val region = math.min(regions - 1, if (i >= 0) i else -i - 1)
-      (region, random.nextInt(ipSpace))
-    }
+    Iterator.fill(ranks.sliceSize(records, maps, slice))(
+      (ranks.draw(random), random.nextInt(ipSpace))
+    )
   }
 }

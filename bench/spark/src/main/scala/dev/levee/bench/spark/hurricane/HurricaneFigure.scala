@@ -86,7 +86,12 @@ object HurricaneFigure {
           "can at best reach."
       ).asJava
     )
-    val file = context.store().dir().resolve("figures").resolve("hurricane-clicklog-slowdown.png")
+    Some(save(context, figure, "hurricane-clicklog-slowdown.png"))
+  }
+
+  /** A figure of this suite, stamped, in the results' figures directory. */
+  def save(context: SuiteContext, figure: java.awt.image.BufferedImage, name: String): Path = {
+    val file = context.store().dir().resolve("figures").resolve(name)
     java.nio.file.Files.createDirectories(file.getParent)
     Charts.write(
       Charts.stamped(
@@ -95,6 +100,6 @@ object HurricaneFigure {
       ),
       file
     )
-    Some(file)
+    file
   }
 }

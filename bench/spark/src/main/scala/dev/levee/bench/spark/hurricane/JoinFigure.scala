@@ -1,7 +1,7 @@
 package dev.levee.bench.spark.hurricane
 
 import java.awt.Color
-import java.nio.file.{Files, Path}
+import java.nio.file.Path
 
 import scala.jdk.CollectionConverters._
 
@@ -72,15 +72,6 @@ object JoinFigure {
       panels.asJava,
       notes.asJava
     )
-    val file = context.store().dir().resolve("figures").resolve("hurricane-skewed-join.png")
-    Files.createDirectories(file.getParent)
-    Charts.write(
-      Charts.stamped(
-        figure,
-        Charts.provenance(context.gitRevision(), java.time.LocalDate.now().toString)
-      ),
-      file
-    )
-    Some(file)
+    Some(HurricaneFigure.save(context, figure, "hurricane-skewed-join.png"))
   }
 }

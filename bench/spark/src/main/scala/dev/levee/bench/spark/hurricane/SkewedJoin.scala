@@ -30,7 +30,9 @@ final case class SkewedJoin(
 ) {
   val keys = 64
 
-  def hottestShare: Double = 1.0 / (1 to keys).map(k => 1.0 / math.pow(k, s)).sum
+  private val ranks = ZipfRanks(keys, s)
+
+  def hottestShare: Double = ranks.hottestShare
 
   private def part = new HashPartitioner(keys)
 
@@ -91,16 +93,10 @@ final case class SkewedJoin(
   }
 
   private def probeSlice(slice: Int): Iterator[(Int, Int)] = {
-    val cdf = {
-      val w = (1 to keys).map(k => 1.0 / math.pow(k, s))
-      w.scanLeft(0.0)(_ + _).tail.map(_ / w.sum).toArray
-    }
     val random = new Random(7000L * slice + (s * 100).toLong)
-    val n = records / maps + (if (slice < records % maps) 1 else 0)
-    Iterator.fill(n.toInt) {
-      val i = java.util.Arrays.binarySearch(cdf, random.nextDouble())
-      (math.min(keys - 1, if (i >= 0) i else -i - 1), random.nextInt(1 << 20))
-    }
+    Iterator.fill(ranks.sliceSize(records, maps, slice))(
+      (ranks.draw(random), random.nextInt(1 << 20))
+    )
   }
 }
 
