@@ -117,7 +117,8 @@ class StepProgressTest {
             "hadoop.piranha",
             "spark.input",
             "spark.stock.1",
-            "spark.plugin.1"),
+            "spark.plugin.1",
+            "spark.hurricane"),
         ids);
     List<String> two = DemoSteps.plan(2, 1).stream().map(Step::id).toList();
     assertEquals(List.of("hadoop.plugin.2", "hadoop.stock.2", "hadoop.bound.2"), two.subList(5, 8));
