@@ -7,29 +7,55 @@ import org.apache.spark.rdd.RDD
 
 private[levee] final case class BagPartition(index: Int) extends Partition
 
+/**
+ * The reduce side of the API's shuffles: one partition per reduce partition of the first dependency, each read as a
+ * bag and computed by the shape `shapeOf` gives for the RDD's dependencies (on executors they come deserialized, so
+ * the shape is rebuilt from them rather than carried twice).
+ */
+private[levee] abstract class BagReadRDD[K, V, R: ClassTag](
+    sc: org.apache.spark.SparkContext,
+    part: Partitioner
+) extends RDD[R](sc, Nil) {
+
+  /** The shape of this RDD's bags, from its dependencies (the bag's shuffle first). */
+  protected def shapeOf(deps: Seq[Dependency[_]]): BagShape[K, V, R]
+
+  /** The dependencies, the first being the bag's shuffle; called once, in the driver. */
+  protected def shuffles(): Seq[Dependency[_]]
+
+  override final def getDependencies: Seq[Dependency[_]] = {
+    val deps = shuffles()
+    HurricaneShuffleManager.giveShape(
+      deps.head.asInstanceOf[ShuffleDependency[K, V, V]],
+      shapeOf(deps)
+    )
+    deps
+  }
+
+  override protected final def getPartitions: Array[Partition] =
+    Array.tabulate[Partition](part.numPartitions)(BagPartition(_))
+
+  override final def compute(split: Partition, context: TaskContext): Iterator[R] =
+    HurricaneShuffleManager.bagRead(
+      dependencies.head.asInstanceOf[ShuffleDependency[K, V, V]],
+      split.index,
+      context,
+      shapeOf(dependencies)
+    )
+}
+
 /** The reduce side of a shuffle of `prev` by `part`, every partition read as a bag and computed by `shape`. */
 private[levee] final class BagRDD[K: ClassTag, V: ClassTag, R: ClassTag](
     @transient private var prev: RDD[(K, V)],
     part: Partitioner,
     shape: BagShape[K, V, R]
-) extends RDD[R](prev.context, Nil) {
+) extends BagReadRDD[K, V, R](prev.context, part) {
 
-  override def getDependencies: Seq[Dependency[_]] = {
-    val dep = new ShuffleDependency[K, V, V](prev, part)
-    HurricaneShuffleManager.giveShape(dep, shape)
-    List(dep)
-  }
+  override protected def shapeOf(deps: Seq[Dependency[_]]): BagShape[K, V, R] = shape
 
-  override protected def getPartitions: Array[Partition] =
-    Array.tabulate[Partition](part.numPartitions)(BagPartition(_))
-
-  override def compute(split: Partition, context: TaskContext): Iterator[R] =
-    HurricaneShuffleManager.bagRead(
-      dependencies.head.asInstanceOf[ShuffleDependency[K, V, V]],
-      split.index,
-      context,
-      shape
-    )
+  override protected def shuffles(): Seq[Dependency[_]] = List(
+    new ShuffleDependency[K, V, V](prev, part)
+  )
 
   override def clearDependencies(): Unit = {
     super.clearDependencies()
@@ -48,31 +74,16 @@ private[levee] final class HurricaneJoinRDD[K: ClassTag, V: ClassTag, W: ClassTa
     f: Iterator[(K, (V, W))] => Iterator[R],
     merge: Iterator[Iterator[R]] => Iterator[R],
     keepsPartitioner: Boolean
-) extends RDD[R](probe.context, Nil) {
+) extends BagReadRDD[K, V, R](probe.context, part) {
 
   // A plain join's pairs keep their key's partition, as stock `join`'s do.
   override val partitioner: Option[Partitioner] = if (keepsPartitioner) Some(part) else None
 
-  private def shape(buildDep: ShuffleDependency[K, W, W]) =
-    new JoinShape[K, V, W, R](buildDep, f, merge)
+  override protected def shapeOf(deps: Seq[Dependency[_]]): BagShape[K, V, R] =
+    new JoinShape[K, V, W, R](deps(1).asInstanceOf[ShuffleDependency[K, W, W]], f, merge)
 
-  override def getDependencies: Seq[Dependency[_]] = {
-    val probeDep = new ShuffleDependency[K, V, V](probe, part)
-    val buildDep = new ShuffleDependency[K, W, W](build, part)
-    HurricaneShuffleManager.giveShape(probeDep, shape(buildDep))
-    List(probeDep, buildDep)
-  }
-
-  override protected def getPartitions: Array[Partition] =
-    Array.tabulate[Partition](part.numPartitions)(BagPartition(_))
-
-  override def compute(split: Partition, context: TaskContext): Iterator[R] =
-    HurricaneShuffleManager.bagRead(
-      dependencies.head.asInstanceOf[ShuffleDependency[K, V, V]],
-      split.index,
-      context,
-      shape(dependencies(1).asInstanceOf[ShuffleDependency[K, W, W]])
-    )
+  override protected def shuffles(): Seq[Dependency[_]] =
+    List(new ShuffleDependency[K, V, V](probe, part), new ShuffleDependency[K, W, W](build, part))
 
   override def clearDependencies(): Unit = {
     super.clearDependencies()
