@@ -21,8 +21,10 @@ import org.apache.spark.shuffle.levee.HurricaneDriverSide
 class HurricanePlugin extends SparkPlugin {
   override def driverPlugin(): DriverPlugin = new HurricaneDriverPlugin
   override def executorPlugin(): ExecutorPlugin = new ExecutorPlugin {
-    override def init(ctx: PluginContext, extraConf: JMap[String, String]): Unit =
+    override def init(ctx: PluginContext, extraConf: JMap[String, String]): Unit = {
       CoordinatorClient.attach(ctx)
+      TaskCounters.attach(extraConf)
+    }
   }
 }
 
@@ -39,6 +41,8 @@ object HurricanePlugin {
 private final class HurricaneDriverPlugin extends DriverPlugin with Logging {
   private var coordinator: BagCoordinator = _
   private var ticker: ScheduledExecutorService = _
+  // Held here: Spark's accumulator registry keeps only weak references.
+  private var counters: TaskCounters.Registered = _
 
   override def init(sc: SparkContext, ctx: PluginContext): JMap[String, String] = {
     val conf = HurricaneConf(sc.getConf)
@@ -59,7 +63,8 @@ private final class HurricaneDriverPlugin extends DriverPlugin with Logging {
       TimeUnit.MILLISECONDS
     )
     HurricanePlugin.current = Some(coordinator)
-    java.util.Collections.emptyMap()
+    counters = new TaskCounters.Registered(sc)
+    counters.initMap
   }
 
   override def registerMetrics(appId: String, ctx: PluginContext): Unit = {

@@ -8,7 +8,13 @@ import dev.levee.hurricane.protocol._
  * starts at the beginning of its worker's log, so a retried or speculative attempt first replays what an earlier
  * attempt of the same worker was granted; only then is it handed fresh chunks.
  */
-final class BagWorker(bag: BagKey, worker: Int, attempt: Long, checkInterrupted: () => Unit) {
+final class BagWorker(
+    bag: BagKey,
+    worker: Int,
+    attempt: Long,
+    checkInterrupted: () => Unit,
+    granted: Int => Unit = _ => ()
+) {
   private var position = 0
 
   /** The next grant, or None once this worker's log is complete. */
@@ -19,6 +25,7 @@ final class BagWorker(bag: BagKey, worker: Int, attempt: Long, checkInterrupted:
       CoordinatorClient.ask(Grant(bag, worker, attempt, position)) match {
         case g: Granted =>
           position += g.ranges.size
+          granted(g.ranges.size)
           return Some(g)
         case Complete     => return None
         case WaitAndRetry =>

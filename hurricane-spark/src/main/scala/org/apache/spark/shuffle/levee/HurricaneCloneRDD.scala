@@ -2,6 +2,7 @@ package org.apache.spark.shuffle.levee
 
 import scala.reflect.ClassTag
 
+import dev.levee.hurricane.TaskCounters
 import dev.levee.hurricane.executor.{BagWorker, CoordinatorClient}
 import dev.levee.hurricane.protocol.{AttemptEnded, BagKey}
 import org.apache.spark.{Partition, ShuffleDependency, SparkContext, TaskContext}
@@ -33,7 +34,14 @@ private[levee] final class HurricaneCloneRDD[K, C, Out](
     val attempt = context.taskAttemptId()
     context.addTaskCompletionListener[Unit](_ => CoordinatorClient.tell(AttemptEnded(attempt)))
     val metrics = context.taskMetrics().createTempShuffleReadMetrics()
-    val runs = new BagWorker(bag, worker, attempt, () => context.killTaskIfInterrupted()).runs()
+    val counters = TaskCounters.of(context)
+    val runs = new BagWorker(
+      bag,
+      worker,
+      attempt,
+      () => context.killTaskIfInterrupted(),
+      n => counters.add(TaskCounters.Chunks, n)
+    ).runs()
     shape.partial(
       bag.reducePartition,
       runs.map(HurricaneShuffleManager.readRange(dep, _, bag.reducePartition, context, metrics)),

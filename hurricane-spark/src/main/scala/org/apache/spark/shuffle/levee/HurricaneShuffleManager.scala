@@ -2,7 +2,7 @@ package org.apache.spark.shuffle.levee
 
 import java.lang.ref.WeakReference
 import java.util.concurrent.ConcurrentHashMap
-import java.util.concurrent.atomic.AtomicBoolean
+import java.util.concurrent.atomic.{AtomicBoolean, LongAdder}
 
 import dev.levee.config.ConfigException
 import dev.levee.hurricane.{HurricaneConf, HurricanePlugin}
@@ -52,7 +52,7 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
       )
     }
     logInfo(
-      s"Hurricane reads over ${delegate.getClass.getName}: mode ${settings.mode.name}, chunks of " +
+      s"${HurricaneShuffleManager.DriverStartedMessage} ${delegate.getClass.getName}: mode ${settings.mode.name}, chunks of " +
         s"${settings.chunkTargetBytes} bytes, ${settings.window} per round trip"
     )
   }
@@ -137,13 +137,23 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
   override def stop(): Unit = delegate.stop()
 }
 
-private[levee] object HurricaneShuffleManager {
+object HurricaneShuffleManager {
   private val warnedNoPlugin = new AtomicBoolean(false)
+
+  /** How the line starts that a driver's manager logs when it starts switched on (test harnesses count it). */
+  val DriverStartedMessage = "Hurricane reads over"
+
+  private val bagReads = new LongAdder
+
+  private[levee] def bagReadStarted(): Unit = bagReads.increment()
+
+  /** Bag reads this JVM's tasks began (harnesses check that a suite's reads really went through bags). */
+  def bagReadsInThisJvm: Long = bagReads.sum()
 
   /** The driver's shuffle dependencies by id, weakly, so Spark's cleaner still sees them go. */
   private val dependencies = new ConcurrentHashMap[Int, WeakReference[ShuffleDependency[_, _, _]]]()
 
-  def dependency(shuffleId: Int): Option[ShuffleDependency[_, _, _]] =
+  private[levee] def dependency(shuffleId: Int): Option[ShuffleDependency[_, _, _]] =
     Option(dependencies.get(shuffleId)).flatMap(ref => Option(ref.get()))
 
   /** Shapes the API's RDDs give their dependencies, weakly keyed by the dependency (identity), in the driver. */
@@ -153,11 +163,14 @@ private[levee] object HurricaneShuffleManager {
     )
 
   /** Called in the driver by an RDD of the API when it creates its dependency, before any task reads it. */
-  def giveShape[K, C](dep: ShuffleDependency[K, _, C], shape: BagShape[K, C, _]): Unit =
+  private[levee] def giveShape[K, C](
+      dep: ShuffleDependency[K, _, C],
+      shape: BagShape[K, C, _]
+  ): Unit =
     customShapes.put(dep, shape)
 
   /** What a bag of `dep` computes: the shape an API RDD gave it, else the one its aggregator or ordering implies. */
-  def shapeOf[K, C](dep: ShuffleDependency[K, _, C]): Option[BagShape[K, C, Any]] =
+  private[levee] def shapeOf[K, C](dep: ShuffleDependency[K, _, C]): Option[BagShape[K, C, Any]] =
     Option(customShapes.get(dep))
       .orElse(MergeShape.of(dep))
       .map(_.asInstanceOf[BagShape[K, C, Any]])
@@ -167,7 +180,7 @@ private[levee] object HurricaneShuffleManager {
    * this JVM's shuffle manager and on for the job, otherwise the shape over one whole read, which is what the
    * operation means without Hurricane (the split contract with a single part).
    */
-  def bagRead[K, C, Out](
+  private[levee] def bagRead[K, C, Out](
       dep: ShuffleDependency[K, _, C],
       partition: Int,
       context: TaskContext,
@@ -194,7 +207,7 @@ private[levee] object HurricaneShuffleManager {
   }
 
   /** A clone's read of a map range, through the delegate of this JVM's Hurricane manager. */
-  def readRange[K, C](
+  private[levee] def readRange[K, C](
       dep: ShuffleDependency[K, _, C],
       range: MapRange,
       partition: Int,
@@ -206,7 +219,7 @@ private[levee] object HurricaneShuffleManager {
       throw new IllegalStateException(s"a Hurricane clone ran where the shuffle manager is $other")
   }
 
-  def readFrom[K, C](
+  private[levee] def readFrom[K, C](
       delegate: ShuffleManager,
       dep: ShuffleDependency[K, _, C],
       range: MapRange,
@@ -231,7 +244,7 @@ private[levee] object HurricaneShuffleManager {
    * absent from its answer and count 0). A lost map output surfaces here as Spark's own fetch failure, so the
    * scheduler re-runs the map stage as it would for a stock read.
    */
-  def blockSizes(shuffleId: Int, partition: Int): Array[Long] = {
+  private[levee] def blockSizes(shuffleId: Int, partition: Int): Array[Long] = {
     val blocks = SparkEnv.get.mapOutputTracker
       .getMapSizesByExecutorId(shuffleId, 0, Int.MaxValue, partition, partition + 1)
       .flatMap(_._2)

@@ -4,6 +4,7 @@ import java.util.concurrent.ConcurrentHashMap
 
 import scala.collection.mutable
 
+import dev.levee.hurricane.TaskCounters
 import dev.levee.hurricane.core.MapRange
 import dev.levee.hurricane.executor.{BagWorker, CoordinatorClient}
 import dev.levee.hurricane.protocol._
@@ -42,7 +43,10 @@ private[levee] final class BagRead[K, C, Out](
     blockSizes: () => Array[Long]
 ) {
 
+  private lazy val counters = TaskCounters.of(context)
+
   def read(): Iterator[Out] = {
+    HurricaneShuffleManager.bagReadStarted()
     val bag = BagKey(
       context.stageId(),
       context.stageAttemptNumber(),
@@ -55,8 +59,13 @@ private[levee] final class BagRead[K, C, Out](
       case Opened(_) =>
       case other     => throw new IllegalStateException(s"$bag: unexpected reply $other to open")
     }
-    val worker =
-      new BagWorker(bag, 0, context.taskAttemptId(), () => context.killTaskIfInterrupted())
+    val worker = new BagWorker(
+      bag,
+      0,
+      context.taskAttemptId(),
+      () => context.killTaskIfInterrupted(),
+      n => counters.add(TaskCounters.Chunks, n)
+    )
     val first = worker.next()
     val result = first match {
       case Some(g) if g.whole && BagWorker.runs(g.ranges).size == 1 =>
@@ -70,16 +79,22 @@ private[levee] final class BagRead[K, C, Out](
 
   /** Once the owner's own chunks are read: every clone's partial, or its chunks when the partial is not to be had. */
   private def clonePartials(bag: BagKey): Iterator[Iterator[Out]] = {
-    settledClones(bag).iterator.flatMap {
-      case CloneDone(w, rddId) =>
-        SparkEnv.get.blockManager.get[Any](RDDBlockId(rddId, 0)) match {
-          case Some(block) => Iterator(block.data.asInstanceOf[Iterator[Out]])
-          case None        =>
-            adopted(bag, w) // the partial's executor is gone: replay the clone's chunks here
-        }
-      case CloneGivenUp(w) => adopted(bag, w)
-      case other => throw new IllegalStateException(s"$bag: clone still unsettled: $other")
-    }
+    val states = counters.timed(TaskCounters.OwnerWaitMs)(settledClones(bag))
+    counters.span(
+      TaskCounters.MergeMs,
+      states.iterator.flatMap {
+        case CloneDone(w, rddId) =>
+          SparkEnv.get.blockManager.get[Any](RDDBlockId(rddId, 0)) match {
+            case Some(block) =>
+              counters.add(TaskCounters.ClonesMerged, 1)
+              Iterator(block.data.asInstanceOf[Iterator[Out]])
+            case None =>
+              adopted(bag, w) // the partial's executor is gone: replay the clone's chunks here
+          }
+        case CloneGivenUp(w) => adopted(bag, w)
+        case other => throw new IllegalStateException(s"$bag: clone still unsettled: $other")
+      }
+    )
   }
 
   /** Clone states once none is running: a running clone finishes its last window and caches its partial. */
@@ -104,6 +119,8 @@ private[levee] final class BagRead[K, C, Out](
   private def adopted(bag: BagKey, worker: Int): Iterator[Iterator[Out]] =
     CoordinatorClient.ask(Adopt(bag, worker)) match {
       case Adopted(ranges) =>
+        counters.add(TaskCounters.Chunks, ranges.size)
+        counters.add(TaskCounters.ChunksAdopted, ranges.size)
         Iterator.single(
           shape.partial(partition, BagWorker.runs(ranges).iterator.map(readRange), context)
         )

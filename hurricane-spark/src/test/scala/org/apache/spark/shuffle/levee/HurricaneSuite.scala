@@ -4,7 +4,7 @@ import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.jdk.CollectionConverters._
 
-import dev.levee.hurricane.HurricanePlugin
+import dev.levee.hurricane.{HurricanePlugin, TaskCounters}
 import dev.levee.hurricane.api.Hurricane._
 import org.apache.spark.{HashPartitioner, SparkConf, SparkException}
 import org.apache.spark.rdd.RDD
@@ -46,6 +46,19 @@ class HurricaneSuite extends LocalClusterSuite {
     sc.listenerBus.waitUntilEmpty()
     (result, ended.asScala.map(_.taskMetrics.shuffleReadMetrics.totalBytesRead).sum)
   }
+
+  /** A Hurricane counter summed over the last measured action's tasks, as their task-end events carry it. */
+  private def counted(counter: TaskCounters.Counter): Long =
+    ended.asScala
+      .flatMap(_.taskInfo.accumulables)
+      .filter(_.name.contains(counter.name))
+      .flatMap(_.update)
+      .map(_.toString.toLong)
+      .sum
+
+  /** Whether any task of the last measured action reported `counter` (a zero value included). */
+  private def reported(counter: TaskCounters.Counter): Boolean =
+    ended.asScala.exists(_.taskInfo.accumulables.exists(_.name.contains(counter.name)))
 
   private def stock[T](action: => T): T = {
     sc.setLocalProperty("spark.levee.hurricane.enabled", "false")
@@ -129,8 +142,10 @@ class HurricaneSuite extends LocalClusterSuite {
     val rdd = records(z)
     val (stockCounts, stockBytes) = measured(stock(slowCounts(rdd)))
     assert(stockCounts == want)
+    assert(counted(TaskCounters.Chunks) == 0, "a job with Hurricane off counted chunks")
     val startedBefore = metrics.clonesStarted.sum()
     val doneBefore = metrics.clonesDone.sum()
+    val grantedBefore = metrics.chunksGranted.sum()
     val (counts, bytes) = measured(slowCounts(rdd))
     assert(counts == want)
     println(
@@ -144,14 +159,29 @@ class HurricaneSuite extends LocalClusterSuite {
       bytes == stockBytes,
       s"owner and clones read $bytes shuffle bytes, stock read $stockBytes"
     )
+    // The tasks' own counts, as Spark's UI shows them: every chunk read once by a successful attempt, every
+    // merged partial counted by its owner, and the owner's wait and merge reported.
+    println(
+      "[hurricane] task counters: " +
+        TaskCounters.All.map(c => s"${c.name} ${counted(c)}").mkString(", ")
+    )
+    assert(counted(TaskCounters.Chunks) == metrics.chunksGranted.sum() - grantedBefore)
+    assert(counted(TaskCounters.ClonesMerged) == metrics.clonesDone.sum() - doneBefore)
+    assert(reported(TaskCounters.OwnerWaitMs) && reported(TaskCounters.MergeMs))
+    val stagesShowing = sc.statusStore
+      .stageList(null)
+      .filter(_.accumulatorUpdates.exists(_.name == TaskCounters.Chunks.name))
+    assert(stagesShowing.nonEmpty, "no stage page lists hurricane.chunks")
   }
 
   test("a uniform job starts no clone") {
     val z = ZipfRecords(0.0, keys = 3000, slices = maps, perSlice = 8000)
     val want = z.all.groupMapReduce(_._1)(_ => 1L)(_ + _)
     val before = metrics.clonesStarted.sum()
-    assert(slowCounts(records(z)) == want)
+    assert(measured(slowCounts(records(z)))._1 == want)
     assert(metrics.clonesStarted.sum() == before)
+    assert(counted(TaskCounters.Chunks) > 0, "the owners' chunks are counted")
+    assert(counted(TaskCounters.ClonesMerged) == 0)
   }
 
   /** A build side for joins: 1-3 rows per key, and keys the probe side never has. */
