@@ -5,8 +5,8 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * {@link SparkContextCensus} for JUnit tests: every context a test starts must run the leaky
- * manager.
+ * {@link SparkContextCensus} for JUnit tests: every context a test starts must run the shuffle
+ * manager under test.
  */
 public final class CensusExtension implements BeforeEachCallback, AfterEachCallback {
   private static final ExtensionContext.Namespace NS =

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Spark's Java API suite (JUnit 5; every test starts a local context from system properties, where
- * the build sets the leaky shuffle manager), with the census checking each test's contexts.
+ * the build sets the shuffle manager under test), with the census checking each test's contexts.
  */
 @ExtendWith(CensusExtension.class)
-class LeakyJavaAPISuite extends test.org.apache.spark.JavaAPISuite {}
+class LeveeJavaAPISuite extends test.org.apache.spark.JavaAPISuite {}

@@ -1,17 +1,16 @@
 package org.apache.spark.shuffle.levee.suites
 
 import org.apache.spark.ShuffleSuite
-import org.apache.spark.internal.config
 import org.apache.spark.rdd.PairRDDFunctionsSuite
-import org.apache.spark.shuffle.levee.LeakyShuffleManager
 import org.apache.spark.util.collection.ExternalAppendOnlyMapSuite
 
 /**
- * Spark's shuffle suite with the leaky manager. ShuffleSuite builds its contexts from its own `conf`, which ignores
- * system properties, so the manager is set there (Spark's SortShuffleSuite sets "sort" the same way).
+ * Spark's shuffle suite with the manager under test. ShuffleSuite builds its contexts from its own `conf`, which
+ * ignores system properties, so the build's settings are set there (Spark's SortShuffleSuite sets "sort" the same
+ * way).
  */
-class LeakyShuffleSuite extends ShuffleSuite with LeakyCensus {
-  conf.set(config.SHUFFLE_MANAGER.key, classOf[LeakyShuffleManager].getName)
+class LeveeShuffleSuite extends ShuffleSuite with LeveeCensus {
+  ManagerUnderTest.settings.foreach { case (k, v) => conf.set(k, v) }
 
   override protected def ciTests: Option[Set[String]] = Some(
     Set(
@@ -28,12 +27,10 @@ class LeakyShuffleSuite extends ShuffleSuite with LeakyCensus {
 
 /**
  * Spark's pair-RDD suite: one shared local[4] context. Its SparkConf reads system properties from Spark 4.0 on;
- * Spark 3.5's is `new SparkConf(false)`, so the build's leaky settings are carried over by hand (a no-op on 4.x).
+ * Spark 3.5's is `new SparkConf(false)`, so the build's settings are carried over by hand (a no-op on 4.x).
  */
-class LeakyPairRDDFunctionsSuite extends PairRDDFunctionsSuite with LeakyCensus {
-  Seq(config.SHUFFLE_MANAGER.key, "spark.levee.leaky.aggregation").foreach { key =>
-    sys.props.get(key).foreach(conf.set(key, _))
-  }
+class LeveePairRDDFunctionsSuite extends PairRDDFunctionsSuite with LeveeCensus {
+  ManagerUnderTest.settings.foreach { case (k, v) => conf.set(k, v) }
   override protected def ciTests: Option[Set[String]] = None
   override protected def ciSkips: Set[String] = Set("sampleByKey", "sampleByKeyExact")
 }
@@ -43,9 +40,9 @@ class LeakyPairRDDFunctionsSuite extends PairRDDFunctionsSuite with LeakyCensus 
  * Spark's class, not a shuffle manager) or start contexts from `new SparkConf(false)`, which no setting outside the
  * test can reach.
  */
-class LeakyExternalAppendOnlyMapSuite extends ExternalAppendOnlyMapSuite with LeakyCensus {
+class LeveeExternalAppendOnlyMapSuite extends ExternalAppendOnlyMapSuite with LeveeCensus {
   override protected def readsInThisJvm: Boolean =
-    false // local-cluster: the tables run in executor JVMs
+    false // local-cluster: the reads run in executor JVMs
 
   override protected def ciTests: Option[Set[String]] = Some(Set("spilling"))
 
