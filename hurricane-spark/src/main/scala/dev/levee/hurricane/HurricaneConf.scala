@@ -68,8 +68,9 @@ object HurricaneConf extends Logging {
     .key(Prefix + "mode", ValueTypes.choice(modes.map(_.name): _*))
     .defaultValue("dynamic")
     .doc(
-      "`dynamic`: clones start at run time while a slot is idle and Eq. 4.1 says a clone pays; `static`: clones " +
-        "only for partitions far above the median of the map-output sizes; `off`: late binding without clones."
+      "`dynamic`: clones start at run time while a slot is idle and Eq. 4.1 says a clone pays, besides the " +
+        "static seeding of partitions far above the median of the map-output sizes (`static.*`); `static`: that " +
+        "seeding only; `off`: late binding without clones."
     )
     .since(Since)
     .build()

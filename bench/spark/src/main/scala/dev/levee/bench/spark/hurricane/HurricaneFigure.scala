@@ -18,6 +18,7 @@ object HurricaneFigure {
     "dynamic" -> Charts.PLUGIN,
     "speculation" -> new Color(0x94, 0x67, 0xbd),
     "static" -> new Color(0x17, 0xbe, 0xcf),
+    "seeded" -> new Color(0xbc, 0xbd, 0x22),
     "leaky" -> new Color(0x8c, 0x56, 0x4b)
   )
 
@@ -81,6 +82,10 @@ object HurricaneFigure {
         "Real CPU: local-cluster[2,1,2048], the machine's 2 cores, 24M clicks, 64 map tasks, 4 MB chunks (the default). " +
           "Emulated compute: local-cluster[4,4,1536], 2M clicks, 256 map tasks, 8 KB chunks, 48 µs of reduce-side cost " +
           "per click as a park, so 16 slots behave as 16 workers (tests scheduling and cloning, not CPU).",
+        "Arms: stock; speculation (stock with spark.speculation on); dynamic (Hurricane's default: clones at run " +
+          "time by Eq. 4.1); static (clones seeded at once for partitions over 5x the median, threshold 1 MB); " +
+          "seeded (both); leaky (dynamic over the leaky buffer's manager). Each arm's points are from the newest " +
+          "run that measured it.",
         "Each point is the median of the run's repetitions. f = the hottest region's share of the clicks; the bounds " +
           "are what a system that cannot split a partition " +
           "can at best reach."

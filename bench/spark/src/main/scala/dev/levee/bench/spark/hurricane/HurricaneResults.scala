@@ -5,16 +5,26 @@ import scala.jdk.CollectionConverters._
 import dev.levee.bench.results.{Measurement, ResultsStore}
 import dev.levee.bench.spark.hurricane.HurricaneBenchSuite.Point
 
-/** Points back from `hurricane.jsonl`: per regime, those of its newest run (the command that measured it last). */
+/**
+ * Points back from `hurricane.jsonl`: per workload, regime and arm, those of the newest run that measured that arm
+ * (so a run of some arms adds them without hiding the others'). Each arm is normalized to its own uniform run, which
+ * is always in the same run as its skewed points.
+ */
 object HurricaneResults {
-  def newestPerRegime(store: ResultsStore): Seq[Point] = {
+  def newestPerArm(store: ResultsStore): Seq[Point] = {
     val lines = store.readAll().asScala.toSeq.filter(_.suite() == "hurricane")
-    lines.groupBy(m => String.valueOf(m.params().get("regime"))).toSeq.flatMap { case (_, ms) =>
-      val newest = ms.maxBy(_.timestamp())
-      ms.filter(m => m.command() == newest.command() && m.gitRevision() == newest.gitRevision())
-        .map(point)
-    }
+    lines
+      .groupBy(m => (workload(m), String.valueOf(m.params().get("regime")), m.variant()))
+      .toSeq
+      .flatMap { case (_, ms) =>
+        val newest = ms.maxBy(_.timestamp())
+        ms.filter(m => m.command() == newest.command() && m.gitRevision() == newest.gitRevision())
+          .map(point)
+      }
   }
+
+  private def workload(m: Measurement): String =
+    String.valueOf(m.params().getOrDefault("workload", "clicklog"))
 
   private def point(m: Measurement): Point = {
     val p = m.params()
@@ -35,7 +45,7 @@ object HurricaneResults {
       clones = metric("clones").toLong,
       spilledBytes = metric("spilled_bytes").toLong,
       shuffleBytesRead = metric("shuffle_bytes_read").toLong,
-      workload = String.valueOf(p.getOrDefault("workload", "clicklog"))
+      workload = workload(m)
     )
   }
 }
