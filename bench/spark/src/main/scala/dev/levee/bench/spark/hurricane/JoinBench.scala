@@ -35,16 +35,18 @@ object JoinBench {
     "stock" -> false,
     "hurricane-join" -> true,
     "hurricane" -> true,
+    "hurricane-seeded" -> true,
+    "hurricane-join-seeded" -> true,
     "dataset-aqe" -> false,
     "dataset-broadcast" -> false
   )
 
   private def answer(arm: String, join: SkewedJoin, regime: Regime, sc: SparkContext): Long =
     arm match {
-      case "stock"          => join.rddJoin(sc)
-      case "hurricane-join" => join.hurricaneJoin(sc)
-      case "hurricane"      => join.hurricaneJoinWithMerge(sc)
-      case "dataset-aqe"    =>
+      case "stock"                                    => join.rddJoin(sc)
+      case "hurricane-join" | "hurricane-join-seeded" => join.hurricaneJoin(sc)
+      case "hurricane" | "hurricane-seeded"           => join.hurricaneJoinWithMerge(sc)
+      case "dataset-aqe"                              =>
         join.dataset(
           sc,
           SkewedJoin.aqeSettings(join.keys, regime.skewThresholdBytes, regime.splitBytes),
@@ -59,11 +61,31 @@ object JoinBench {
         s"unknown join arm '$a': allowed are ${Arms.keys.toSeq.sorted.mkString(", ")}"
       )
     }
-    val settings = HurricaneBenchSuite.Clusters("hurricane") +
-      ("spark.levee.hurricane.chunk.targetBytes" -> regime.chunkBytes.toString)
     val out = mutable.Buffer.empty[Point]
     val answers = mutable.Map.empty[Double, Long]
-    context.err().println(s"hurricane: ${regime.name}: arms ${arms.mkString(", ")}")
+    // Seeding's threshold is the coordinator's, set when the context starts: the seeded arms get a cluster of their own.
+    val (seeded, plain) = arms.partition(Seeded)
+    for ((group, cluster) <- Seq(plain -> "hurricane", seeded -> "seeded") if group.nonEmpty) {
+      val settings = HurricaneBenchSuite.Clusters(cluster) +
+        ("spark.levee.hurricane.chunk.targetBytes" -> regime.chunkBytes.toString)
+      context.err().println(s"hurricane: ${regime.name}: arms ${group.mkString(", ")}")
+      runInCluster(context, regime, group, reps, settings, answers, out)
+    }
+    out.toSeq
+  }
+
+  /** The `hurricane` and `hurricane-join` arms with static seeding at the threshold ClickLog's seeded arm uses. */
+  private val Seeded = Set("hurricane-seeded", "hurricane-join-seeded")
+
+  private def runInCluster(
+      context: SuiteContext,
+      regime: Regime,
+      arms: Seq[String],
+      reps: Int,
+      settings: Map[String, String],
+      answers: mutable.Map[Double, Long],
+      out: mutable.Buffer[Point]
+  ): Unit =
     SparkCluster.using(regime.topology, settings, "levee-bench-hurricane-join") { cluster =>
       val sc = cluster.sc
       val listener = new ReduceStageTimes
@@ -127,8 +149,6 @@ object JoinBench {
         }
       }
     }
-    out.toSeq
-  }
 
   private def clones: Long =
     HurricanePlugin.coordinator.map(_.metrics.clonesStarted.sum()).getOrElse(0L)

@@ -15,11 +15,21 @@ object JoinFigure {
     "stock" -> Charts.STOCK,
     "hurricane" -> Charts.PLUGIN,
     "hurricane-join" -> new Color(0x9e, 0xc5, 0xe8),
+    "hurricane-seeded" -> new Color(0xbc, 0xbd, 0x22),
+    "hurricane-join-seeded" -> new Color(0xdb, 0xdb, 0x8d),
     "dataset-aqe" -> Charts.PAPER,
     "dataset-broadcast" -> Charts.BOUND
   )
   private val ArmOrder =
-    Seq("stock", "hurricane-join", "hurricane", "dataset-aqe", "dataset-broadcast")
+    Seq(
+      "stock",
+      "hurricane-join",
+      "hurricane",
+      "hurricane-join-seeded",
+      "hurricane-seeded",
+      "dataset-aqe",
+      "dataset-broadcast"
+    )
 
   def write(context: SuiteContext, points: Seq[Point]): Option[Path] = {
     val rows = JoinReport.rows(points)
@@ -61,7 +71,8 @@ object JoinFigure {
       "Probe relation: 64 keys, Zipf over their ranks (one key per reduce partition); build relation: " +
         "the same rows per key for every key; every joined pair consumed into one sum, equal in every arm. " +
         "stock: RDD join; hurricane-join: hurricaneJoin, the pairs consumed by the owner task; hurricane: " +
-        "hurricaneJoinWithMerge, each worker consumes its own pairs; dataset-aqe: Dataset join with AQE's skew join " +
+        "hurricaneJoinWithMerge, each worker consumes its own pairs; *-seeded: the same with static seeding's " +
+        "threshold at 1 MB (clones for a partition over 5x the median when its bag opens); dataset-aqe: Dataset join with AQE's skew join " +
         "(thresholds lowered to this data); dataset-broadcast: a broadcast hash join, no shuffle of the probe side.",
       "Real CPU: local-cluster[2,1,2048]. Emulated compute: local-cluster[4,4,1536], work per joined pair as a park, " +
         "so 16 slots behave as 16 workers. Whole-job times, medians of the run's repetitions." +
