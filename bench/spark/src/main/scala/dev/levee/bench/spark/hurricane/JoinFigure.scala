@@ -75,7 +75,8 @@ object JoinFigure {
         "threshold at 1 MB (clones for a partition over 5x the median when its bag opens); dataset-aqe: Dataset join with AQE's skew join " +
         "(thresholds lowered to this data); dataset-broadcast: a broadcast hash join, no shuffle of the probe side.",
       "Real CPU: local-cluster[2,1,2048]. Emulated compute: local-cluster[4,4,1536], work per joined pair as a park, " +
-        "so 16 slots behave as 16 workers. Whole-job times, medians of the run's repetitions." +
+        "so 16 slots behave as 16 workers. Whole-job times, medians of the run's repetitions; each arm's bars are " +
+        "from the newest run that measured it." +
         (if (missing.isEmpty) "" else " Failed or not run: " + missing.mkString(", ") + ".")
     )
     val figure = Charts.panels(
