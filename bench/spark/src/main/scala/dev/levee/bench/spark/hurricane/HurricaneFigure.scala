@@ -13,7 +13,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers
 
 /** The thesis's Fig. 4.11 for this machine: slowdown against s per arm, one panel per regime, with both bounds. */
 object HurricaneFigure {
-  private val ArmColours = Map(
+  private[hurricane] val ArmColours = Map(
     "stock" -> Charts.STOCK,
     "dynamic" -> Charts.PLUGIN,
     "speculation" -> new Color(0x94, 0x67, 0xbd),

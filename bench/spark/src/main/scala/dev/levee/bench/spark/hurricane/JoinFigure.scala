@@ -15,7 +15,7 @@ object JoinFigure {
     "stock" -> Charts.STOCK,
     "hurricane" -> Charts.PLUGIN,
     "hurricane-join" -> new Color(0x9e, 0xc5, 0xe8),
-    "hurricane-seeded" -> new Color(0xbc, 0xbd, 0x22),
+    "hurricane-seeded" -> HurricaneFigure.ArmColours("seeded"),
     "hurricane-join-seeded" -> new Color(0xdb, 0xdb, 0x8d),
     "dataset-aqe" -> Charts.PAPER,
     "dataset-broadcast" -> Charts.BOUND
