@@ -2,6 +2,7 @@ package dev.levee.bench.hadoop.themis;
 
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.report.Charts;
+import dev.levee.themis.ThemisConf;
 import dev.levee.themis.map.ThemisMapOutputCollector;
 import dev.levee.themis.reduce.ThemisShuffle;
 import java.awt.Color;
@@ -76,6 +77,20 @@ enum ShuffleVariant {
     Configuration apply(Configuration base, int mapOutputMb) {
       return THEMIS.apply(base, mapOutputMb);
     }
+  },
+  /**
+   * Themis with the same map buffer as stock-tuned's io.sort.mb instead of its default share of the
+   * heap: the two then spend equal memory, and a map whose output stock-tuned holds in one spill
+   * does not overflow Themis's buffer (its 20 bytes of index per record against stock's 16 fit the
+   * 8 MB stock-tuned's size adds).
+   */
+  THEMIS_EQUAL_MEMORY("themis-equal-memory", true, false, Charts.PLUGIN.brighter()) {
+    @Override
+    Configuration apply(Configuration base, int mapOutputMb) {
+      Configuration c = THEMIS.apply(base, mapOutputMb);
+      c.setLong(ThemisConf.MAP_BUFFER_SIZE.name(), (long) mapOutputMb << 20);
+      return c;
+    }
   };
 
   /** What the suite runs unless told otherwise: the three variants. */
@@ -132,6 +147,24 @@ enum ShuffleVariant {
       }
     }
     return List.copyOf(wanted);
+  }
+
+  /**
+   * The map-side buffer this variant's configuration gives a map task of {@code heapMb}, in MB:
+   * io.sort.mb for stock, Themis's map buffer for Themis. Each result line records it, so a reader
+   * sees which arm had the larger buffer.
+   */
+  static double mapBufferMb(ShuffleVariant v, Configuration c, int heapMb) {
+    if (!v.themis) {
+      return c.getInt(MRJobConfig.IO_SORT_MB, MRJobConfig.DEFAULT_IO_SORT_MB);
+    }
+    long size = c.getLong(ThemisConf.MAP_BUFFER_SIZE.name(), 0);
+    return size > 0
+        ? size / (double) (1 << 20)
+        : heapMb
+            * c.getDouble(
+                ThemisConf.MAP_BUFFER_FRACTION.name(),
+                ThemisConf.MAP_BUFFER_FRACTION.defaultValue());
   }
 
   /**

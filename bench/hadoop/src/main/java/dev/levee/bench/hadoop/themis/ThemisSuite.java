@@ -409,6 +409,7 @@ public final class ThemisSuite implements Suite {
             params.put("maps", maps);
             params.put("reducers", job.getNumReduceTasks());
             params.put("task_heap_mb", heapMb);
+            params.put("map_buffer_mb", ShuffleVariant.mapBufferMb(v, variantConf, heapMb));
             params.put("reduce_heap_mb", reduceHeapMb);
             params.put("node_memory_mb", nodeMemoryMb);
             params.put("memory_limit_bytes", memory == null ? 0 : memory.limitBytes());

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.cli.BadArgumentException;
+import dev.levee.themis.ThemisConf;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +57,7 @@ class WorkloadLogicTest {
     assertEquals(
         List.of(ShuffleVariant.STOCK_DEFAULT, ShuffleVariant.STOCK_TUNED, ShuffleVariant.THEMIS),
         ShuffleVariant.select("variants", ShuffleVariant.DEFAULT_SELECTION));
-    assertEquals(5, ShuffleVariant.select("variants", "all").size());
+    assertEquals(6, ShuffleVariant.select("variants", "all").size());
     assertEquals(
         List.of(ShuffleVariant.STOCK_TUNED_PLANNED, ShuffleVariant.THEMIS_PLANNED),
         ShuffleVariant.select("variants", "themis-planned, stock-tuned-planned"));
@@ -70,6 +72,29 @@ class WorkloadLogicTest {
     assertTrue(ShuffleVariant.THEMIS_PLANNED.planned && ShuffleVariant.THEMIS_PLANNED.themis);
     assertTrue(ShuffleVariant.STOCK_TUNED_PLANNED.planned);
     assertTrue(!ShuffleVariant.STOCK_TUNED_PLANNED.themis && !ShuffleVariant.THEMIS.planned);
+  }
+
+  @Test
+  void theEqualMemoryVariantGivesThemisStockTunedsSortBufferAndEachLineSaysWhich() {
+    Configuration base = new Configuration(false);
+    int heapMb = 400;
+    assertEquals(
+        180.0,
+        ShuffleVariant.mapBufferMb(
+            ShuffleVariant.STOCK_TUNED, ShuffleVariant.STOCK_TUNED.apply(base, 180), heapMb));
+    assertEquals(
+        200.0,
+        ShuffleVariant.mapBufferMb(
+            ShuffleVariant.THEMIS, ShuffleVariant.THEMIS.apply(base, 180), heapMb),
+        "Themis's default: half the heap");
+    Configuration equal = ShuffleVariant.THEMIS_EQUAL_MEMORY.apply(base, 180);
+    assertEquals(
+        180.0, ShuffleVariant.mapBufferMb(ShuffleVariant.THEMIS_EQUAL_MEMORY, equal, heapMb));
+    assertEquals(String.valueOf(180L << 20), equal.get(ThemisConf.MAP_BUFFER_SIZE.name()));
+    assertEquals(
+        100.0,
+        ShuffleVariant.mapBufferMb(
+            ShuffleVariant.STOCK_DEFAULT, ShuffleVariant.STOCK_DEFAULT.apply(base, 180), heapMb));
   }
 
   @Test
