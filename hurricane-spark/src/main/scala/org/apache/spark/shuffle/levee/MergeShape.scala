@@ -20,9 +20,13 @@ private[levee] sealed trait MergeShape[K, C] extends BagShape[K, C, Product2[K, 
       context: TaskContext
   ): Iterator[Product2[K, C]]
 
-  /** The owner's output from its own streams followed by its clones' partials, all of one form. */
+  /**
+   * The owner's output from its own streams and then its clones' partials (each of the form `partial` gives);
+   * `partials` is asked for once the owner's own streams are read.
+   */
   def output(
-      streams: Iterator[Iterator[Product2[K, C]]],
+      own: Iterator[Iterator[Product2[K, C]]],
+      partials: => Iterator[Iterator[Product2[K, C]]],
       context: TaskContext
   ): Iterator[Product2[K, C]]
 
@@ -32,13 +36,12 @@ private[levee] sealed trait MergeShape[K, C] extends BagShape[K, C, Product2[K, 
       context: TaskContext
   ): Iterator[Product2[K, C]] = partial(streams, context)
 
-  // `++` takes its right side by name: the clones are asked about only once the owner's own reads are done.
   override final def output(
       partition: Int,
       own: Iterator[Iterator[Product2[K, C]]],
       partials: => Iterator[Iterator[Product2[K, C]]],
       context: TaskContext
-  ): Iterator[Product2[K, C]] = output(own ++ partials, context)
+  ): Iterator[Product2[K, C]] = output(own, partials, context)
 
   /** The delegate's read of a whole partition is already aggregated (and sorted): it is the answer. */
   override final def whole(
@@ -65,35 +68,59 @@ private[levee] object MergeShape {
    * reduceByKey, aggregateByKey, combineByKey, foldByKey, groupByKey, distinct, countByKey: partials are combined
    * values per key and merge with `mergeCombiners` (groupByKey's concatenates the groups), then are sorted when the
    * dependency also orders keys.
+   *
+   * A worker's partial comes out in [[HashBuckets]] order, and the owner merges its own partial with its clones' one
+   * bucket at a time: the merge holds one bucket's keys, never the partition's. So a worker spills only for its own
+   * share of the partition, as a task of a partition that size would, and the owner does not gather the whole
+   * output again (one combine of everything would spill about as much as the unsplit task).
    */
   final class Aggregating[K, C](
       agg: Aggregator[K, _, C],
       ordering: Option[Ordering[K]],
       serializer: Serializer
   ) extends MergeShape[K, C] {
+    private val buckets = new HashBuckets(HashBuckets.Count)
+
+    /** Combines combiners with combiners: what a worker's streams and the partials hold. */
+    private val combiners =
+      new Aggregator[K, C, C](c => c, agg.mergeCombiners, agg.mergeCombiners)
+
     override def partial(
         s: Iterator[Iterator[Product2[K, C]]],
         context: TaskContext
-    ): Iterator[Product2[K, C]] =
-      combine(s, context)
+    ): Iterator[Product2[K, C]] = {
+      val sorter = new ExternalSorter[K, C, C](
+        context,
+        aggregator = Some(combiners),
+        partitioner = Some(buckets),
+        serializer = serializer
+      )
+      sorter.insertAllAndUpdateMetrics(s.flatten)
+    }
 
     override def output(
-        s: Iterator[Iterator[Product2[K, C]]],
+        own: Iterator[Iterator[Product2[K, C]]],
+        partials: => Iterator[Iterator[Product2[K, C]]],
         context: TaskContext
-    ): Iterator[Product2[K, C]] =
+    ): Iterator[Product2[K, C]] = {
+      // The owner's partial is built (its streams read) before the clones are asked about.
+      val mine = partial(own, context)
+      val theirs = partials.toVector
+      val merged =
+        if (theirs.isEmpty) mine else buckets.merge[K, C](mine +: theirs, combineByKey(context))
       ordering match {
-        case None      => combine(s, context)
+        case None      => merged
         case Some(ord) =>
           val sorter =
             new ExternalSorter[K, C, C](context, ordering = Some(ord), serializer = serializer)
-          sorter.insertAllAndUpdateMetrics(combine(s, context))
+          sorter.insertAllAndUpdateMetrics(merged)
       }
+    }
 
-    private def combine(
-        s: Iterator[Iterator[Product2[K, C]]],
-        context: TaskContext
+    private def combineByKey(context: TaskContext)(
+        records: Iterator[Product2[K, C]]
     ): Iterator[Product2[K, C]] =
-      agg.combineCombinersByKey(s.flatten, context).asInstanceOf[Iterator[Product2[K, C]]]
+      agg.combineCombinersByKey(records, context).asInstanceOf[Iterator[Product2[K, C]]]
   }
 
   /** sortByKey and other ordered reads without an aggregator: every stream is sorted, so a k-way merge joins them. */
@@ -104,11 +131,13 @@ private[levee] object MergeShape {
     ): Iterator[Product2[K, C]] =
       mergeSorted(s.toVector, ordering)
 
+    // `++` takes its right side by name: the clones are asked about only once the owner's own runs are read.
     override def output(
-        s: Iterator[Iterator[Product2[K, C]]],
+        own: Iterator[Iterator[Product2[K, C]]],
+        partials: => Iterator[Iterator[Product2[K, C]]],
         context: TaskContext
     ): Iterator[Product2[K, C]] =
-      mergeSorted(s.toVector, ordering)
+      mergeSorted((own ++ partials).toVector, ordering)
   }
 
   /** Merges sorted runs, smallest head first. */

@@ -20,7 +20,13 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
  */
 class HurricaneSuite extends LocalClusterSuite {
   override protected def extraConf(conf: SparkConf): SparkConf =
-    HurricaneTestConf.scaledDown(conf).set("spark.levee.hurricane.join.buildMaxBytes", "256k")
+    HurricaneTestConf
+      .scaledDown(conf)
+      .set("spark.levee.hurricane.join.buildMaxBytes", "256k")
+      // An aggregation spills each 40,000 records it inserts, whatever the heap, so the spill test's spills depend
+      // on the records a task combines: its hot partition (133k) spills, a window of two chunks (two of its 8 map
+      // outputs, about 33k) does not, as a 4 MB-chunk window does not at a real executor's memory.
+      .set("spark.shuffle.spill.numElementsForceSpillThreshold", "40000")
 
   private val partitions = 4
   private val maps = 8
@@ -172,6 +178,44 @@ class HurricaneSuite extends LocalClusterSuite {
       .stageList(null)
       .filter(_.accumulatorUpdates.exists(_.name == TaskCounters.Chunks.name))
     assert(stagesShowing.nonEmpty, "no stage page lists hurricane.chunks")
+  }
+
+  test(
+    "clones take their share of a hot partition's spill: the owner spills less than stock's hot task"
+  ) {
+    val z = ZipfRecords(3.0, keys = 300, slices = maps, perSlice = 20000)
+    // Key 0's records get distinct keys that stay in partition 0 (a multiple of the partition count hashes there),
+    // so the hot partition's combine holds one entry per record, as a wide aggregation's does.
+    val n = partitions // a local, so the closures do not capture the suite
+    val spread = records(z).map { case (k, v) => (if (k == 0) v * n else k, v) }
+    val want = z.all
+      .map { case (k, v) => (if (k == 0) v * n else k, v) }
+      .groupMapReduce(_._1)(_ => 1L)(_ + _)
+    def counts(): Map[Int, Long] =
+      spread
+        .combineByKey[Long](
+          (v: Int) => { if (v % 40 == 0) Thread.sleep(1); 1L },
+          (c: Long, v: Int) => { if (v % 40 == 0) Thread.sleep(1); c + 1 },
+          (a: Long, b: Long) => a + b,
+          part,
+          mapSideCombine = false
+        )
+        .collect()
+        .toMap
+    def largestSpill: Long = ended.asScala.map(_.taskMetrics.diskBytesSpilled).max
+    val (stockCounts, _) = measured(stock(counts()))
+    val stockSpill = largestSpill
+    val startedBefore = metrics.clonesStarted.sum()
+    val (hurricaneCounts, _) = measured(counts())
+    val spill = largestSpill
+    println(s"[hurricane] largest task spill: stock $stockSpill B, owner or clone $spill B")
+    assert(stockCounts == want && hurricaneCounts == want)
+    assert(stockSpill > 0, "stock's hot task did not spill: the test measures nothing")
+    assert(metrics.clonesStarted.sum() > startedBefore, "no clone started for the hot partition")
+    assert(
+      spill < stockSpill,
+      s"the largest Hurricane task spilled $spill bytes, stock's hot task $stockSpill: the owner merged all again"
+    )
   }
 
   test("a uniform job starts no clone") {
