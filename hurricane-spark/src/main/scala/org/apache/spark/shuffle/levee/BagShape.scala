@@ -35,6 +35,12 @@ private[levee] trait BagShape[K, C, Out] extends Serializable {
   def whole(partition: Int, stream: Iterator[Product2[K, C]], context: TaskContext): Iterator[Out] =
     output(partition, Iterator.single(stream), Iterator.empty, context)
 
+  /**
+   * Whether the streams handed to this shape are the map outputs' records as written ([[RawDependency]]) rather
+   * than the delegate's read through the dependency (combined and sorted per read, as a stock reader returns).
+   */
+  def readsRaw: Boolean = false
+
   /** Shuffles a worker reads besides the bag's own (a join's build side); a clone declares them too. */
   def sideDependencies: Seq[Dependency[_]] = Nil
 }

@@ -44,7 +44,10 @@ private[levee] final class HurricaneCloneRDD[K, C, Out](
     ).runs()
     shape.partial(
       bag.reducePartition,
-      runs.map(HurricaneShuffleManager.readRange(dep, _, bag.reducePartition, context, metrics)),
+      runs.map(
+        HurricaneShuffleManager
+          .readRange(dep, _, bag.reducePartition, context, metrics, shape.readsRaw)
+      ),
       context
     )
   }

@@ -105,7 +105,7 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
               shape,
               range =>
                 HurricaneShuffleManager
-                  .readFrom(delegate, dep, range, startPartition, context, metrics),
+                  .readFrom(delegate, dep, range, startPartition, context, metrics, shape.readsRaw),
               () => HurricaneShuffleManager.blockSizes(handle.shuffleId, startPartition)
             )
           case Some(_) =>
@@ -195,7 +195,7 @@ object HurricaneShuffleManager {
           partition,
           context,
           shape,
-          range => readFrom(h.delegate, dep, range, partition, context, metrics),
+          range => readFrom(h.delegate, dep, range, partition, context, metrics, shape.readsRaw),
           () => blockSizes(dep.shuffleId, partition)
         ).read()
       case manager =>
@@ -212,24 +212,28 @@ object HurricaneShuffleManager {
       range: MapRange,
       partition: Int,
       context: TaskContext,
-      metrics: ShuffleReadMetricsReporter
+      metrics: ShuffleReadMetricsReporter,
+      raw: Boolean
   ): Iterator[Product2[K, C]] = SparkEnv.get.shuffleManager match {
-    case h: HurricaneShuffleManager => readFrom(h.delegate, dep, range, partition, context, metrics)
-    case other                      =>
+    case h: HurricaneShuffleManager =>
+      readFrom(h.delegate, dep, range, partition, context, metrics, raw)
+    case other =>
       throw new IllegalStateException(s"a Hurricane clone ran where the shuffle manager is $other")
   }
 
+  /** `raw`: the map outputs' records as written (through [[RawDependency]]), else the delegate's read of `dep`. */
   private[levee] def readFrom[K, C](
       delegate: ShuffleManager,
       dep: ShuffleDependency[K, _, C],
       range: MapRange,
       partition: Int,
       context: TaskContext,
-      metrics: ShuffleReadMetricsReporter
+      metrics: ShuffleReadMetricsReporter,
+      raw: Boolean
   ): Iterator[Product2[K, C]] =
     delegate
       .getReader[K, C](
-        dep.shuffleHandle,
+        if (raw) RawDependency.of(dep).shuffleHandle else dep.shuffleHandle,
         range.startMap,
         range.endMap,
         partition,

@@ -44,7 +44,7 @@ private[levee] sealed trait MergeShape[K, C] extends BagShape[K, C, Product2[K, 
   ): Iterator[Product2[K, C]] = output(own, partials, context)
 
   /** The delegate's read of a whole partition is already aggregated (and sorted): it is the answer. */
-  override final def whole(
+  override def whole(
       partition: Int,
       stream: Iterator[Product2[K, C]],
       context: TaskContext
@@ -59,7 +59,16 @@ private[levee] object MergeShape {
    */
   def of[K, C](dep: ShuffleDependency[K, _, C]): Option[MergeShape[K, C]] =
     (dep.aggregator, dep.keyOrdering) match {
-      case (Some(agg), ordering)  => Some(new Aggregating(agg, ordering, dep.serializer))
+      case (Some(agg), ordering) =>
+        Some(
+          new Aggregating(
+            agg,
+            ordering,
+            dep.serializer,
+            dep.mapSideCombine,
+            RawDependency.readable(dep)
+          )
+        )
       case (None, Some(ordering)) => Some(new Sorting[K, C](ordering))
       case _                      => None
     }
@@ -69,34 +78,56 @@ private[levee] object MergeShape {
    * values per key and merge with `mergeCombiners` (groupByKey's concatenates the groups), then are sorted when the
    * dependency also orders keys.
    *
-   * A worker's partial comes out in [[HashBuckets]] order, and the owner merges its own partial with its clones' one
-   * bucket at a time: the merge holds one bucket's keys, never the partition's. So a worker spills only for its own
-   * share of the partition, as a task of a partition that size would, and the owner does not gather the whole
-   * output again (one combine of everything would spill about as much as the unsplit task).
+   * A worker reads its chunks raw where the delegate's blocks allow ([[RawDependency]]: the map outputs' values,
+   * or their combiners after a map-side combine) and combines them once, in one sorter; its partial comes out in [[HashBuckets]] order, and the owner
+   * merges its own partial with its clones' one bucket at a time: the merge holds one bucket's keys, never the
+   * partition's. So a worker spills only for its own share of the partition, as a task of a partition that size
+   * would, and the owner does not gather the whole output again (one combine of everything would spill about as
+   * much as the unsplit task).
    */
   final class Aggregating[K, C](
       agg: Aggregator[K, _, C],
       ordering: Option[Ordering[K]],
-      serializer: Serializer
+      serializer: Serializer,
+      mapSideCombine: Boolean,
+      override val readsRaw: Boolean
   ) extends MergeShape[K, C] {
     private val buckets = new HashBuckets(HashBuckets.Count)
 
-    /** Combines combiners with combiners: what a worker's streams and the partials hold. */
+    /** Combines combiners with combiners: what the partials hold, and combined reads. */
     private val combiners =
       new Aggregator[K, C, C](c => c, agg.mergeCombiners, agg.mergeCombiners)
+
+    /** What a worker's streams hold: values, unless they were combined on the map side or by the delegate. */
+    private def streamAggregator: Aggregator[K, Any, C] =
+      (if (readsRaw && !mapSideCombine) agg else combiners).asInstanceOf[Aggregator[K, Any, C]]
 
     override def partial(
         s: Iterator[Iterator[Product2[K, C]]],
         context: TaskContext
     ): Iterator[Product2[K, C]] = {
-      val sorter = new ExternalSorter[K, C, C](
+      val sorter = new ExternalSorter[K, Any, C](
         context,
-        aggregator = Some(combiners),
+        aggregator = Some(streamAggregator),
         partitioner = Some(buckets),
         serializer = serializer
       )
-      sorter.insertAllAndUpdateMetrics(s.flatten)
+      sorter.insertAllAndUpdateMetrics(s.flatten.asInstanceOf[Iterator[Product2[K, Any]]])
     }
+
+    /** One read of the whole partition: combined and sorted here when raw, as the stock reader would. */
+    override def whole(
+        partition: Int,
+        stream: Iterator[Product2[K, C]],
+        context: TaskContext
+    ): Iterator[Product2[K, C]] =
+      if (!readsRaw) stream
+      else {
+        val combined = streamAggregator
+          .combineValuesByKey(stream.asInstanceOf[Iterator[Product2[K, Any]]], context)
+          .asInstanceOf[Iterator[Product2[K, C]]]
+        sorted(combined, context)
+      }
 
     override def output(
         own: Iterator[Iterator[Product2[K, C]]],
@@ -108,14 +139,20 @@ private[levee] object MergeShape {
       val theirs = partials.toVector
       val merged =
         if (theirs.isEmpty) mine else buckets.merge[K, C](mine +: theirs, combineByKey(context))
+      sorted(merged, context)
+    }
+
+    private def sorted(
+        records: Iterator[Product2[K, C]],
+        context: TaskContext
+    ): Iterator[Product2[K, C]] =
       ordering match {
-        case None      => merged
+        case None      => records
         case Some(ord) =>
           val sorter =
             new ExternalSorter[K, C, C](context, ordering = Some(ord), serializer = serializer)
-          sorter.insertAllAndUpdateMetrics(merged)
+          sorter.insertAllAndUpdateMetrics(records)
       }
-    }
 
     private def combineByKey(context: TaskContext)(
         records: Iterator[Product2[K, C]]

@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import dev.levee.hurricane.{HurricanePlugin, TaskCounters}
 import dev.levee.hurricane.api.Hurricane._
-import org.apache.spark.{HashPartitioner, SparkConf, SparkException}
+import org.apache.spark.{HashPartitioner, ShuffleDependency, SparkConf, SparkException}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
@@ -191,17 +191,14 @@ class HurricaneSuite extends LocalClusterSuite {
     val want = z.all
       .map { case (k, v) => (if (k == 0) v * n else k, v) }
       .groupMapReduce(_._1)(_ => 1L)(_ + _)
-    def counts(): Map[Int, Long] =
-      spread
-        .combineByKey[Long](
-          (v: Int) => { if (v % 40 == 0) Thread.sleep(1); 1L },
-          (c: Long, v: Int) => { if (v % 40 == 0) Thread.sleep(1); c + 1 },
-          (a: Long, b: Long) => a + b,
-          part,
-          mapSideCombine = false
-        )
-        .collect()
-        .toMap
+    val combined = spread.combineByKey[Long](
+      (v: Int) => { if (v % 40 == 0) Thread.sleep(1); 1L },
+      (c: Long, v: Int) => { if (v % 40 == 0) Thread.sleep(1); c + 1 },
+      (a: Long, b: Long) => a + b,
+      part,
+      mapSideCombine = false
+    )
+    def counts(): Map[Int, Long] = combined.collect().toMap
     def largestSpill: Long = ended.asScala.map(_.taskMetrics.diskBytesSpilled).max
     val (stockCounts, _) = measured(stock(counts()))
     val stockSpill = largestSpill
@@ -210,6 +207,12 @@ class HurricaneSuite extends LocalClusterSuite {
     val spill = largestSpill
     println(s"[hurricane] largest task spill: stock $stockSpill B, owner or clone $spill B")
     assert(stockCounts == want && hurricaneCounts == want)
+    val dep = combined.dependencies.head.asInstanceOf[ShuffleDependency[Int, Int, Long]]
+    assert(MergeShape.of(dep).exists(_.readsRaw), "the bag's chunks are read combined, not raw")
+    assert(
+      sc.parallelize(0 until 4, 4).map(_ => RawDependency.available).collect().forall(identity),
+      "an executor cannot make a raw view of a dependency"
+    )
     assert(stockSpill > 0, "stock's hot task did not spill: the test measures nothing")
     assert(metrics.clonesStarted.sum() > startedBefore, "no clone started for the hot partition")
     assert(

@@ -48,7 +48,8 @@ object MapRangeProbeRDD {
         MapRange(startMap, endMap, 0),
         partition,
         context,
-        metrics
+        metrics,
+        raw = false
       )
       .asInstanceOf[Iterator[(K, V)]]
   }

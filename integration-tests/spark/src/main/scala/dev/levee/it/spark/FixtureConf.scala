@@ -91,7 +91,7 @@ object FixtureConf {
       val memoryMb = sizeInMb(conf, ExecutorMemoryKey, DefaultExecutorMemoryMb)
       if (memoryMb > memoryPerWorkerMb) {
         throw new IllegalArgumentException(
-          s"$ExecutorMemoryKey=${conf.get(ExecutorMemoryKey)} ($memoryMb MB) exceeds the $memoryPerWorkerMb MB each " +
+          s"$ExecutorMemoryKey=${conf.get(ExecutorMemoryKey, "unset")} ($memoryMb MB) exceeds the $memoryPerWorkerMb MB each " +
             s"worker of ${topology.master} offers, so no executor could start; allowed: at most ${memoryPerWorkerMb}m"
         )
       }
