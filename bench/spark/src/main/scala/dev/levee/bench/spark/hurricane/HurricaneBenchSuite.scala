@@ -105,6 +105,26 @@ final class HurricaneBenchSuite extends Suite {
       "emulated work per joined pair in the emulated regime, in nanoseconds",
       "8000"
     ),
+    OptionSpec.optional(
+      "clicklog-shape",
+      "SHAPE",
+      "bitset (the thesis's: a distinct-IP bitset per region) | pairs (the distinct (region, IP) pairs, a wide" +
+        " aggregation whose hot partition spills at a tight executor memory; its own regime and table)",
+      "bitset"
+    ),
+    OptionSpec.optional(
+      "ip-bits",
+      "N",
+      "with --clicklog-shape pairs: clicks' IPs come from 2^N addresses (22: a region's IPs recur, so a clone's share" +
+        " of the pairs is nearly all of them; 26: nearly every click is a new pair, so shares split the pairs)",
+      "22"
+    ),
+    OptionSpec.optional(
+      "executor-mb",
+      "MB",
+      "spark.executor.memory of the real-CPU regime's two executors (ClickLog's; another value makes its own regime)",
+      "1024"
+    ),
     OptionSpec.optional("reps", "N", "repetitions of every point (medians are reported)", "3"),
     OptionSpec.flag(
       "figures",
@@ -118,7 +138,9 @@ final class HurricaneBenchSuite extends Suite {
     else report(context, runAll(context))
 
   private def report(context: SuiteContext, points: Seq[Point]): Unit = {
-    val (joins, clicks) = points.partition(_.workload == "join")
+    val (joins, others) = points.partition(_.workload == "join")
+    val (pairs, clicks) = others.partition(_.workload == PairsWorkload)
+    if (pairs.nonEmpty) HurricaneReport.printSpills(context.out(), pairs)
     if (clicks.nonEmpty) {
       HurricaneReport.print(context.out(), clicks)
       HurricaneFigure
@@ -199,28 +221,55 @@ final class HurricaneBenchSuite extends Suite {
   private def exponents(s: String): Seq[Double] =
     s.split(",").map(_.trim).filter(_.nonEmpty).map(_.toDouble).toSeq
 
-  private def real(o: dev.levee.bench.cli.ParsedOptions): Regime =
+  private def pairs(o: dev.levee.bench.cli.ParsedOptions): Boolean =
+    o.choice("clicklog-shape", List("bitset", "pairs").asJava) == "pairs"
+
+  /** The pairs shape's IP bits, named in the regime when they are not the default. */
+  private def ipBits(o: dev.levee.bench.cli.ParsedOptions): Int = o.intIn("ip-bits", 8, 30)
+
+  private def shapeName(o: dev.levee.bench.cli.ParsedOptions): Option[String] =
+    if (!pairs(o)) None
+    else if (ipBits(o) == ClickLog.IpBits) Some("(region, IP) pairs")
+    else Some(s"(region, IP) pairs of 2^${ipBits(o)} IPs")
+
+  /**
+   * The regime's name says what differs from the figure's regimes (the shape, a smaller executor), so the results
+   * file keeps such runs apart from them.
+   */
+  private def real(o: dev.levee.bench.cli.ParsedOptions): Regime = {
+    val memoryMb = o.intIn("executor-mb", 384, 16384)
+    val name = Seq(
+      Some("real CPU"),
+      shapeName(o),
+      if (memoryMb != 1024) Some(s"$memoryMb MB executors") else None
+    ).flatten.mkString(", ")
     Regime(
-      "real CPU",
-      SparkTopology.LocalCluster(2, 1, 2048),
+      name,
+      SparkTopology.LocalCluster(2, 1, math.max(2048, memoryMb)),
       2,
       exponents(o.string("s-real")),
       o.longAtLeast("records", 1000),
       0L,
       64,
-      o.bytesAtLeast("chunk-real", 1024)
+      o.bytesAtLeast("chunk-real", 1024),
+      pairs(o),
+      ipBits(o),
+      Map("spark.executor.memory" -> s"${memoryMb}m")
     )
+  }
 
   private def emulated(o: dev.levee.bench.cli.ParsedOptions): Regime =
     Regime(
-      "emulated compute",
+      ("emulated compute" +: shapeName(o).toSeq).mkString(", "),
       SparkTopology.LocalCluster(4, 4, 1536),
       16,
       exponents(o.string("s-emulated")),
       o.longAtLeast("emulated-records", 1000),
       o.longAtLeast("park-ns", 0),
       256,
-      o.bytesAtLeast("chunk-emulated", 1024)
+      o.bytesAtLeast("chunk-emulated", 1024),
+      pairs(o),
+      ipBits(o)
     )
 
   /**
@@ -241,7 +290,8 @@ final class HurricaneBenchSuite extends Suite {
     val answers = mutable.Map.empty[Double, Map[Int, Int]]
     for ((clusterName, clusterArms) <- arms.groupBy(a => Arms(a).cluster).toSeq.sortBy(_._1)) {
       val settings =
-        Clusters(clusterName) + ("spark.levee.hurricane.chunk.targetBytes" -> chunkBytes.toString)
+        Clusters(clusterName) ++ regime.settings +
+          ("spark.levee.hurricane.chunk.targetBytes" -> chunkBytes.toString)
       context
         .err()
         .println(
@@ -253,11 +303,18 @@ final class HurricaneBenchSuite extends Suite {
           val listener = new ReduceStageTimes
           sc.addSparkListener(listener)
           // One unmeasured job first: class loading, JIT and the executors' first connections are not skew.
-          ClickLog(0, regime.records / 4, regime.maps, 0).run(sc)
+          ClickLog(0, regime.records / 4, regime.maps, 0, regime.pairs, regime.ipBits).run(sc)
           for (rep <- 0 until reps; s <- regime.exponents) {
             val order = if (rep % 2 == 0) clusterArms else clusterArms.reverse
             for (arm <- order) {
-              val log = ClickLog(s, regime.records, regime.maps, regime.parkNanos)
+              val log = ClickLog(
+                s,
+                regime.records,
+                regime.maps,
+                regime.parkNanos,
+                regime.pairs,
+                regime.ipBits
+              )
               sc.setLocalProperty("spark.levee.hurricane.enabled", Arms(arm).hurricane.toString)
               val clonesBefore =
                 HurricanePlugin.coordinator.map(_.metrics.clonesStarted.sum()).getOrElse(0L)
@@ -271,7 +328,8 @@ final class HurricaneBenchSuite extends Suite {
                 log.hottestShare,
                 rep,
                 ok = false,
-                error = ""
+                error = "",
+                workload = if (regime.pairs) PairsWorkload else "clicklog"
               )
               val point =
                 try {
@@ -290,7 +348,8 @@ final class HurricaneBenchSuite extends Suite {
                     clones = HurricanePlugin.coordinator
                       .map(_.metrics.clonesStarted.sum())
                       .getOrElse(0L) - clonesBefore,
-                    spilledBytes = stage.spilledBytes,
+                    spilledBytes = listener.spilledBytes,
+                    largestTaskSpilledBytes = listener.largestTaskSpilledBytes,
                     shuffleBytesRead = listener.shuffleBytesRead
                   )
                 } catch {
@@ -325,6 +384,9 @@ final class HurricaneBenchSuite extends Suite {
 
 object HurricaneBenchSuite {
 
+  /** The workload of ClickLog's (region, IP) pairs shape on result lines. */
+  val PairsWorkload = "clicklog-pairs"
+
   /** One result line per point; the join's and ClickLog's share the schema, told apart by `workload`. */
   def record(
       context: SuiteContext,
@@ -352,6 +414,7 @@ object HurricaneBenchSuite {
     metrics.put("median_task_seconds", p.medianTaskSeconds)
     metrics.put("clones", p.clones.toDouble)
     metrics.put("spilled_bytes", p.spilledBytes.toDouble)
+    metrics.put("largest_task_spilled_bytes", p.largestTaskSpilledBytes.toDouble)
     metrics.put("shuffle_bytes_read", p.shuffleBytesRead.toDouble)
     metrics.put("hottest_share", p.f)
     context.record(p.arm, params, metrics, p.rep)
@@ -364,7 +427,10 @@ object HurricaneBenchSuite {
       records: Long,
       parkNanos: Long,
       maps: Int,
-      chunkBytes: Long
+      chunkBytes: Long,
+      pairs: Boolean = false,
+      ipBits: Int = ClickLog.IpBits,
+      settings: Map[String, String] = Map.empty
   )
 
   final case class Point(
@@ -382,6 +448,7 @@ object HurricaneBenchSuite {
       medianTaskSeconds: Double = 0,
       clones: Long = 0,
       spilledBytes: Long = 0,
+      largestTaskSpilledBytes: Long = 0,
       shuffleBytesRead: Long = 0,
       workload: String = "clicklog"
   ) {

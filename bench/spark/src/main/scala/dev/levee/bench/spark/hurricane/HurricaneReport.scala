@@ -67,4 +67,30 @@ object HurricaneReport {
       )
     }
   }
+
+  /**
+   * The spill table of ClickLog's (region, IP) pairs: per regime, s and arm, medians of the reduce stage, the
+   * clones, the bytes the task that spilled most wrote (stock's hot task; Hurricane's owner or a clone) and all
+   * tasks' spill, with stock's largest over the arm's.
+   */
+  def printSpills(out: PrintStream, points: Seq[Point]): Unit = {
+    out.println(
+      "| regime | s | arm | reduce s | clones | largest task's spill MB | all tasks' spill MB | stock's largest ÷ this | runs (failed) |"
+    )
+    out.println("|---|---|---|---|---|---|---|---|---|")
+    def largest(ps: Seq[Point]): Double = median(
+      ps.filter(_.ok).map(_.largestTaskSpilledBytes.toDouble)
+    )
+    points.groupBy(p => (p.regime, p.s)).toSeq.sortBy(_._1).foreach { case ((regime, s), at) =>
+      val stock = largest(at.filter(_.arm == "stock"))
+      at.groupBy(_.arm).toSeq.sortBy(_._1).foreach { case (arm, ps) =>
+        val ok = ps.filter(_.ok)
+        val mine = largest(ps)
+        out.println(
+          f"| $regime | $s%.1f | $arm | ${median(ok.map(_.reduceSeconds))}%.2f | ${median(ok.map(_.clones.toDouble))}%.0f | " +
+            f"${mine / 1e6}%.1f | ${median(ok.map(_.spilledBytes.toDouble)) / 1e6}%.1f | ${stock / mine}%.2f | ${ps.size} (${ps.size - ok.size}) |"
+        )
+      }
+    }
+  }
 }

@@ -44,6 +44,7 @@ object HurricaneResults {
       medianTaskSeconds = metric("median_task_seconds"),
       clones = metric("clones").toLong,
       spilledBytes = metric("spilled_bytes").toLong,
+      largestTaskSpilledBytes = metric("largest_task_spilled_bytes").toLong,
       shuffleBytesRead = metric("shuffle_bytes_read").toLong,
       workload = workload(m)
     )
