@@ -129,6 +129,7 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
 
   override def unregisterShuffle(shuffleId: Int): Boolean = {
     HurricaneShuffleManager.dependencies.remove(shuffleId)
+    RawDependency.forget(shuffleId)
     delegate.unregisterShuffle(shuffleId)
   }
 

@@ -1,7 +1,7 @@
 package org.apache.spark.shuffle.levee
 
 import java.lang.reflect.Field
-import java.util.{Collections, WeakHashMap}
+import java.util.concurrent.ConcurrentHashMap
 
 import scala.util.Try
 
@@ -58,16 +58,21 @@ private[levee] object RawDependency extends Logging {
       handle.getName.startsWith(classOf[SortShuffleManager].getPackageName + ".")
     }
 
-  private val views =
-    Collections.synchronizedMap(
-      new WeakHashMap[ShuffleDependency[_, _, _], ShuffleDependency[_, _, _]]()
-    )
+  /**
+   * Views by shuffle id: every task deserializes its own copy of a dependency, so a view made per object would be
+   * made again by every task; one per shuffle serves them all (the reader takes only the handle, the serializer
+   * and the shuffle id from it). Dropped when the shuffle is unregistered here.
+   */
+  private val views = new ConcurrentHashMap[Int, ShuffleDependency[_, _, _]]()
 
-  /** The raw view of `dep`, made once per dependency object in this JVM. */
+  /** The raw view of `dep`, made once per shuffle in this JVM. */
   def of[K, C](dep: ShuffleDependency[K, _, C]): ShuffleDependency[K, _, C] =
     views
-      .computeIfAbsent(dep, d => copyWithoutCombining(d))
+      .computeIfAbsent(dep.shuffleId, _ => copyWithoutCombining(dep))
       .asInstanceOf[ShuffleDependency[K, _, C]]
+
+  /** Forgets the view of a shuffle that is gone. */
+  def forget(shuffleId: Int): Unit = views.remove(shuffleId)
 
   private def copyWithoutCombining(dep: ShuffleDependency[_, _, _]): ShuffleDependency[_, _, _] = {
     val (aggregator, keyOrdering, mapSideCombine) =
