@@ -58,7 +58,16 @@ abstract class DatasetWorkload implements ThemisWorkload {
   public final DatasetWriter.Result writeInput(
       Configuration conf, Path dir, long records, int files, ProgressReporter progress)
       throws IOException, InterruptedException {
-    return ThemisWorkload.write(conf, dataset, options, seed, dir, records, files, progress);
+    return ThemisWorkload.write(
+        conf, dataset, datasetOptions(records), seed, dir, records, files, progress);
+  }
+
+  /**
+   * The dataset's options for an input of {@code records} records (by default the same at any
+   * size).
+   */
+  Map<String, String> datasetOptions(long records) {
+    return options;
   }
 
   /**

@@ -40,6 +40,15 @@ final class PageRankWorkload extends DatasetWorkload {
         sortBufferBytesPerInputByte);
   }
 
+  /**
+   * One line per vertex at any size: the vertex count follows the records (a fixed count would give
+   * ids past it, and links into vertices without a line, once --scale grows the input).
+   */
+  @Override
+  Map<String, String> datasetOptions(long records) {
+    return Map.of("vertices", Long.toString(records));
+  }
+
   static PageRankWorkload powerLaw() {
     // An out-link is 7 input bytes and a 34-byte record in the buffer; the adjacency list is
     // copied once more.

@@ -80,9 +80,10 @@ enum ShuffleVariant {
   },
   /**
    * Themis with the same map buffer as stock-tuned's io.sort.mb instead of its default share of the
-   * heap: the two then spend equal memory, and a map whose output stock-tuned holds in one spill
-   * does not overflow Themis's buffer (its 20 bytes of index per record against stock's 16 fit the
-   * 8 MB stock-tuned's size adds).
+   * heap: the two spend equal memory. Themis keeps 20 bytes of index per record against stock's 16,
+   * so where stock-tuned's buffer is capped (0.6 of the heap) and only just holds a map of many
+   * small records, Themis's overflows at equal memory (5grams at 8x: about 4 million records per
+   * map, some 15 MB more).
    */
   THEMIS_EQUAL_MEMORY("themis-equal-memory", true, false, Charts.PLUGIN.brighter()) {
     @Override

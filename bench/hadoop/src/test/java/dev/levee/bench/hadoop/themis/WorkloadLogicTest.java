@@ -134,6 +134,9 @@ class WorkloadLogicTest {
 
   @Test
   void pageRankIsIntegerArithmeticSoTheOrderOfContributionsDoesNotMatter() {
+    // A scaled input keeps one line per vertex (8x: 4M vertices, ids past the default 500k's
+    // width).
+    assertEquals("4000000", PageRankWorkload.powerLaw().datasetOptions(4_000_000).get("vertices"));
     assertEquals(333_333, PageRankWorkload.contribution(1_000_000, 3));
     assertEquals(0, PageRankWorkload.contribution(1_000_000, 0));
     // No in-links: only the random jump, 0.15.
