@@ -45,8 +45,8 @@ object TaskCounters {
       extends Counter(
         "hurricane.merge.ms",
         "time from an owner's first pull on its clones' partials to the last one drained: fetching and merging " +
-          "them for aggregations; for sorts and the API's merges, which are lazy, it also covers the task's " +
-          "consumption of the merged records"
+          "them; every merge is lazy (an aggregation's goes a hash bucket at a time), so it also covers the " +
+          "task's consumption of the merged records"
       )
 
   val All: Vector[Counter] = Vector(Chunks, ChunksAdopted, ClonesMerged, OwnerWaitMs, MergeMs)

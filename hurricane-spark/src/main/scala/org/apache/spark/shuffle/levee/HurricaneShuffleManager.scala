@@ -27,6 +27,13 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
     with Logging {
   private val settings = HurricaneConf(conf)
 
+  /** Raw views of this manager's shuffles (see [[RawDependency]]). */
+  private[levee] val rawViews = new RawDependency.Views
+
+  /** The views a shape's reads go through, if it reads raw. */
+  private[levee] def rawViewsIf(shape: BagShape[_, _, _]): Option[RawDependency.Views] =
+    if (shape.readsRaw) Some(rawViews) else None
+
   private[levee] val delegate: ShuffleManager = {
     val name = settings.delegateShuffleManager
     def refuse(why: String, cause: Throwable = null) =
@@ -105,7 +112,15 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
               shape,
               range =>
                 HurricaneShuffleManager
-                  .readFrom(delegate, dep, range, startPartition, context, metrics, shape.readsRaw),
+                  .readFrom(
+                    delegate,
+                    dep,
+                    range,
+                    startPartition,
+                    context,
+                    metrics,
+                    rawViewsIf(shape)
+                  ),
               () => HurricaneShuffleManager.blockSizes(handle.shuffleId, startPartition)
             )
           case Some(_) =>
@@ -129,13 +144,16 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
 
   override def unregisterShuffle(shuffleId: Int): Boolean = {
     HurricaneShuffleManager.dependencies.remove(shuffleId)
-    RawDependency.forget(shuffleId)
+    rawViews.forget(shuffleId)
     delegate.unregisterShuffle(shuffleId)
   }
 
   override def shuffleBlockResolver: ShuffleBlockResolver = delegate.shuffleBlockResolver
 
-  override def stop(): Unit = delegate.stop()
+  override def stop(): Unit = {
+    rawViews.clear()
+    delegate.stop()
+  }
 }
 
 object HurricaneShuffleManager {
@@ -196,7 +214,8 @@ object HurricaneShuffleManager {
           partition,
           context,
           shape,
-          range => readFrom(h.delegate, dep, range, partition, context, metrics, shape.readsRaw),
+          range =>
+            readFrom(h.delegate, dep, range, partition, context, metrics, h.rawViewsIf(shape)),
           () => blockSizes(dep.shuffleId, partition)
         ).read()
       case manager =>
@@ -217,12 +236,20 @@ object HurricaneShuffleManager {
       raw: Boolean
   ): Iterator[Product2[K, C]] = SparkEnv.get.shuffleManager match {
     case h: HurricaneShuffleManager =>
-      readFrom(h.delegate, dep, range, partition, context, metrics, raw)
+      readFrom(
+        h.delegate,
+        dep,
+        range,
+        partition,
+        context,
+        metrics,
+        Some(h.rawViews).filter(_ => raw)
+      )
     case other =>
       throw new IllegalStateException(s"a Hurricane clone ran where the shuffle manager is $other")
   }
 
-  /** `raw`: the map outputs' records as written (through [[RawDependency]]), else the delegate's read of `dep`. */
+  /** With `raw` views: the map outputs' records as written ([[RawDependency]]), else the delegate's read of `dep`. */
   private[levee] def readFrom[K, C](
       delegate: ShuffleManager,
       dep: ShuffleDependency[K, _, C],
@@ -230,11 +257,11 @@ object HurricaneShuffleManager {
       partition: Int,
       context: TaskContext,
       metrics: ShuffleReadMetricsReporter,
-      raw: Boolean
+      raw: Option[RawDependency.Views]
   ): Iterator[Product2[K, C]] =
     delegate
       .getReader[K, C](
-        if (raw) RawDependency.of(dep).shuffleHandle else dep.shuffleHandle,
+        raw.fold(dep.shuffleHandle)(_.of(dep).shuffleHandle),
         range.startMap,
         range.endMap,
         partition,

@@ -79,11 +79,11 @@ private[levee] object MergeShape {
    * dependency also orders keys.
    *
    * A worker reads its chunks raw where the delegate's blocks allow ([[RawDependency]]: the map outputs' values,
-   * or their combiners after a map-side combine) and combines them once, in one sorter; its partial comes out in [[HashBuckets]] order, and the owner
-   * merges its own partial with its clones' one bucket at a time: the merge holds one bucket's keys, never the
-   * partition's. So a worker spills only for its own share of the partition, as a task of a partition that size
-   * would, and the owner does not gather the whole output again (one combine of everything would spill about as
-   * much as the unsplit task).
+   * or their combiners after a map-side combine) and combines them once, in one sorter; its partial comes out in
+   * [[HashBuckets]] order, and the owner merges its own partial with its clones' one bucket at a time: the merge
+   * holds one bucket's keys, never the partition's. So a worker spills only for its own share of the partition,
+   * as a task of a partition that size would, and the owner does not gather the whole output again (one combine
+   * of everything would spill about as much as the unsplit task).
    */
   final class Aggregating[K, C](
       agg: Aggregator[K, _, C],

@@ -59,20 +59,25 @@ private[levee] object RawDependency extends Logging {
     }
 
   /**
-   * Views by shuffle id: every task deserializes its own copy of a dependency, so a view made per object would be
-   * made again by every task; one per shuffle serves them all (the reader takes only the handle, the serializer
-   * and the shuffle id from it). Dropped when the shuffle is unregistered here.
+   * One shuffle manager's raw views, by shuffle id: every task deserializes its own copy of a dependency, so a view
+   * made per object would be made again by every task; one per shuffle serves them all (the reader takes only the
+   * handle, the serializer and the shuffle id from it). Held by the manager, not the JVM: shuffle ids restart with
+   * each SparkContext, and a JVM may run several in turn (local mode, test suites).
    */
-  private val views = new ConcurrentHashMap[Int, ShuffleDependency[_, _, _]]()
+  final class Views {
+    private val byShuffle = new ConcurrentHashMap[Int, ShuffleDependency[_, _, _]]()
 
-  /** The raw view of `dep`, made once per shuffle in this JVM. */
-  def of[K, C](dep: ShuffleDependency[K, _, C]): ShuffleDependency[K, _, C] =
-    views
-      .computeIfAbsent(dep.shuffleId, _ => copyWithoutCombining(dep))
-      .asInstanceOf[ShuffleDependency[K, _, C]]
+    /** The raw view of `dep`, made once per shuffle. */
+    def of[K, C](dep: ShuffleDependency[K, _, C]): ShuffleDependency[K, _, C] =
+      byShuffle
+        .computeIfAbsent(dep.shuffleId, _ => copyWithoutCombining(dep))
+        .asInstanceOf[ShuffleDependency[K, _, C]]
 
-  /** Forgets the view of a shuffle that is gone. */
-  def forget(shuffleId: Int): Unit = views.remove(shuffleId)
+    /** Forgets the view of a shuffle that is gone. */
+    def forget(shuffleId: Int): Unit = byShuffle.remove(shuffleId)
+
+    def clear(): Unit = byShuffle.clear()
+  }
 
   private def copyWithoutCombining(dep: ShuffleDependency[_, _, _]): ShuffleDependency[_, _, _] = {
     val (aggregator, keyOrdering, mapSideCombine) =

@@ -49,7 +49,7 @@ object MapRangeProbeRDD {
         partition,
         context,
         metrics,
-        raw = false
+        raw = None
       )
       .asInstanceOf[Iterator[(K, V)]]
   }
