@@ -46,7 +46,7 @@ private[levee] final class HurricaneCloneRDD[K, C, Out](
       bag.reducePartition,
       runs.map(
         HurricaneShuffleManager
-          .readRange(dep, _, bag.reducePartition, context, metrics, shape.readsRaw)
+          .readRange(dep, _, bag.reducePartition, context, metrics, shape)
       ),
       context
     )

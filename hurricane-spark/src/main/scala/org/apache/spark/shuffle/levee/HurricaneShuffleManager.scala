@@ -233,7 +233,7 @@ object HurricaneShuffleManager {
       partition: Int,
       context: TaskContext,
       metrics: ShuffleReadMetricsReporter,
-      raw: Boolean
+      shape: BagShape[_, _, _]
   ): Iterator[Product2[K, C]] = SparkEnv.get.shuffleManager match {
     case h: HurricaneShuffleManager =>
       readFrom(
@@ -243,7 +243,7 @@ object HurricaneShuffleManager {
         partition,
         context,
         metrics,
-        Some(h.rawViews).filter(_ => raw)
+        h.rawViewsIf(shape)
       )
     case other =>
       throw new IllegalStateException(s"a Hurricane clone ran where the shuffle manager is $other")
