@@ -2,14 +2,15 @@ package dev.levee.hurricane.driver
 
 import scala.collection.mutable
 
-import dev.levee.hurricane.core.{GrantLedger, MapRange}
+import dev.levee.hurricane.core.{GrantLedger, MapRange, MergeLoad, WorkerLoad}
 import dev.levee.hurricane.protocol.BagKey
 
 /** The driver's view of one bag: its chunk plan, who holds which chunks, its clones and how fast it drains. */
 private[hurricane] final class Bag(
     val key: BagKey,
     val plan: IndexedSeq[MapRange],
-    openedNanos: Long
+    openedNanos: Long,
+    keyed: Boolean = false
 ) {
   val ledger = new GrantLedger(plan.size)
   val totalBytes: Long = plan.iterator.map(_.bytes).sum
@@ -23,7 +24,32 @@ private[hurricane] final class Bag(
   /** Task attempts now working on this bag, by attempt id, and the worker each serves. */
   val runningAttempts = mutable.Map.empty[Long, Int]
 
+  /** Each worker's latest report of what it read (a retried attempt's report replaces its predecessor's). */
+  private val loads = mutable.Map.empty[Int, WorkerLoad]
+
   def remainingBytes: Long = totalBytes - grantedBytes
+
+  def reported(worker: Int, load: WorkerLoad): Unit =
+    if (load.records > 0) loads(worker) = load
+
+  /**
+   * What a merge of this bag's partials would take, per record read: the workers' distinct keys summed (each
+   * partial is merged key by key) over their records summed. None for a keyed bag no worker has reported on yet:
+   * its merge cannot be weighed, so no clone is decided.
+   */
+  def mergeLoad(nowNanos: Long): Option[MergeLoad] = {
+    val records = loads.valuesIterator.map(_.records).sum
+    val keys = loads.valuesIterator.map(_.keys).sum
+    if (keyed && records == 0) None
+    else
+      Some(
+        MergeLoad(
+          if (records == 0) 0 else keys.toDouble / records,
+          if (firstGrantNanos < 0) 0 else math.max(0, nowNanos - firstGrantNanos) / 1e9,
+          merging = clones.nonEmpty
+        )
+      )
+  }
 
   def granted(ranges: Iterable[MapRange], nowNanos: Long): Unit = {
     if (firstGrantNanos < 0) firstGrantNanos = nowNanos

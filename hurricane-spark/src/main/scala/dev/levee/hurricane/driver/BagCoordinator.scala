@@ -5,12 +5,13 @@ import java.util.concurrent.atomic.LongAdder
 import scala.collection.mutable
 
 import dev.levee.hurricane.HurricaneConf
-import dev.levee.hurricane.core.{ChunkPlanner, GrantLedger, MapRange}
+import dev.levee.hurricane.core.{ChunkPlanner, GrantLedger, MapRange, MergeLoad, WorkerLoad}
 import dev.levee.hurricane.protocol._
 
 /**
  * The driver's side of every bag: it plans chunks, hands them out through each bag's [[GrantLedger]], decides when
- * a bag gets another clone (Eq. 4.1 while a slot is idle, or at once for a partition far above the median) and
+ * a bag gets another clone (Eq. 4.1 with the merge a clone adds, while a slot is idle; or at once for a partition
+ * far above the median, from sizes alone, before any key is seen) and
  * tells an owner how its clones stand. One lock serializes everything; each call is a few map operations, and the
  * round trips it serves were measured at 1-2 ms (see the module README), so the lock is never the bottleneck.
  */
@@ -28,15 +29,16 @@ final class BagCoordinator(
 
   def handle(request: Request): Reply = synchronized {
     request match {
-      case Open(key, sizes)                      => open(key, sizes)
-      case Grant(key, worker, attempt, position) => grant(key, worker, attempt, position)
+      case Open(key, sizes, keyed)                     => open(key, sizes, keyed)
+      case Grant(key, worker, attempt, position, load) =>
+        grant(key, worker, attempt, position, load)
       case CloneStates(key)      => bags.get(key).fold[Reply](UnknownBag)(cloneStates)
       case Adopt(key, worker)    => bags.get(key).fold[Reply](UnknownBag)(adopt(_, worker))
       case AttemptEnded(attempt) => attemptEnded(attempt); Ack
     }
   }
 
-  private def open(key: BagKey, sizes: Array[Long]): Reply = {
+  private def open(key: BagKey, sizes: Array[Long], keyed: Boolean): Reply = {
     require(
       sizes.length <= MaxMaps,
       s"$key: ${sizes.length} map outputs, at most $MaxMaps are allowed"
@@ -48,7 +50,8 @@ final class BagCoordinator(
         val b = new Bag(
           key,
           BagCoordinator.coverAllMaps(ChunkPlanner.plan(sizes.toIndexedSeq, conf.chunkTargetBytes)),
-          nanoTime()
+          nanoTime(),
+          keyed
         )
         seedStatically(b)
         b
@@ -57,11 +60,18 @@ final class BagCoordinator(
     Opened(bag.plan.size)
   }
 
-  private def grant(key: BagKey, worker: Int, attempt: Long, position: Int): Reply =
+  private def grant(
+      key: BagKey,
+      worker: Int,
+      attempt: Long,
+      position: Int,
+      load: WorkerLoad
+  ): Reply =
     bags.get(key) match {
       case None      => UnknownBag
       case Some(bag) =>
         require(worker >= 0 && worker < bag.ledger.workers, s"$key has no worker $worker")
+        bag.reported(worker, load)
         bag.runningAttempts(attempt) = worker
         attemptBags(attempt) = key
         val logged = bag.ledger.log(worker).size
@@ -159,10 +169,18 @@ final class BagCoordinator(
     val now = nanoTime()
     var idle = if (conf.requireIdleSlot) slots.idleSlots else Int.MaxValue
     val policy = conf.clonePolicy(slots.slots)
+    // With the merge not weighed, a keyed bag need not wait for its workers' first report.
+    def merge(b: Bag) = if (conf.mergeCost == 0) Some(MergeLoad.None) else b.mergeLoad(now)
     def decide(b: Bag, workers: Int) =
-      policy.decide(b.remainingBytes, b.drainRate(now), conf.readBytesPerSecond, workers)
+      policy.decide(
+        b.remainingBytes,
+        b.drainRate(now),
+        conf.readBytesPerSecond,
+        workers,
+        merge(b).get
+      )
     val due = bags.valuesIterator
-      .filter(b => b.ledger.remaining > 0 && b.ownerRunning)
+      .filter(b => b.ledger.remaining > 0 && b.ownerRunning && merge(b).isDefined)
       .filter(b => now - b.lastCloneNanos >= conf.cloneIntervalMillis * 1000000L)
       .map(b => (b, decide(b, b.activeWorkers)))
       .filter(_._2.cloneNow)

@@ -1,19 +1,21 @@
 package dev.levee.hurricane.executor
 
-import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.core.{MapRange, WorkerLoad}
 import dev.levee.hurricane.protocol._
 
 /**
  * One attempt of one worker (the owner, 0, or a clone) pulling its chunks from a bag, a window per round trip. It
  * starts at the beginning of its worker's log, so a retried or speculative attempt first replays what an earlier
- * attempt of the same worker was granted; only then is it handed fresh chunks.
+ * attempt of the same worker was granted; only then is it handed fresh chunks. Each request carries `load`, what
+ * the worker has read so far, for the clone policy.
  */
 final class BagWorker(
     bag: BagKey,
     worker: Int,
     attempt: Long,
     checkInterrupted: () => Unit,
-    granted: Int => Unit = _ => ()
+    granted: Int => Unit = _ => (),
+    load: () => WorkerLoad = () => WorkerLoad.Unknown
 ) {
   private var position = 0
 
@@ -22,7 +24,7 @@ final class BagWorker(
     var pause = 1L
     while (true) {
       checkInterrupted()
-      CoordinatorClient.ask(Grant(bag, worker, attempt, position)) match {
+      CoordinatorClient.ask(Grant(bag, worker, attempt, position, load())) match {
         case g: Granted =>
           position += g.ranges.size
           granted(g.ranges.size)

@@ -8,7 +8,7 @@ import java.io.{
   IOException
 }
 
-import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.core.{MapRange, WorkerLoad}
 
 /**
  * Messages cross Spark's plugin RPC as byte arrays. Spark deserializes an ask's payload before any plugin code
@@ -16,17 +16,17 @@ import dev.levee.hurricane.core.MapRange
  * validates every field here instead of trusting a task's object graph.
  */
 object Codec {
-  private val Version: Byte = 1
+  private val Version: Byte = 2
   private val MaxEntries = 1 << 24
 
   def encode(request: Request): Array[Byte] = write { out =>
     request match {
-      case Open(bag, sizes) =>
+      case Open(bag, sizes, keyed) =>
         out.writeByte(1); writeBag(out, bag); out.writeInt(sizes.length);
-        sizes.foreach(out.writeLong)
-      case Grant(bag, worker, attempt, position) =>
+        sizes.foreach(out.writeLong); out.writeBoolean(keyed)
+      case Grant(bag, worker, attempt, position, load) =>
         out.writeByte(2); writeBag(out, bag); out.writeInt(worker); out.writeLong(attempt);
-        out.writeInt(position)
+        out.writeInt(position); out.writeLong(load.records); out.writeLong(load.keys)
       case CloneStates(bag)      => out.writeByte(3); writeBag(out, bag)
       case Adopt(bag, worker)    => out.writeByte(4); writeBag(out, bag); out.writeInt(worker)
       case AttemptEnded(attempt) => out.writeByte(5); out.writeLong(attempt)
@@ -37,8 +37,16 @@ object Codec {
     in.readByte() match {
       case 1 =>
         val bag = readBag(in)
-        Open(bag, Array.fill(count(in))(in.readLong()))
-      case 2 => Grant(readBag(in), in.readInt(), in.readLong(), in.readInt())
+        val sizes = Array.fill(count(in))(in.readLong())
+        Open(bag, sizes, in.readBoolean())
+      case 2 =>
+        Grant(
+          readBag(in),
+          in.readInt(),
+          in.readLong(),
+          in.readInt(),
+          readLoad(in)
+        )
       case 3 => CloneStates(readBag(in))
       case 4 => Adopt(readBag(in), in.readInt())
       case 5 => AttemptEnded(in.readLong())
@@ -115,6 +123,16 @@ object Codec {
     val n = in.readInt()
     if (n < 0 || n > MaxEntries) throw new IOException(s"entry count $n outside [0, $MaxEntries]")
     n
+  }
+
+  private def readLoad(in: DataInputStream): WorkerLoad = {
+    val records = in.readLong()
+    val keys = in.readLong()
+    if (records < 0 || keys < 0 || keys > records)
+      throw new IOException(
+        s"a load of $records records and $keys keys: both at least 0, keys at most records"
+      )
+    WorkerLoad(records, keys)
   }
 
   private def writeBag(out: DataOutputStream, b: BagKey): Unit =

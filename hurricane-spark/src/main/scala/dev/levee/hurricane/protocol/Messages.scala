@@ -1,6 +1,6 @@
 package dev.levee.hurricane.protocol
 
-import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.core.{MapRange, WorkerLoad}
 
 /**
  * Names one bag: the input of one read of reduce partition `reducePartition` of shuffle `shuffleId` by task
@@ -26,12 +26,23 @@ sealed trait Request
 
 /**
  * Opens the bag if it is new: `blockSizes(i)` is the size of map task i's block for the partition, as the opener's
- * map-output tracker reports it. Later openers' sizes are ignored (one plan per bag).
+ * map-output tracker reports it. Later openers' sizes are ignored (one plan per bag). `keyed`: the bag's merge takes
+ * every key of every partial again (an aggregation's), so its workers report their keys and no clone decision is
+ * made before the first report.
  */
-final case class Open(bag: BagKey, blockSizes: Array[Long]) extends Request
+final case class Open(bag: BagKey, blockSizes: Array[Long], keyed: Boolean = false) extends Request
 
-/** The next chunks for `attempt` (a task attempt id) of worker `worker`, which has processed `position` log entries. */
-final case class Grant(bag: BagKey, worker: Int, attempt: Long, position: Int) extends Request
+/**
+ * The next chunks for `attempt` (a task attempt id) of worker `worker`, which has processed `position` log entries
+ * and read `load` so far (what the clone policy weighs a merge by).
+ */
+final case class Grant(
+    bag: BagKey,
+    worker: Int,
+    attempt: Long,
+    position: Int,
+    load: WorkerLoad = WorkerLoad.Unknown
+) extends Request
 
 /** The owner has drained its own log: how do the clones stand? */
 final case class CloneStates(bag: BagKey) extends Request

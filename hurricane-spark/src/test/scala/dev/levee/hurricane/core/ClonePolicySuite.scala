@@ -38,4 +38,44 @@ class ClonePolicySuite extends AnyFunSuite {
     // A bag that drains at I/O speed never gains from a clone: T_IO is as large as the time left.
     assert(!policy.decide(1024 * mb, 100.0 * mb, 100.0 * mb, 1).cloneNow)
   }
+
+  test(
+    "the merge a clone adds: none without keys or with mergeCost 0, the owner's partial with the first clone"
+  ) {
+    val weighing = policy.copy(mergeCost = 1.0)
+    val fresh = MergeLoad(keysPerRecord = 0.3, elapsedSeconds = 10, merging = false)
+    // The first clone: its share (T·k/(k+1) = 50 s of reading) plus the owner's partial (10 s read, 50 s to come).
+    assert(math.abs(weighing.mergeSeconds(100, 1, fresh) - 0.3 * (50 + 60)) < 1e-9)
+    // Once a merge happens anyway, only the new clone's share counts: T·k/(k+1) = 100·2/3 s.
+    assert(
+      math.abs(weighing.mergeSeconds(100, 2, fresh.copy(merging = true)) - 0.3 * 200 / 3) < 1e-9
+    )
+    assert(weighing.mergeSeconds(100, 1, MergeLoad.None) == 0)
+    assert(policy.mergeSeconds(100, 1, fresh) == 0)
+  }
+
+  test(
+    "distinct keys never get a first clone; no keys is Eq. 4.1; the decision matches the times compared"
+  ) {
+    val weighing =
+      ClonePolicy(ioFactor = 2.0, launchSeconds = 0.25, maxWorkers = 64, mergeCost = 1.0)
+    val rnd = new scala.util.Random(11)
+    val mb = 1L << 20
+    (0 until 10000).foreach { _ =>
+      val remaining = (1 + rnd.nextInt(100000)) * mb
+      val drain = (1 + rnd.nextInt(1000)) * mb / 10.0
+      val k = 1 + rnd.nextInt(8)
+      val load = MergeLoad(rnd.nextDouble(), rnd.nextDouble() * 100, merging = k > 1)
+      val d = weighing.decide(remaining, drain, 100.0 * mb, k, load)
+      assert(
+        d.cloneNow == (weighing.timeWithClone(d.remainingSeconds, k, d.ioSeconds + d.mergeSeconds) <
+          d.remainingSeconds)
+      )
+      val distinct =
+        weighing.decide(remaining, drain, 100.0 * mb, 1, MergeLoad(1.0, 0, merging = false))
+      assert(!distinct.cloneNow, s"$remaining bytes at $drain B/s")
+      val thesis = policy.copy(launchSeconds = 0.25).decide(remaining, drain, 100.0 * mb, k)
+      assert(weighing.decide(remaining, drain, 100.0 * mb, k, MergeLoad.None) == thesis)
+    }
+  }
 }

@@ -3,7 +3,7 @@ package dev.levee.hurricane.driver
 import scala.collection.mutable
 
 import dev.levee.hurricane.HurricaneConf
-import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.core.{MapRange, WorkerLoad}
 import dev.levee.hurricane.protocol._
 import org.apache.spark.SparkConf
 import org.scalatest.funsuite.AnyFunSuite
@@ -92,6 +92,31 @@ class BagCoordinatorSuite extends AnyFunSuite {
     (0 until 4).foreach(t => c.slots.taskStarted(t.toLong)) // every slot busy
     c.tick()
     assert(launcher.launched.size == 3)
+  }
+
+  test(
+    "the merge a clone adds is weighed: an owner reading distinct keys gets no clone, one reading few keys does, " +
+      "mergeCost 0 is the thesis's rule"
+  ) {
+    def clonesFor(load: WorkerLoad, keyed: Boolean, settings: (String, String)*): Int = {
+      val launcher = new FakeLauncher
+      val c = coordinator(launcher, settings: _*)
+      c.handle(Open(bag, Array.fill(100)(1000L), keyed))
+      granted(c.handle(Grant(bag, 0, 1L, 0)))
+      granted(c.handle(Grant(bag, 0, 1L, 2, load))) // the report comes with the next request
+      now = 1000L * 1000 * 1000 // 96 s of work left
+      c.tick()
+      launcher.launched.size
+    }
+    assert(clonesFor(WorkerLoad(20000L, 20000L), keyed = true) == 0)
+    assert(clonesFor(WorkerLoad(20000L, 18000L), keyed = true) == 0)
+    assert(clonesFor(WorkerLoad(20000L, 20L), keyed = true) == 1)
+    // A keyed bag nobody reported on yet waits for a report; an unkeyed one (a sort, a join) needs none.
+    assert(clonesFor(WorkerLoad.Unknown, keyed = true) == 0)
+    assert(clonesFor(WorkerLoad.Unknown, keyed = false) == 1)
+    val unweighed = "spark.levee.hurricane.clone.mergeCost" -> "0"
+    assert(clonesFor(WorkerLoad(20000L, 20000L), keyed = true, unweighed) == 1)
+    assert(clonesFor(WorkerLoad.Unknown, keyed = true, unweighed) == 1)
   }
 
   test(

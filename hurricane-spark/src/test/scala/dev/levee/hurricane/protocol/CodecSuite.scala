@@ -2,7 +2,7 @@ package dev.levee.hurricane.protocol
 
 import java.io.IOException
 
-import dev.levee.hurricane.core.MapRange
+import dev.levee.hurricane.core.{MapRange, WorkerLoad}
 import org.scalatest.funsuite.AnyFunSuite
 
 class CodecSuite extends AnyFunSuite {
@@ -11,15 +11,18 @@ class CodecSuite extends AnyFunSuite {
   test("every request and reply survives the round trip") {
     val requests = Seq(
       Open(bag, Array(0L, 5L, Long.MaxValue)),
+      Open(bag, Array(1L), keyed = true),
       Grant(bag, 2, 99L, 14),
+      Grant(bag, 2, 99L, 14, WorkerLoad(1000L, 250L)),
       CloneStates(bag),
       Adopt(bag, 3),
       AttemptEnded(42L)
     )
     requests.foreach { r =>
       (r, Codec.decodeRequest(Codec.encode(r))) match {
-        case (Open(b, s), Open(b2, s2)) => assert(b == b2 && s.toSeq == s2.toSeq)
-        case (a, b)                     => assert(a == b)
+        case (Open(b, s, k), Open(b2, s2, k2)) =>
+          assert(b == b2 && s.toSeq == s2.toSeq && k == k2)
+        case (a, b) => assert(a == b)
       }
     }
     val ranges = IndexedSeq(MapRange(0, 4, 100), MapRange(4, Int.MaxValue, 7))
@@ -63,5 +66,19 @@ class CodecSuite extends AnyFunSuite {
     val huge = open.clone()
     huge(at) = 0x7f
     assert(intercept[IOException](Codec.decodeRequest(huge)).getMessage.contains("entry count"))
+  }
+
+  test("a grant whose load has more keys than records, or negative counts, is refused") {
+    val good = Codec.encode(Grant(bag, 0, 1L, 0, WorkerLoad(10L, 10L)))
+    def withLoad(records: Long, keys: Long): Array[Byte] = {
+      val bytes = good.clone()
+      java.nio.ByteBuffer.wrap(bytes, bytes.length - 16, 16).putLong(records).putLong(keys)
+      bytes
+    }
+    assert(Codec.decodeRequest(withLoad(10L, 10L)) == Grant(bag, 0, 1L, 0, WorkerLoad(10L, 10L)))
+    Seq((10L, 11L), (-1L, 0L), (5L, -1L)).foreach { case (r, k) =>
+      val e = intercept[IOException](Codec.decodeRequest(withLoad(r, k)))
+      assert(e.getMessage.contains(s"$r records and $k keys"), e.getMessage)
+    }
   }
 }

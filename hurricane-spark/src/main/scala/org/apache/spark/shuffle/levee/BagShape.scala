@@ -41,6 +41,12 @@ private[levee] trait BagShape[K, C, Out] extends Serializable {
    */
   def readsRaw: Boolean = false
 
+  /**
+   * Whether the merge takes every key of every partial again (an aggregation's), so that what a clone adds to its
+   * owner's merge grows with the distinct keys it reads: workers then report their keys to the clone policy.
+   */
+  def mergesByKey: Boolean = false
+
   /** Shuffles a worker reads besides the bag's own (a join's build side); a clone declares them too. */
   def sideDependencies: Seq[Dependency[_]] = Nil
 }

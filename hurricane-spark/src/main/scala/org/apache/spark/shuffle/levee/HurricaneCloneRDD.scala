@@ -35,18 +35,21 @@ private[levee] final class HurricaneCloneRDD[K, C, Out](
     context.addTaskCompletionListener[Unit](_ => CoordinatorClient.tell(AttemptEnded(attempt)))
     val metrics = context.taskMetrics().createTempShuffleReadMetrics()
     val counters = TaskCounters.of(context)
+    val keys = new KeyReport(shape)
     val runs = new BagWorker(
       bag,
       worker,
       attempt,
       () => context.killTaskIfInterrupted(),
-      n => counters.add(TaskCounters.Chunks, n)
+      n => counters.add(TaskCounters.Chunks, n),
+      () => keys.load
     ).runs()
     shape.partial(
       bag.reducePartition,
-      runs.map(
-        HurricaneShuffleManager
-          .readRange(dep, _, bag.reducePartition, context, metrics, shape)
+      runs.map(r =>
+        keys.observe(
+          HurricaneShuffleManager.readRange(dep, r, bag.reducePartition, context, metrics, shape)
+        )
       ),
       context
     )

@@ -55,16 +55,18 @@ private[levee] final class BagRead[K, C, Out](
       partition,
       HurricaneShuffleReader.occurrence(context, shuffleId, partition)
     )
-    CoordinatorClient.ask(Open(bag, blockSizes())) match {
+    CoordinatorClient.ask(Open(bag, blockSizes(), shape.mergesByKey)) match {
       case Opened(_) =>
       case other     => throw new IllegalStateException(s"$bag: unexpected reply $other to open")
     }
+    val keys = new KeyReport(shape)
     val worker = new BagWorker(
       bag,
       0,
       context.taskAttemptId(),
       () => context.killTaskIfInterrupted(),
-      n => counters.add(TaskCounters.Chunks, n)
+      n => counters.add(TaskCounters.Chunks, n),
+      () => keys.load
     )
     val first = worker.next()
     val result = first match {
@@ -72,7 +74,8 @@ private[levee] final class BagRead[K, C, Out](
         // The whole partition in one read and no clone can exist.
         shape.whole(partition, readRange(BagWorker.runs(g.ranges).head), context)
       case _ =>
-        shape.output(partition, worker.runs(first).map(readRange), clonePartials(bag), context)
+        val own = worker.runs(first).map(r => keys.observe(readRange(r)))
+        shape.output(partition, own, clonePartials(bag), context)
     }
     new InterruptibleIterator[Out](context, result)
   }

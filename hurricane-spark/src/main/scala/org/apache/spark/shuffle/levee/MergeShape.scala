@@ -94,6 +94,13 @@ private[levee] object MergeShape {
   ) extends MergeShape[K, C] {
     private val buckets = new HashBuckets(HashBuckets.Count)
 
+    /**
+     * Only where the streams are the map outputs' records: a read through the dependency (the leaky manager's
+     * grouped blocks) hands over each window already combined, about one record per key, so keys per record would
+     * say nothing about the work behind them; such bags keep the thesis's rule.
+     */
+    override def mergesByKey: Boolean = readsRaw
+
     /** Combines combiners with combiners: what the partials hold, and combined reads. */
     private val combiners =
       new Aggregator[K, C, C](c => c, agg.mergeCombiners, agg.mergeCombiners)

@@ -467,7 +467,8 @@ object HurricaneBenchSuite {
     "speculation" -> Arm("speculation", hurricane = false),
     "static" -> Arm("static", hurricane = true),
     "seeded" -> Arm("seeded", hurricane = true),
-    "leaky" -> Arm("leaky", hurricane = true)
+    "leaky" -> Arm("leaky", hurricane = true),
+    "unweighed" -> Arm("unweighed", hurricane = true)
   )
 
   private val Base = Map(
@@ -484,6 +485,9 @@ object HurricaneBenchSuite {
     "seeded" -> (Base + ("spark.levee.hurricane.static.thresholdBytes" -> "1m")),
     "leaky" -> (Base + ("spark.levee.hurricane.shuffle.delegate" -> classOf[
       LeakyShuffleManager
-    ].getName))
+    ].getName)),
+    // Dynamic mode with the merge not weighed: the thesis's Eq. 4.1 alone, as Hurricane cloned before the policy
+    // counted an aggregation's merge (clone.mergeCost 0).
+    "unweighed" -> (Base + ("spark.levee.hurricane.clone.mergeCost" -> "0"))
   )
 }

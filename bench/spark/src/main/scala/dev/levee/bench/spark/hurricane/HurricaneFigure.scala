@@ -19,7 +19,8 @@ object HurricaneFigure {
     "speculation" -> new Color(0x94, 0x67, 0xbd),
     "static" -> new Color(0x17, 0xbe, 0xcf),
     "seeded" -> new Color(0xbc, 0xbd, 0x22),
-    "leaky" -> new Color(0x8c, 0x56, 0x4b)
+    "leaky" -> new Color(0x8c, 0x56, 0x4b),
+    "unweighed" -> new Color(0xe3, 0x77, 0xc2)
   )
 
   def write(context: SuiteContext, points: Seq[Point]): Option[Path] = {
