@@ -52,14 +52,11 @@ object KeySketch {
   private val Registers = 1 << Bits
   private val Alpha = 0.7213 / (1 + 1.079 / Registers)
 
-  /** MurmurHash3's 64-bit finalizer: a bijection, so distinct hash codes stay distinct. */
+  /** SplitMix64's finalizer (Stafford's Mix13): a bijection, so distinct hash codes stay distinct. */
   private def mix(x: Long): Long = {
-    var h = x
-    h ^= h >>> 33
-    h *= 0xff51afd7ed558ccdL
-    h ^= h >>> 33
-    h *= 0xc4ceb9fe1a85ec53L
-    h ^ (h >>> 33)
+    val a = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L
+    val b = (a ^ (a >>> 27)) * 0x94d049bb133111ebL
+    b ^ (b >>> 31)
   }
 }
 

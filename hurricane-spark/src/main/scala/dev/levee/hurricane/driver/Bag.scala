@@ -10,13 +10,16 @@ private[hurricane] final class Bag(
     val key: BagKey,
     val plan: IndexedSeq[MapRange],
     openedNanos: Long,
-    keyed: Boolean = false
+    val keyed: Boolean = false
 ) {
   val ledger = new GrantLedger(plan.size)
   val totalBytes: Long = plan.iterator.map(_.bytes).sum
   private var grantedBytes = 0L
   private var firstGrantNanos = -1L
   var lastCloneNanos: Long = openedNanos
+
+  /** Static seeds of a keyed bag not started yet: they wait until its merge can be weighed. */
+  var pendingSeeds = 0
 
   /** Clone workers (1..) and how each stands. */
   val clones = mutable.LinkedHashMap.empty[Int, Bag.Clone]

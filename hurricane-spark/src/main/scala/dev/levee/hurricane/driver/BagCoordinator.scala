@@ -165,9 +165,8 @@ final class BagCoordinator(
    * per interval. Bags with the longest remaining time are served first.
    */
   def tick(): Unit = synchronized {
-    if (conf.mode != HurricaneConf.Dynamic || bags.isEmpty) return
+    if (bags.isEmpty) return
     val now = nanoTime()
-    var idle = if (conf.requireIdleSlot) slots.idleSlots else Int.MaxValue
     val policy = conf.clonePolicy(slots.slots)
     // With the merge not weighed, a keyed bag need not wait for its workers' first report.
     def merge(b: Bag) = if (conf.mergeCost == 0) Some(MergeLoad.None) else b.mergeLoad(now)
@@ -179,6 +178,17 @@ final class BagCoordinator(
         workers,
         merge(b).get
       )
+    // Seeds held back until the merge could be weighed: started while a clone still pays, then dropped.
+    for (b <- bags.valuesIterator if b.pendingSeeds > 0 && merge(b).isDefined) {
+      while (b.pendingSeeds > 0 && decide(b, b.activeWorkers).cloneNow && launchClone(b)) {
+        b.pendingSeeds -= 1
+        b.lastCloneNanos = now
+        metrics.clonesSeeded.increment()
+      }
+      b.pendingSeeds = 0
+    }
+    if (conf.mode != HurricaneConf.Dynamic) return
+    var idle = if (conf.requireIdleSlot) slots.idleSlots else Int.MaxValue
     val due = bags.valuesIterator
       .filter(b => b.ledger.remaining > 0 && b.ownerRunning && merge(b).isDefined)
       .filter(b => now - b.lastCloneNanos >= conf.cloneIntervalMillis * 1000000L)
@@ -210,7 +220,10 @@ final class BagCoordinator(
       conf.clonePolicy(slots.slots).maxWorkers.toLong,
       (bag.totalBytes + median - 1) / median
     )
-    (1 until workers.toInt).foreach { _ => launchClone(bag); metrics.clonesSeeded.increment() }
+    // Sizes say nothing of keys: a keyed bag's seeds wait for its first report, and start only while the merge
+    // they add still pays (the next tick after the report).
+    if (bag.keyed && conf.mergeCost > 0) bag.pendingSeeds = workers.toInt - 1
+    else (1 until workers.toInt).foreach { _ => launchClone(bag); metrics.clonesSeeded.increment() }
   }
 
   private def launchClone(bag: Bag): Boolean = {

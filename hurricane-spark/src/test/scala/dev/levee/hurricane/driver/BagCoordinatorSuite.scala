@@ -167,6 +167,34 @@ class BagCoordinatorSuite extends AnyFunSuite {
     assert(launcher.launched.size == 3)
   }
 
+  test(
+    "static seeding of a keyed bag waits for its first report: distinct keys get no seed, few keys get them all"
+  ) {
+    def seeded(load: WorkerLoad): Int = {
+      val launcher = new FakeLauncher(Some(Array(1000L, 1000L, 1000L, 40000L)))
+      val c = coordinator(
+        launcher,
+        "spark.levee.hurricane.static.thresholdBytes" -> "1k",
+        "spark.levee.hurricane.mode" -> "static"
+      )
+      c.handle(Open(bag, Array.fill(40)(1000L), keyed = true))
+      assert(launcher.launched.isEmpty, "a keyed bag was seeded before any key was read")
+      granted(c.handle(Grant(bag, 0, 1L, 0)))
+      now = 100L * 1000 * 1000 // 0.1 s for two chunks: 1.9 s of work left
+      c.tick()
+      assert(launcher.launched.isEmpty, "seeded before the first report")
+      granted(c.handle(Grant(bag, 0, 1L, 2, load)))
+      c.tick()
+      val started = launcher.launched.size
+      now += 1000L * 1000 * 1000
+      c.tick() // the seeds were decided once: no more in static mode
+      assert(launcher.launched.size == started)
+      started
+    }
+    assert(seeded(WorkerLoad(20000L, 20L)) == 3)
+    assert(seeded(WorkerLoad(20000L, 19000L)) == 0)
+  }
+
   test("mode off and a uniform bag start no clone") {
     val launcher = new FakeLauncher(Some(Array.fill(4)(40000L)))
     val off = coordinator(launcher, "spark.levee.hurricane.mode" -> "off")
