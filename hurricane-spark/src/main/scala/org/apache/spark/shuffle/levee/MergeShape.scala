@@ -136,17 +136,36 @@ private[levee] object MergeShape {
         sorted(combined, context)
       }
 
+    /**
+     * The owner combines its own streams as the stock reader does (Spark's `ExternalAppendOnlyMap`, keyed by the
+     * key alone), so that a partition no clone joined costs what it costs without Hurricane: a sorter partitioned
+     * by bucket keys every entry by (bucket, key) and, spilling, measured 1.5x slower than stock on a hot wide
+     * aggregation. Only when clones did come is its combined partial put in bucket order (one pass that buffers
+     * and spills by bucket, no combining) and merged with theirs a bucket at a time.
+     */
     override def output(
         own: Iterator[Iterator[Product2[K, C]]],
         partials: => Iterator[Iterator[Product2[K, C]]],
         context: TaskContext
     ): Iterator[Product2[K, C]] = {
-      // The owner's partial is built (its streams read) before the clones are asked about.
-      val mine = partial(own, context)
+      // The owner's streams are read and combined (eagerly) before the clones are asked about.
+      val mine = streamAggregator
+        .combineValuesByKey(own.flatten.asInstanceOf[Iterator[Product2[K, Any]]], context)
+        .asInstanceOf[Iterator[Product2[K, C]]]
       val theirs = partials.toVector
       val merged =
-        if (theirs.isEmpty) mine else buckets.merge[K, C](mine +: theirs, combineByKey(context))
+        if (theirs.isEmpty) mine
+        else buckets.merge[K, C](inBucketOrder(mine, context) +: theirs, combineByKey(context))
       sorted(merged, context)
+    }
+
+    private def inBucketOrder(
+        records: Iterator[Product2[K, C]],
+        context: TaskContext
+    ): Iterator[Product2[K, C]] = {
+      val sorter =
+        new ExternalSorter[K, C, C](context, partitioner = Some(buckets), serializer = serializer)
+      sorter.insertAllAndUpdateMetrics(records)
     }
 
     private def sorted(
