@@ -1,14 +1,13 @@
 package dev.levee.piranha.exchange;
 
+import dev.levee.mapred.BufferedRawIterator;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.IndexedSortable;
-import org.apache.hadoop.util.Progress;
 import org.apache.hadoop.util.QuickSort;
 
 /**
@@ -222,13 +221,10 @@ public final class PartitionBuffer {
   }
 
   /** One partition's sorted records as the combiner's input. */
-  private final class Slice implements RawKeyValueIterator {
+  private final class Slice extends BufferedRawIterator {
     private final int[] order;
     private final int to;
     private int at;
-    private final DataInputBuffer key = new DataInputBuffer();
-    private final DataInputBuffer value = new DataInputBuffer();
-    private final Progress progress = new Progress();
 
     Slice(int[] order, int from, int to) {
       this.order = order;
@@ -246,24 +242,6 @@ public final class PartitionBuffer {
       key.reset(data.getData(), keyStart[r], keyLength[r]);
       value.reset(data.getData(), valueStart[r], valueLength[r]);
       return true;
-    }
-
-    @Override
-    public DataInputBuffer getKey() {
-      return key;
-    }
-
-    @Override
-    public DataInputBuffer getValue() {
-      return value;
-    }
-
-    @Override
-    public void close() {}
-
-    @Override
-    public Progress getProgress() {
-      return progress;
     }
   }
 }

@@ -1,13 +1,13 @@
 package dev.levee.piranha.exchange;
 
+import dev.levee.mapred.BufferedRawIterator;
+import dev.levee.mapred.IOFailures;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.util.Progress;
 
 /**
  * The records of several runs as one {@link RawKeyValueIterator}, what a stock {@code Reducer}
@@ -15,13 +15,10 @@ import org.apache.hadoop.util.Progress;
  * runs are sorted, or the runs one after another when they are not. Among equal keys, runs given
  * first come first, so the merge is deterministic.
  */
-public final class RunMerger implements RawKeyValueIterator, java.io.Closeable {
+public final class RunMerger extends BufferedRawIterator implements java.io.Closeable {
   private final PriorityQueue<Entry> heap;
   private final List<Entry> sequence;
   private final List<RecordCursor> cursors = new ArrayList<>();
-  private final DataInputBuffer key = new DataInputBuffer();
-  private final DataInputBuffer value = new DataInputBuffer();
-  private final Progress progress = new Progress();
   private final long total;
   private long done;
   private Entry current;
@@ -135,35 +132,8 @@ public final class RunMerger implements RawKeyValueIterator, java.io.Closeable {
   }
 
   @Override
-  public DataInputBuffer getKey() {
-    return key;
-  }
-
-  @Override
-  public DataInputBuffer getValue() {
-    return value;
-  }
-
-  @Override
   public void close() throws IOException {
-    IOException first = null;
-    for (RecordCursor c : cursors) {
-      try {
-        c.close();
-      } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
-  }
-
-  @Override
-  public Progress getProgress() {
-    return progress;
+    IOFailures.closeAll(cursors);
   }
 
   /** Records returned so far. */

@@ -1,5 +1,6 @@
 package dev.levee.sponge.hadoop;
 
+import dev.levee.mapred.BufferedRawIterator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
@@ -116,7 +117,7 @@ final class MapSortBuffer implements IndexedSortable {
 
   /** Records {@code from} (inclusive) to {@code to} (exclusive), in their current order. */
   RawKeyValueIterator iterator(int from, int to) {
-    return new InMemoryRecords() {
+    return new BufferedRawIterator() {
       private int next = from;
 
       @Override

@@ -1,5 +1,8 @@
 package dev.levee.sponge.hadoop;
 
+import dev.levee.mapred.BufferedRawIterator;
+import dev.levee.mapred.MapCombiner;
+import dev.levee.mapred.MapOutputChecks;
 import dev.levee.sponge.SpongeCounters.Counter;
 import dev.levee.sponge.SpongeFile;
 import dev.levee.sponge.SpongeFileSystem;
@@ -140,18 +143,9 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
     mapOutputBytes = reporter.getCounter(TaskCounter.MAP_OUTPUT_BYTES);
     materializedBytes = reporter.getCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES);
     spilledRecords = reporter.getCounter(TaskCounter.SPILLED_RECORDS);
-    CombinerRunner<K, V> combiner =
-        CombinerRunner.create(
-            job,
-            mapTask.getTaskID(),
-            reporter.getCounter(TaskCounter.COMBINE_INPUT_RECORDS),
-            reporter,
-            null);
-    CombineOutputCollector<K, V> combineCollector =
-        combiner == null
-            ? null
-            : new CombineOutputCollector<>(
-                reporter.getCounter(TaskCounter.COMBINE_OUTPUT_RECORDS), reporter, job);
+    MapCombiner<K, V> combining = MapCombiner.of(job, mapTask.getTaskID(), reporter);
+    CombinerRunner<K, V> combiner = combining.runner();
+    CombineOutputCollector<K, V> combineCollector = combining.collector();
     minSpillsForCombine = job.getInt(MRJobConfig.MAP_COMBINE_MIN_SPILLS, 3);
     writer =
         new PartitionedWriter<>(
@@ -186,23 +180,7 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
   public synchronized void collect(K key, V value, int partition)
       throws IOException, InterruptedException {
     reporter.progress();
-    if (key.getClass() != keyClass) {
-      throw new IOException(
-          "Type mismatch in key from map: expected "
-              + keyClass.getName()
-              + ", received "
-              + key.getClass().getName());
-    }
-    if (value.getClass() != valueClass) {
-      throw new IOException(
-          "Type mismatch in value from map: expected "
-              + valueClass.getName()
-              + ", received "
-              + value.getClass().getName());
-    }
-    if (partition < 0 || partition >= partitions) {
-      throw new IOException("Illegal partition for " + key + " (" + partition + ")");
-    }
+    MapOutputChecks.check(key, keyClass, value, valueClass, partition, partitions);
     scratch.reset();
     keySerializer.serialize(key);
     int keyLength = scratch.getLength();
@@ -247,7 +225,7 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
     byte[] data = scratch.getData();
     writeRun(
         "oversized-" + spills,
-        p -> p == partition ? single(data, keyLength, valueLength) : InMemoryRecords.empty(),
+        p -> p == partition ? single(data, keyLength, valueLength) : BufferedRawIterator.empty(),
         PartitionedWriter.Combine.NEVER);
   }
 
@@ -466,7 +444,7 @@ final class SpongeMapOutputBuffer<K, V> implements MapOutputCollector<K, V> {
   }
 
   private static RawKeyValueIterator single(byte[] data, int keyLength, int valueLength) {
-    return new InMemoryRecords() {
+    return new BufferedRawIterator() {
       private boolean done;
 
       @Override

@@ -1,5 +1,6 @@
 package dev.levee.sponge.tier;
 
+import dev.levee.mapred.IOFailures;
 import dev.levee.sponge.SpongeMetrics;
 import dev.levee.sponge.Tier;
 import dev.levee.sponge.client.RemoteChunk;
@@ -470,7 +471,7 @@ public final class RemoteMemoryTier implements ChunkTier {
       held.clear();
     }
     int freed = 0;
-    IOException first = null;
+    IOFailures failures = new IOFailures();
     for (RemoteChunk c : chunks) {
       if (replicas > 1 && failedReads.contains(c.server())) {
         continue; // see failedReads
@@ -479,16 +480,10 @@ public final class RemoteMemoryTier implements ChunkTier {
         remote.free(c);
         freed++;
       } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
+        failures.add(e);
       }
     }
-    if (first != null) {
-      throw first;
-    }
+    failures.throwIfAny();
     return freed;
   }
 }

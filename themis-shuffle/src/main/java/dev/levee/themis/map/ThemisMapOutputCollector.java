@@ -1,6 +1,8 @@
 package dev.levee.themis.map;
 
 import dev.levee.config.ConfigSource;
+import dev.levee.mapred.MapCombiner;
+import dev.levee.mapred.MapOutputChecks;
 import dev.levee.themis.ThemisConf;
 import dev.levee.themis.ThemisCounters;
 import dev.levee.themis.io.IntermediateFile;
@@ -88,22 +90,12 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     if (job.getCompressMapOutput()) {
       codec = ReflectionUtils.newInstance(job.getMapOutputCompressorClass(DefaultCodec.class), job);
     }
-    CombinerRunner<K, V> combiner = null;
-    CombineOutputCollector<K, V> combineCollector = null;
-    if (settings.combine()) {
-      combiner =
-          CombinerRunner.create(
-              job,
-              mapTask.getTaskID(),
-              reporter.getCounter(TaskCounter.COMBINE_INPUT_RECORDS),
-              reporter,
-              null);
-      if (combiner != null) {
-        combineCollector =
-            new CombineOutputCollector<>(
-                reporter.getCounter(TaskCounter.COMBINE_OUTPUT_RECORDS), reporter, job);
-      }
-    }
+    MapCombiner<K, V> combining =
+        settings.combine()
+            ? MapCombiner.of(job, mapTask.getTaskID(), reporter)
+            : MapCombiner.none();
+    CombinerRunner<K, V> combiner = combining.runner();
+    CombineOutputCollector<K, V> combineCollector = combining.collector();
     boolean sort = OrderDecision.mustSort(job, settings.order(), combiner != null);
     IndexedSorter sorter =
         ReflectionUtils.newInstance(
@@ -149,23 +141,7 @@ public class ThemisMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   @Override
   public synchronized void collect(K key, V value, int partition) throws IOException {
     reporter.progress();
-    if (key.getClass() != keyClass) {
-      throw new IOException(
-          "Type mismatch in key from map: expected "
-              + keyClass.getName()
-              + ", received "
-              + key.getClass().getName());
-    }
-    if (value.getClass() != valueClass) {
-      throw new IOException(
-          "Type mismatch in value from map: expected "
-              + valueClass.getName()
-              + ", received "
-              + value.getClass().getName());
-    }
-    if (partition < 0 || partition >= partitions) {
-      throw new IOException("Illegal partition for " + key + " (" + partition + ")");
-    }
+    MapOutputChecks.check(key, keyClass, value, valueClass, partition, partitions);
     serializer.serialize(key, value);
     int keyLength = serializer.keyLength();
     int valueLength = serializer.valueLength();

@@ -1,5 +1,6 @@
 package dev.levee.themis.records;
 
+import dev.levee.mapred.IOFailures;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,20 +94,6 @@ public final class MergingIterator implements RawKeyValueIterator {
 
   @Override
   public void close() throws IOException {
-    IOException first = null;
-    for (RecordCursor c : cursors) {
-      try {
-        c.close();
-      } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
+    IOFailures.closeAll(cursors);
   }
 }

@@ -1,21 +1,16 @@
 package dev.levee.themis.records;
 
-import org.apache.hadoop.io.DataInputBuffer;
-import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.util.Progress;
+import dev.levee.mapred.BufferedRawIterator;
 
 /**
  * The records a range of pointers names, in pointer order, as the raw iterator a reducer or a
  * combiner consumes. Keys and values are served in place from their pages.
  */
-public final class PointerIterator implements RawKeyValueIterator {
+public final class PointerIterator extends BufferedRawIterator {
   private final LongList pointers;
   private final long from;
   private final long to;
   private final RecordPages pages;
-  private final DataInputBuffer key = new DataInputBuffer();
-  private final DataInputBuffer value = new DataInputBuffer();
-  private final Progress progress = new Progress();
   private long current;
 
   public PointerIterator(LongList pointers, long from, long to, RecordPages pages) {
@@ -44,22 +39,4 @@ public final class PointerIterator implements RawKeyValueIterator {
     }
     return true;
   }
-
-  @Override
-  public DataInputBuffer getKey() {
-    return key;
-  }
-
-  @Override
-  public DataInputBuffer getValue() {
-    return value;
-  }
-
-  @Override
-  public Progress getProgress() {
-    return progress;
-  }
-
-  @Override
-  public void close() {}
 }

@@ -1,17 +1,11 @@
 package dev.levee.themis.reduce;
 
+import dev.levee.mapred.DecompressedMapOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.compress.CodecPool;
 import org.apache.hadoop.io.compress.CompressionCodec;
-import org.apache.hadoop.io.compress.Decompressor;
-import org.apache.hadoop.mapred.IFileInputStream;
-import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.task.reduce.MapHost;
-import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
-import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 
 /**
  * One map's segment of this reducer's partition, fetched by Hadoop's own fetcher (HTTP from the
@@ -19,9 +13,7 @@ import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
  * kept as framed records. It is never written to local disk; {@link ThemisMergeManager} sorts it
  * with the rest of the partition once everything is in.
  */
-final class HeapMapOutput<K, V> extends MapOutput<K, V> {
-  private final Configuration conf;
-  private final CompressionCodec codec;
+final class HeapMapOutput<K, V> extends DecompressedMapOutput<K, V> {
   private final ThemisMergeManager<K, V> manager;
   private final long charge;
   private final SegmentLoader loader;
@@ -34,43 +26,15 @@ final class HeapMapOutput<K, V> extends MapOutput<K, V> {
       CompressionCodec codec,
       ThemisMergeManager<K, V> manager,
       SegmentLoader loader) {
-    super(mapId, size, true);
-    this.conf = conf;
-    this.codec = codec;
+    super(mapId, size, true, conf, codec);
     this.manager = manager;
     this.charge = charge;
     this.loader = loader;
   }
 
   @Override
-  public void shuffle(
-      MapHost host,
-      InputStream input,
-      long compressedLength,
-      long decompressedLength,
-      ShuffleClientMetrics metrics,
-      Reporter reporter)
-      throws IOException {
-    InputStream in = new IFileInputStream(input, compressedLength, conf);
-    Decompressor decompressor = null;
-    try {
-      if (codec != null) {
-        decompressor = CodecPool.getDecompressor(codec);
-        decompressor.reset();
-        in = codec.createInputStream(in, decompressor);
-      }
-      loader.load(in, decompressedLength, "map output of " + getMapId());
-      metrics.inputBytes(decompressedLength);
-      reporter.progress();
-      // Reading past the end makes the decompressor drain and the checksum stream verify its CRC.
-      if (in.read() >= 0) {
-        throw new IOException("unexpected extra bytes in the map output of " + getMapId());
-      }
-    } finally {
-      if (decompressor != null) {
-        CodecPool.returnDecompressor(decompressor);
-      }
-    }
+  protected void load(InputStream in, long decompressedLength) throws IOException {
+    loader.load(in, decompressedLength, "map output of " + getMapId());
   }
 
   @Override
