@@ -102,7 +102,7 @@ class HurricaneShuffleManager(conf: SparkConf, isDriver: Boolean)
       case base: BaseShuffleHandle[K @unchecked, _, C @unchecked]
           if startMapIndex == 0 && endMapIndex == Int.MaxValue &&
             endPartition == startPartition + 1 && bagReadable(base.dependency, context) =>
-        MergeShape.of(base.dependency) match {
+        MergeShape.of(base.dependency, ownerByBucket = settings.mergeCost == 0) match {
           case Some(shape) if CoordinatorClient.available =>
             val dep = base.dependency
             new HurricaneShuffleReader[K, C](

@@ -57,7 +57,10 @@ private[levee] object MergeShape {
    * The shape of a dependency's reads, or None when a merge would buy nothing: a read with neither aggregator nor
    * ordering only moves records, so a clone could take no work off its owner (those reads pass through).
    */
-  def of[K, C](dep: ShuffleDependency[K, _, C]): Option[MergeShape[K, C]] =
+  def of[K, C](
+      dep: ShuffleDependency[K, _, C],
+      ownerByBucket: Boolean = false
+  ): Option[MergeShape[K, C]] =
     (dep.aggregator, dep.keyOrdering) match {
       case (Some(agg), ordering) =>
         Some(
@@ -66,7 +69,8 @@ private[levee] object MergeShape {
             ordering,
             dep.serializer,
             dep.mapSideCombine,
-            RawDependency.readable(dep)
+            RawDependency.readable(dep),
+            ownerByBucket
           )
         )
       case (None, Some(ordering)) => Some(new Sorting[K, C](ordering))
@@ -90,7 +94,8 @@ private[levee] object MergeShape {
       ordering: Option[Ordering[K]],
       serializer: Serializer,
       mapSideCombine: Boolean,
-      override val readsRaw: Boolean
+      override val readsRaw: Boolean,
+      ownerByBucket: Boolean = false
   ) extends MergeShape[K, C] {
     private val buckets = new HashBuckets(HashBuckets.Count)
 
@@ -141,7 +146,12 @@ private[levee] object MergeShape {
      * key alone), so that a partition no clone joined costs what it costs without Hurricane: a sorter partitioned
      * by bucket keys every entry by (bucket, key) and, spilling, measured 1.5x slower than stock on a hot wide
      * aggregation. Only when clones did come is its combined partial put in bucket order (one pass that buffers
-     * and spills by bucket, no combining) and merged with theirs a bucket at a time.
+     * and spills by bucket, no combining) and merged with theirs a bucket at a time. With the merge weighed, clones
+     * of an aggregation come only where partials are small, so that pass is small too.
+     *
+     * `ownerByBucket` (the merge not weighed, `clone.mergeCost` 0): wide aggregations get clones, and the owner's
+     * partial is about as large as its input; it then combines by bucket from the start, as a clone does, so that
+     * it spills only for its share instead of spilling its share and then its partial again.
      */
     override def output(
         own: Iterator[Iterator[Product2[K, C]]],
@@ -149,13 +159,19 @@ private[levee] object MergeShape {
         context: TaskContext
     ): Iterator[Product2[K, C]] = {
       // The owner's streams are read and combined (eagerly) before the clones are asked about.
-      val mine = streamAggregator
-        .combineValuesByKey(own.flatten.asInstanceOf[Iterator[Product2[K, Any]]], context)
-        .asInstanceOf[Iterator[Product2[K, C]]]
+      val mine =
+        if (ownerByBucket) partial(own, context)
+        else
+          streamAggregator
+            .combineValuesByKey(own.flatten.asInstanceOf[Iterator[Product2[K, Any]]], context)
+            .asInstanceOf[Iterator[Product2[K, C]]]
       val theirs = partials.toVector
       val merged =
         if (theirs.isEmpty) mine
-        else buckets.merge[K, C](inBucketOrder(mine, context) +: theirs, combineByKey(context))
+        else {
+          val ordered = if (ownerByBucket) mine else inBucketOrder(mine, context)
+          buckets.merge[K, C](ordered +: theirs, combineByKey(context))
+        }
       sorted(merged, context)
     }
 
