@@ -27,6 +27,14 @@ import org.apache.zookeeper.data.Id;
  * the secret itself never reaches ZooKeeper, and every server derives the same identity. Kerberos
  * clusters whose ZooKeeper requires SASL keep that: this adds an ACL, it does not replace the
  * session's authentication.
+ *
+ * <p>Only the sponge root and what lies under it are the servers' alone. Its ancestors ({@code
+ * /levee} under the default root) are shared with the other Levee plugins and anyone else on the
+ * ensemble: when the servers create them, everyone may read them and create under them (Piranha's
+ * {@code /levee/piranha}), and nobody but the servers may delete, rewrite or re-permission them. An
+ * earlier version locked them like the root, so that Piranha's first run on a cluster with
+ * SpongeFiles failed with {@code NoAuth} (found on the container tier); {@link #secure} opens them
+ * again.
  */
 public final class ZooKeeperAcl implements ACLProvider {
   public static final String SCHEME = "digest";
@@ -34,25 +42,33 @@ public final class ZooKeeperAcl implements ACLProvider {
   private static final byte[] CONTEXT = "levee-sponge-zookeeper-1".getBytes(StandardCharsets.UTF_8);
 
   private final String password;
+  private final String root;
   private final List<ACL> acl;
+  private final List<ACL> sharedAncestorAcl;
 
-  private ZooKeeperAcl(String password) {
+  private ZooKeeperAcl(String password, String root) {
     this.password = password;
-    // Not List.of: ZooKeeper's validateACL asks contains(null), which immutable lists reject.
-    this.acl =
-        Collections.unmodifiableList(
-            new ArrayList<>(
-                List.of(
-                    new ACL(ZooDefs.Perms.ALL, new Id(SCHEME, digestId(USER, password))),
-                    new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE))));
+    this.root = root;
+    Id servers = new Id(SCHEME, digestId(USER, password));
+    this.acl = aclOf(servers, ZooDefs.Perms.READ);
+    this.sharedAncestorAcl = aclOf(servers, ZooDefs.Perms.READ | ZooDefs.Perms.CREATE);
   }
 
-  /** The ACL of the servers that hold {@code clusterSecret}. */
-  public static ZooKeeperAcl fromClusterSecret(byte[] clusterSecret) {
+  // Not List.of: ZooKeeper's validateACL asks contains(null), which immutable lists reject.
+  private static List<ACL> aclOf(Id servers, int everyone) {
+    return Collections.unmodifiableList(
+        new ArrayList<>(
+            List.of(
+                new ACL(ZooDefs.Perms.ALL, servers),
+                new ACL(everyone, ZooDefs.Ids.ANYONE_ID_UNSAFE))));
+  }
+
+  /** The ACL of the servers that hold {@code clusterSecret}, for the sponge root {@code root}. */
+  public static ZooKeeperAcl fromClusterSecret(byte[] clusterSecret, String root) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(clusterSecret, "HmacSHA256"));
-      return new ZooKeeperAcl(Base64.getEncoder().encodeToString(mac.doFinal(CONTEXT)));
+      return new ZooKeeperAcl(Base64.getEncoder().encodeToString(mac.doFinal(CONTEXT)), root);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is unavailable in this JVM", e);
     }
@@ -69,9 +85,16 @@ public final class ZooKeeperAcl implements ACLProvider {
     return acl;
   }
 
+  /** The servers' ACL at and under the root; the shared one on its ancestors. */
   @Override
   public List<ACL> getAclForPath(String path) {
-    return acl;
+    return isAncestorOfRoot(path) ? sharedAncestorAcl : acl;
+  }
+
+  private boolean isAncestorOfRoot(String path) {
+    String p =
+        path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
+    return !p.equals(root) && (p.equals("/") || root.startsWith(p + "/"));
   }
 
   /**
@@ -80,6 +103,7 @@ public final class ZooKeeperAcl implements ACLProvider {
    * creator upgrades). Nodes under them are created by the servers, with this ACL.
    */
   public void secure(CuratorFramework zk, SpongeZnodes znodes) throws Exception {
+    openAncestorsLockedEarlier(zk);
     for (String path : List.of(znodes.root(), znodes.servers())) {
       try {
         zk.create().creatingParentsIfNeeded().withACL(acl).forPath(path);
@@ -95,6 +119,23 @@ public final class ZooKeeperAcl implements ACLProvider {
         tighten(zk, path);
       }
     }
+  }
+
+  /**
+   * The root's ancestors that carry exactly the servers' own ACL were locked by an earlier version
+   * (no one else can have given them that ACL without the secret): they get the shared one.
+   */
+  private void openAncestorsLockedEarlier(CuratorFramework zk) throws Exception {
+    for (String path = parentOf(root); !path.equals("/"); path = parentOf(path)) {
+      if (zk.checkExists().forPath(path) != null && acl.equals(zk.getACL().forPath(path))) {
+        zk.setACL().withACL(sharedAncestorAcl).forPath(path);
+      }
+    }
+  }
+
+  private static String parentOf(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash <= 0 ? "/" : path.substring(0, slash);
   }
 
   private void tighten(CuratorFramework zk, String path) throws Exception {

@@ -222,11 +222,12 @@ public final class SpongeService implements Closeable {
       RegisteredServers registered)
       throws IOException {
     byte[] clusterSecret = cfg.auth().clusterSecret();
-    ZooKeeperAcl acl = clusterSecret == null ? null : ZooKeeperAcl.fromClusterSecret(clusterSecret);
+    SpongeZnodes znodes = new SpongeZnodes(cfg.zkRoot());
+    ZooKeeperAcl acl =
+        clusterSecret == null ? null : ZooKeeperAcl.fromClusterSecret(clusterSecret, znodes.root());
     CuratorFramework zk = ZooKeeperClients.forServer(cfg, acl);
     zk.start();
     started.push(zk);
-    SpongeZnodes znodes = new SpongeZnodes(cfg.zkRoot());
     if (acl != null) {
       try {
         acl.secure(zk, znodes);

@@ -24,6 +24,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -121,6 +122,58 @@ class ZooKeeperAclTest {
         KeeperException.NoAuthException.class,
         () -> outsider.setData().forPath(z.freeServers(), new byte[0]),
         "a list planted before the servers came is theirs now");
+  }
+
+  /**
+   * The root's parent ({@code /levee}) is shared: another Levee plugin (Piranha's {@code
+   * /levee/piranha}) creates its root there, and nobody without the secret can take the parent over
+   * or delete the sponge root.
+   */
+  @Test
+  void theSharedParentTakesOtherPluginsRootsAndNothingElse() throws Exception {
+    node = startServer(true);
+    SpongeZnodes z = new SpongeZnodes(ROOT);
+    awaitPublished(z);
+
+    outsider.create().forPath("/levee/piranha");
+    outsider.create().forPath("/levee/piranha/run-1");
+    outsider.delete().forPath("/levee/piranha/run-1");
+    assertThrows(
+        KeeperException.NoAuthException.class,
+        () -> outsider.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath("/levee"),
+        "an outsider cannot re-permission the shared parent");
+    assertThrows(
+        KeeperException.NoAuthException.class,
+        () -> outsider.setData().forPath("/levee", new byte[] {1}));
+    assertThrows(
+        KeeperException.NoAuthException.class,
+        () -> outsider.delete().forPath("/levee/piranha"),
+        "nor delete what lies in it (the sponge root included)");
+  }
+
+  /** An earlier version locked {@code /levee} like the root: the servers open it at start. */
+  @Test
+  void aParentLockedByAnEarlierVersionIsOpenedForOtherPlugins() throws Exception {
+    List<ACL> serversOnly =
+        ZooKeeperAcl.fromClusterSecret("a cluster secret of 32 bytes....".getBytes(), ROOT)
+            .getAclForPath(ROOT);
+    outsider.create().withACL(serversOnly).forPath("/levee");
+    assertThrows(
+        KeeperException.NoAuthException.class,
+        () -> outsider.create().forPath("/levee/piranha"),
+        "as an earlier version left it");
+
+    node = startServer(true);
+    awaitPublished(new SpongeZnodes(ROOT));
+
+    outsider.create().forPath("/levee/piranha");
+    assertEquals(
+        ZooDefs.Perms.READ | ZooDefs.Perms.CREATE,
+        outsider.getACL().forPath("/levee").stream()
+            .filter(a -> a.getId().equals(ZooDefs.Ids.ANYONE_ID_UNSAFE))
+            .findFirst()
+            .orElseThrow()
+            .getPerms());
   }
 
   @Test
