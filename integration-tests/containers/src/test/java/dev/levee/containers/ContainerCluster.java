@@ -320,6 +320,11 @@ final class ContainerCluster implements AutoCloseable {
 
   /** A java command line for the client container, on the cluster's classpath plus the job jars. */
   static String clientJava(String main, String args) {
+    return clientJava("", main, args);
+  }
+
+  /** The same with {@code jars} (colon-separated, e.g. a plugin's from the distribution) too. */
+  static String clientJava(String jars, String main, String args) {
     return "java -Xmx256m "
         + JVM_FLAGS
         + " -cp '"
@@ -328,6 +333,7 @@ final class ContainerCluster implements AutoCloseable {
         + JOBS_JAR
         + ":"
         + JOB_JAR
+        + (jars.isEmpty() ? "" : ":" + jars)
         + "' "
         + main
         + " "

@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.CounterGroup;
-import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Counters;
 
 /**
  * What a job the client container ran prints for the test that drives it: one {@code
@@ -23,8 +23,9 @@ import org.apache.hadoop.mapreduce.Job;
 final class JobReport {
   private JobReport() {}
 
-  static void print(Job job, boolean succeeded, FileSystem fs, Path output) throws IOException {
-    for (CounterGroup group : job.getCounters()) {
+  static void print(Counters counters, boolean succeeded, FileSystem fs, Path output)
+      throws IOException {
+    for (CounterGroup group : counters) {
       for (Counter c : group) {
         System.out.println(
             "COUNTER\t" + group.getName() + "\t" + c.getName() + "\t" + c.getValue());

@@ -43,7 +43,7 @@ public final class SkewedShuffle extends Configured implements Tool {
             Long.parseLong(args[2]),
             Integer.parseInt(args[3]));
     boolean ok = job.waitForCompletion(true);
-    JobReport.print(job, ok, fs, output);
+    JobReport.print(job.getCounters(), ok, fs, output);
     return ok ? 0 : 1;
   }
 }

@@ -56,7 +56,7 @@ public final class WordCountRun extends Configured implements Tool {
     FileInputFormat.addInputPath(job, input);
     FileOutputFormat.setOutputPath(job, output);
     boolean ok = job.waitForCompletion(true);
-    JobReport.print(job, ok, fs, output);
+    JobReport.print(job.getCounters(), ok, fs, output);
     return ok ? 0 : 1;
   }
 

@@ -1,0 +1,118 @@
+package dev.levee.containers.jobs;
+
+import dev.levee.it.piranha.GatedWordMapper;
+import dev.levee.piranha.examples.TopWords;
+import dev.levee.piranha.runner.PiranhaRunner;
+import dev.levee.piranha.runner.RunResult;
+import java.io.IOException;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * Piranha's running example, the k most frequent words, from the client container: {@code
+ * TopWordsRun [-conf piranha-site.xml] [-D k=v ...] [-libjars jar] <dir> <files> <lines-per-file>
+ * <reducers> stock|piranha} writes {@code <files>} files of seeded skewed words to {@code <dir>/in}
+ * (unless there already), then runs the query into {@code <dir>/<job name>}: {@code stock} as the
+ * two chained MapReduce jobs, {@code piranha} as one Piranha DAG whose tasks rendezvous through the
+ * ZooKeeper ensemble. The scan is the tests' {@link GatedWordMapper} (the example's mapper with a
+ * gate a test can hold an attempt at). Prints what {@link JobReport} prints, and for Piranha how it
+ * ran as counters of the group {@value #RUN_GROUP}; exit status 0 when the query succeeded.
+ */
+public final class TopWordsRun extends Configured implements Tool {
+  public static final String RUN_GROUP = "Levee Piranha run";
+
+  private static final int K = 20;
+  private static final int VOCABULARY = 5_000;
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new TopWordsRun(), args));
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    if (args.length != 5 || !(args[4].equals("stock") || args[4].equals("piranha"))) {
+      System.err.println(
+          "usage: TopWordsRun <dir> <files> <lines-per-file> <reducers> stock|piranha");
+      return 2;
+    }
+    Configuration conf = getConf();
+    Path dir = new Path(args[0]);
+    FileSystem fs = dir.getFileSystem(conf);
+    Path input = new Path(dir, "in");
+    if (!fs.exists(input)) {
+      writeText(fs, input, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+    }
+    String name = conf.get("mapreduce.job.name", "top-words-" + args[4]);
+    Path output = new Path(dir, name);
+    fs.delete(output, true);
+    int reducers = Integer.parseInt(args[3]);
+    return args[4].equals("stock")
+        ? stock(conf, fs, input, new Path(dir, name + "-tmp"), output, reducers)
+        : piranha(conf, fs, name, input, output, reducers);
+  }
+
+  private static int stock(
+      Configuration conf, FileSystem fs, Path input, Path tmp, Path output, int reducers)
+      throws Exception {
+    fs.delete(tmp, true);
+    Job last = null;
+    for (Job job : TopWords.chain(conf, input, tmp, output, reducers, K)) {
+      boolean ok = job.waitForCompletion(true);
+      last = job;
+      if (!ok) {
+        JobReport.print(job.getCounters(), false, fs, output);
+        return 1;
+      }
+    }
+    JobReport.print(last.getCounters(), true, fs, output);
+    return 0;
+  }
+
+  private static int piranha(
+      Configuration conf, FileSystem fs, String name, Path input, Path output, int reducers)
+      throws Exception {
+    RunResult r =
+        new PiranhaRunner(conf)
+            .run(TopWords.dag(name, GatedWordMapper.class, input, output, reducers, K));
+    if (r.mode() != RunResult.Mode.PIRANHA) {
+      System.err.println("ran as chained MapReduce: " + r.fallbackReason());
+    }
+    System.err.println("failed attempts: " + r.failedAttempts());
+    System.out.println(
+        "COUNTER\t" + RUN_GROUP + "\tas piranha\t" + (r.mode() == RunResult.Mode.PIRANHA ? 1 : 0));
+    System.out.println("COUNTER\t" + RUN_GROUP + "\tattempts\t" + r.attempts());
+    System.out.println("COUNTER\t" + RUN_GROUP + "\tstages\t" + r.stageNames().size());
+    System.out.println("COUNTER\t" + RUN_GROUP + "\tjobs\t" + r.jobIds().size());
+    JobReport.print(r.counters(), true, fs, output);
+    return 0;
+  }
+
+  /**
+   * Lines of 1-10 words whose ranks follow a power law over the vocabulary (w1 the most common),
+   * one seed a file, files of growing size (their splits differ).
+   */
+  private static void writeText(FileSystem fs, Path dir, int files, int lines) throws IOException {
+    for (int f = 0; f < files; f++) {
+      Random random = new Random(7 + f);
+      try (FSDataOutputStream out = fs.create(new Path(dir, "words-" + f + ".txt"), true)) {
+        StringBuilder line = new StringBuilder();
+        for (int l = 0; l < lines * (f + 1); l++) {
+          line.setLength(0);
+          int words = 1 + random.nextInt(10);
+          for (int w = 0; w < words; w++) {
+            int rank = (int) Math.floor(Math.pow(VOCABULARY, random.nextDouble()));
+            line.append(w == 0 ? "" : " ").append('w').append(rank);
+          }
+          out.writeBytes(line.append('\n').toString());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package dev.levee.containers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Piranha on a cluster of containers, deployed as its sample tells an operator: the client reads
+ * the distribution's {@code piranha-site.xml} (the ensemble zk1-zk3) with {@code -conf} and ships
+ * the distribution's jar with {@code -libjars}. The paper's running example (the 20 most frequent
+ * words) runs as one map-only job whose tasks find each other through the three-server ensemble and
+ * stream across the NodeManager containers; its output equals the stock chain of two MapReduce jobs
+ * on the same cluster. Then the ensemble's leader is killed while every task of a run waits at its
+ * rendezvous: the sessions move to the survivors and the run completes in its first attempt.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class PiranhaOnContainersTest {
+  static final String RUN = "Levee Piranha run";
+
+  /** Input files (one scan task each), count tasks, and the one top task: every task of a run. */
+  static final int FILES = 2;
+
+  static final int REDUCERS = 2;
+  static final int TASKS = FILES + REDUCERS + 1;
+
+  @RegisterExtension static final SharedContainerCluster CLUSTER = new SharedContainerCluster();
+
+  private static JobRun stock;
+
+  @BeforeAll
+  static void stockChain() {
+    stock = topWords("top-stock", "", "stock");
+    assertTrue(stock.succeeded(), "the stock chain failed: " + stock.tail());
+  }
+
+  @Test
+  void topWordsAsOnePiranhaJobAcrossContainersEqualsTheStockChain() {
+    JobRun run = topWords("top-piranha", "", "piranha");
+    assertRanAsPiranhaInItsFirstAttempt(run);
+    assertEquals(stock.output(), run.output(), "Piranha's output equals the stock chain's");
+  }
+
+  /**
+   * Every task of the run registered and held at its gate (the scan waits in the tests' mapper),
+   * the leader found with the {@code srvr} command and killed; the gate opens once the survivors
+   * elected a new leader. The run's sessions (60 s here, as in the in-JVM ensemble test: an
+   * election on a loaded two-core machine once took 24 s) reconnect to a survivor, so no task
+   * aborts.
+   */
+  @Test
+  void theZooKeeperLeaderKilledAtTheRendezvousCostsNoRerun() throws Exception {
+    ContainerCluster cluster = CLUSTER.cluster();
+    String root = "/levee/it-failover";
+    String gates = "/gates/failover";
+    CompletableFuture<JobRun> job =
+        CompletableFuture.supplyAsync(
+            () ->
+                topWords(
+                    "top-failover",
+                    "-D levee.piranha.zookeeper.root="
+                        + root
+                        + " -D levee.piranha.zookeeper.session-timeout-ms=60000"
+                        + " -D levee.it.gate.attempts=1 -D levee.it.gate.dir="
+                        + gates,
+                    "piranha"));
+    String leader = null;
+    try {
+      Docker.Result rendezvous =
+          cluster.tryExec(
+              300,
+              "client",
+              ContainerCluster.clientJava(
+                  "dev.levee.containers.jobs.RendezvousProbe",
+                  ClusterConf.ZK_QUORUM + " " + root + " 1 " + TASKS + " 240"));
+      assertEquals(
+          0,
+          rendezvous.exitCode(),
+          "every task registered: " + rendezvous.out() + (job.isDone() ? job.get().tail() : ""));
+      leader = cluster.zooKeeperLeader();
+      System.err.printf(
+          "piranha-failover: %s; killing the leader %s%n", rendezvous.out().strip(), leader);
+      cluster.kill(leader);
+      System.err.printf(
+          "piranha-failover: %s leads now; opening the gate%n",
+          awaitAnotherLeader(cluster, leader));
+    } finally {
+      // Whatever failed above, the held run is let go (its tasks would hold the cluster's slots
+      // until their gate's deadline) and the ensemble made whole for the next test.
+      Docker.Result open =
+          cluster.tryExec(
+              120,
+              "client",
+              ContainerCluster.clientJava("org.apache.hadoop.fs.FsShell", "-mkdir -p " + gates)
+                  + " && "
+                  + ContainerCluster.clientJava(
+                      "org.apache.hadoop.fs.FsShell", "-touchz " + gates + "/attempt-1"));
+      if (leader != null) {
+        cluster.startAgain(leader);
+      }
+      assertEquals(0, open.exitCode(), "gate opened: " + open.err());
+    }
+    JobRun run = job.get(8, TimeUnit.MINUTES);
+    assertRanAsPiranhaInItsFirstAttempt(run);
+    assertEquals(stock.output(), run.output(), "output equals the stock chain's");
+  }
+
+  private static String awaitAnotherLeader(ContainerCluster cluster, String old)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String last = "";
+    while (System.nanoTime() < deadline) {
+      try {
+        String leader = cluster.zooKeeperLeader();
+        if (!leader.equals(old)) {
+          return leader;
+        }
+      } catch (IllegalStateException electing) {
+        last = electing.getMessage();
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no new leader within 60 s after " + old + " died: " + last);
+  }
+
+  private static void assertRanAsPiranhaInItsFirstAttempt(JobRun run) {
+    assertTrue(run.succeeded(), "the Piranha run failed: " + run.tail());
+    assertEquals(
+        1,
+        run.counter(RUN, "as piranha"),
+        "ran as Piranha, no fallback to the chain: " + run.tail());
+    assertEquals(1, run.counter(RUN, "attempts"), "in its first attempt: " + run.tail());
+    assertEquals(1, run.counter(RUN, "jobs"), "as one YARN job");
+    assertEquals(3, run.counter(RUN, "stages"), "scan, count with the invert fused into it, top");
+  }
+
+  private static JobRun topWords(String name, String options, String mode) {
+    ContainerCluster cluster = CLUSTER.cluster();
+    String piranhaJar = cluster.pluginJar("piranha-dag");
+    return JobRun.parse(
+        cluster.tryExec(
+            480,
+            "client",
+            ContainerCluster.clientJava(
+                piranhaJar,
+                "dev.levee.containers.jobs.TopWordsRun",
+                "-conf "
+                    + ContainerCluster.LEVEE
+                    + "/conf/piranha-site.xml -D mapreduce.job.name="
+                    + name
+                    + " -D mapreduce.job.jar="
+                    + ContainerCluster.JOB_JAR
+                    + " -libjars "
+                    + piranhaJar
+                    + " "
+                    + options
+                    + " /topwords "
+                    + FILES
+                    + " 4000 "
+                    + REDUCERS
+                    + " "
+                    + mode)));
+  }
+}
