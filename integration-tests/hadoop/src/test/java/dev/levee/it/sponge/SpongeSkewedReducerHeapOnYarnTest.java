@@ -35,11 +35,14 @@ import org.slf4j.LoggerFactory;
  * reducer, stock's default buffer fractions, {@code io.sort.factor} 4. Stock finishes this job; the
  * SpongeFiles reducer must too, on every attempt.
  *
- * <p>Twenty separate jobs would cost ten minutes, so one job repeats the reduce instead: its
- * reducer fails on purpose after consuming its whole input on attempts 0 to 19, and each retry
- * again finds every map output ready at once. Every failed attempt must have failed with that
- * deliberate failure (none out of heap), and the 21st attempt's output must equal stock's. Set
- * {@value #REPEATS_PROPERTY} to also run that many plain jobs one after another.
+ * <p>Separate jobs would cost about 40 s each, so one job repeats the reduce instead: its reducer
+ * fails on purpose after consuming its whole input on attempts 0 to 7, and each retry again finds
+ * every map output ready at once. Every failed attempt must have failed with that deliberate
+ * failure (none out of heap), and the 9th attempt's output must equal stock's. Before the reduce
+ * side's heap budget 18 of 21 such attempts died out of heap, so nine attempts all surviving such a
+ * regression has a chance below 10^-7; a regression one attempt in four suffered would still be
+ * caught nine times in ten. (Until 2026-11-30 it ran 21 attempts, 80 s more of CI.) Set {@value
+ * #REPEATS_PROPERTY} to also run that many plain jobs one after another.
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 class SpongeSkewedReducerHeapOnYarnTest {
@@ -61,7 +64,7 @@ class SpongeSkewedReducerHeapOnYarnTest {
   /** About 2.6 MB from each of the 17 others: 107 MB into the reducer in all. */
   private static final long LIGHT_RECORDS = 2_600;
 
-  private static final int FAILING_ATTEMPTS = 20;
+  private static final int FAILING_ATTEMPTS = 8;
   private static final String REDUCE_OPTS = "-Xmx64m " + MiniClusterSettings.TASK_JVM_FLAGS;
 
   private static final String STOCK_REDUCE_OPTS = "-Xmx288m " + MiniClusterSettings.TASK_JVM_FLAGS;
