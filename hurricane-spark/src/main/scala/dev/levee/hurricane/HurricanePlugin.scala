@@ -76,7 +76,8 @@ private final class HurricaneDriverPlugin extends DriverPlugin with Logging {
       "clonesStarted" -> m.clonesStarted,
       "clonesDone" -> m.clonesDone,
       "clonesSeeded" -> m.clonesSeeded,
-      "clonesGivenUp" -> m.clonesGivenUp
+      "clonesGivenUp" -> m.clonesGivenUp,
+      "clonesRefusedForMerge" -> m.clonesRefusedForMerge
     ).foreach { case (name, adder) =>
       ctx
         .metricRegistry()

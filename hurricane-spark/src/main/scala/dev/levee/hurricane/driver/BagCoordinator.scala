@@ -5,7 +5,14 @@ import java.util.concurrent.atomic.LongAdder
 import scala.collection.mutable
 
 import dev.levee.hurricane.HurricaneConf
-import dev.levee.hurricane.core.{ChunkPlanner, GrantLedger, MapRange, MergeLoad, WorkerLoad}
+import dev.levee.hurricane.core.{
+  ChunkPlanner,
+  ClonePolicy,
+  GrantLedger,
+  MapRange,
+  MergeLoad,
+  WorkerLoad
+}
 import dev.levee.hurricane.protocol._
 
 /**
@@ -170,14 +177,24 @@ final class BagCoordinator(
     val policy = conf.clonePolicy(slots.slots)
     // With the merge not weighed, a keyed bag need not wait for its workers' first report.
     def merge(b: Bag) = if (conf.mergeCost == 0) Some(MergeLoad.None) else b.mergeLoad(now)
-    def decide(b: Bag, workers: Int) =
-      policy.decide(
+    def decide(b: Bag, workers: Int) = {
+      val d = policy.decide(
         b.remainingBytes,
         b.drainRate(now),
         conf.readBytesPerSecond,
         workers,
         merge(b).get
       )
+      if (
+        !d.cloneNow && d.mergeSeconds > 0 && policy.worthCloning(
+          d.remainingSeconds,
+          workers,
+          d.ioSeconds
+        )
+      )
+        noteRefusedForMerge(b, d, now)
+      d
+    }
     // Seeds held back until the merge could be weighed: started while a clone still pays, then dropped.
     for (b <- bags.valuesIterator if b.pendingSeeds > 0 && merge(b).isDefined) {
       while (b.pendingSeeds > 0 && decide(b, b.activeWorkers).cloneNow && launchClone(b)) {
@@ -206,6 +223,23 @@ final class BagCoordinator(
         started += 1
         idle -= 1
       }
+    }
+  }
+
+  /**
+   * A clone Eq. 4.1 alone would have started but the merge it adds outweighs: counted, and said once per bag with
+   * the ratio its workers reported, so a user who sees no clone on a skewed aggregation can tell why.
+   */
+  private def noteRefusedForMerge(bag: Bag, d: ClonePolicy.Decision, now: Long): Unit = {
+    metrics.clonesRefusedForMerge.increment()
+    if (!bag.refusalLogged) {
+      bag.refusalLogged = true
+      val load = bag.mergeLoad(now).get
+      BagCoordinator.log.info(
+        f"${bag.key}: no clone though ${d.remainingSeconds}%.1f s remain: its merge would add " +
+          f"${d.mergeSeconds}%.1f s (${load.keysPerRecord}%.3f distinct keys per record read, " +
+          f"clone.mergeCost ${conf.mergeCost}); Eq. 4.1 alone would clone"
+      )
     }
   }
 
@@ -267,5 +301,10 @@ object BagCoordinator {
     val clonesDone = new LongAdder
     val clonesSeeded = new LongAdder
     val clonesGivenUp = new LongAdder
+
+    /** Decisions where Eq. 4.1 alone would have cloned and the merge a clone adds outweighed it. */
+    val clonesRefusedForMerge = new LongAdder
   }
+
+  private val log = org.slf4j.LoggerFactory.getLogger(classOf[BagCoordinator])
 }

@@ -98,6 +98,7 @@ class BagCoordinatorSuite extends AnyFunSuite {
     "the merge a clone adds is weighed: an owner reading distinct keys gets no clone, one reading few keys does, " +
       "mergeCost 0 is the thesis's rule"
   ) {
+    var refused = 0L
     def clonesFor(load: WorkerLoad, keyed: Boolean, settings: (String, String)*): Int = {
       val launcher = new FakeLauncher
       val c = coordinator(launcher, settings: _*)
@@ -106,11 +107,14 @@ class BagCoordinatorSuite extends AnyFunSuite {
       granted(c.handle(Grant(bag, 0, 1L, 2, load))) // the report comes with the next request
       now = 1000L * 1000 * 1000 // 96 s of work left
       c.tick()
+      refused = c.metrics.clonesRefusedForMerge.sum()
       launcher.launched.size
     }
     assert(clonesFor(WorkerLoad(20000L, 20000L), keyed = true) == 0)
+    assert(refused > 0, "a clone Eq. 4.1 wanted and the merge refused is counted")
     assert(clonesFor(WorkerLoad(20000L, 18000L), keyed = true) == 0)
     assert(clonesFor(WorkerLoad(20000L, 20L), keyed = true) == 1)
+    assert(refused == 0, "a clone started is not counted as refused")
     // A keyed bag nobody reported on yet waits for a report; an unkeyed one (a sort, a join) needs none.
     assert(clonesFor(WorkerLoad.Unknown, keyed = true) == 0)
     assert(clonesFor(WorkerLoad.Unknown, keyed = false) == 1)
