@@ -4,11 +4,9 @@ import dev.levee.it.piranha.GatedWordMapper;
 import dev.levee.piranha.examples.TopWords;
 import dev.levee.piranha.runner.PiranhaRunner;
 import dev.levee.piranha.runner.RunResult;
-import java.io.IOException;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
@@ -43,25 +41,20 @@ public final class TopWordsRun extends Configured implements Tool {
       return 2;
     }
     Configuration conf = getConf();
-    Path dir = new Path(args[0]);
-    FileSystem fs = dir.getFileSystem(conf);
-    Path input = new Path(dir, "in");
-    if (!fs.exists(input)) {
-      writeText(fs, input, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
-    }
+    TextInput text = TextInput.of(conf, args);
+    Path input = text.ensure("words-", 7, true, TopWordsRun::powerLawWords);
     String name = conf.get("mapreduce.job.name", "top-words-" + args[4]);
-    Path output = new Path(dir, name);
-    fs.delete(output, true);
+    Path output = text.freshOutput(name);
+    FileSystem fs = text.fs();
     int reducers = Integer.parseInt(args[3]);
     return args[4].equals("stock")
-        ? stock(conf, fs, input, new Path(dir, name + "-tmp"), output, reducers)
+        ? stock(conf, fs, input, text.freshOutput(name + "-tmp"), output, reducers)
         : piranha(conf, fs, name, input, output, reducers);
   }
 
   private static int stock(
       Configuration conf, FileSystem fs, Path input, Path tmp, Path output, int reducers)
       throws Exception {
-    fs.delete(tmp, true);
     Job last = null;
     for (Job job : TopWords.chain(conf, input, tmp, output, reducers, K)) {
       boolean ok = job.waitForCompletion(true);
@@ -94,25 +87,12 @@ public final class TopWordsRun extends Configured implements Tool {
     return 0;
   }
 
-  /**
-   * Lines of 1-10 words whose ranks follow a power law over the vocabulary (w1 the most common),
-   * one seed a file, files of growing size (their splits differ).
-   */
-  private static void writeText(FileSystem fs, Path dir, int files, int lines) throws IOException {
-    for (int f = 0; f < files; f++) {
-      Random random = new Random(7 + f);
-      try (FSDataOutputStream out = fs.create(new Path(dir, "words-" + f + ".txt"), true)) {
-        StringBuilder line = new StringBuilder();
-        for (int l = 0; l < lines * (f + 1); l++) {
-          line.setLength(0);
-          int words = 1 + random.nextInt(10);
-          for (int w = 0; w < words; w++) {
-            int rank = (int) Math.floor(Math.pow(VOCABULARY, random.nextDouble()));
-            line.append(w == 0 ? "" : " ").append('w').append(rank);
-          }
-          out.writeBytes(line.append('\n').toString());
-        }
-      }
+  /** 1-10 words whose ranks follow a power law over the vocabulary (w1 the most common). */
+  private static void powerLawWords(Random random, StringBuilder line) {
+    int words = 1 + random.nextInt(10);
+    for (int w = 0; w < words; w++) {
+      int rank = (int) Math.floor(Math.pow(VOCABULARY, random.nextDouble()));
+      line.append(w == 0 ? "" : " ").append('w').append(rank);
     }
   }
 }
