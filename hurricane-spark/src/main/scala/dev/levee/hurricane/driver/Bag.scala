@@ -18,7 +18,7 @@ private[hurricane] final class Bag(
   private var firstGrantNanos = -1L
   var lastCloneNanos: Long = openedNanos
 
-  /** Whether the coordinator said why this bag got no clone for its merge's sake (once a bag). */
+  /** Whether this bag was refused a clone for its merge's sake (counted and logged once). */
   var refusalLogged = false
 
   /** Static seeds of a keyed bag not started yet: they wait until its merge can be weighed. */

@@ -186,11 +186,8 @@ final class BagCoordinator(
         merge(b).get
       )
       if (
-        !d.cloneNow && d.mergeSeconds > 0 && policy.worthCloning(
-          d.remainingSeconds,
-          workers,
-          d.ioSeconds
-        )
+        !b.refusalLogged && !d.cloneNow && d.mergeSeconds > 0 &&
+        policy.worthCloning(d.remainingSeconds, workers, d.ioSeconds)
       )
         noteRefusedForMerge(b, d, now)
       d
@@ -227,20 +224,18 @@ final class BagCoordinator(
   }
 
   /**
-   * A clone Eq. 4.1 alone would have started but the merge it adds outweighs: counted, and said once per bag with
-   * the ratio its workers reported, so a user who sees no clone on a skewed aggregation can tell why.
+   * The first time a bag is refused a clone Eq. 4.1 alone would have started, because the merge it adds outweighs
+   * it: counted (once a bag, not once a tick) and said with the ratio its workers reported, so a user who sees no
+   * clone on a skewed aggregation can tell why.
    */
   private def noteRefusedForMerge(bag: Bag, d: ClonePolicy.Decision, now: Long): Unit = {
+    bag.refusalLogged = true
     metrics.clonesRefusedForMerge.increment()
-    if (!bag.refusalLogged) {
-      bag.refusalLogged = true
-      val load = bag.mergeLoad(now).get
-      BagCoordinator.log.info(
-        f"${bag.key}: no clone though ${d.remainingSeconds}%.1f s remain: its merge would add " +
-          f"${d.mergeSeconds}%.1f s (${load.keysPerRecord}%.3f distinct keys per record read, " +
-          f"clone.mergeCost ${conf.mergeCost}); Eq. 4.1 alone would clone"
-      )
-    }
+    BagCoordinator.log.info(
+      f"${bag.key}: no clone though ${d.remainingSeconds}%.1f s remain: its merge would add " +
+        f"${d.mergeSeconds}%.1f s (${bag.mergeLoad(now).get.keysPerRecord}%.3f distinct keys per record read, " +
+        f"clone.mergeCost ${conf.mergeCost}); Eq. 4.1 alone would clone"
+    )
   }
 
   private def seedStatically(bag: Bag): Unit = {
@@ -302,7 +297,7 @@ object BagCoordinator {
     val clonesSeeded = new LongAdder
     val clonesGivenUp = new LongAdder
 
-    /** Decisions where Eq. 4.1 alone would have cloned and the merge a clone adds outweighed it. */
+    /** Bags refused a clone Eq. 4.1 alone would have started, because the merge it adds outweighed it. */
     val clonesRefusedForMerge = new LongAdder
   }
 
