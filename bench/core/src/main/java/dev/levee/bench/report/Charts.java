@@ -194,7 +194,10 @@ public final class Charts {
       w = Math.max(w, row.stream().mapToInt(BufferedImage::getWidth).sum());
       h += row.stream().mapToInt(BufferedImage::getHeight).max().orElse(0);
     }
-    int top = title.isEmpty() ? 0 : 50;
+    // A title wider than the panels is wrapped, not cut at the figure's edges.
+    Font titleFont = new Font(FONT, Font.BOLD, 20);
+    List<String> titleLines = title.isEmpty() ? List.of() : wrapToWidth(title, titleFont, w - 20);
+    int top = title.isEmpty() ? 0 : 50 + 26 * (titleLines.size() - 1);
     // About 7.5 pixels per character of the 14-point note font.
     List<String> lines = new ArrayList<>();
     int width = w;
@@ -209,9 +212,11 @@ public final class Charts {
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, out.getWidth(), out.getHeight());
       g.setColor(Color.BLACK);
-      g.setFont(new Font(FONT, Font.BOLD, 20));
-      int tw = g.getFontMetrics().stringWidth(title);
-      g.drawString(title, Math.max(10, (w - tw) / 2), 32);
+      g.setFont(titleFont);
+      for (int i = 0; i < titleLines.size(); i++) {
+        int tw = g.getFontMetrics().stringWidth(titleLines.get(i));
+        g.drawString(titleLines.get(i), Math.max(10, (w - tw) / 2), 32 + 26 * i);
+      }
       int y = top;
       for (List<BufferedImage> row : rows) {
         int rowHeight = row.stream().mapToInt(BufferedImage::getHeight).max().orElse(0);
@@ -247,17 +252,28 @@ public final class Charts {
    * a glance. A revision built from uncommitted changes is marked "+ local changes".
    */
   public static String provenance(Collection<Measurement> lines) {
+    return provenance(
+        lines.stream().map(Measurement::gitRevision).toList(),
+        lines.stream().map(Measurement::timestamp).toList());
+  }
+
+  /**
+   * The same strip from the revisions and ISO timestamps of the lines drawn, for a suite that reads
+   * its results back into its own types.
+   */
+  public static String provenance(Collection<String> gitRevisions, Collection<String> timestamps) {
     TreeSet<String> revisions = new TreeSet<>();
     TreeSet<String> dates = new TreeSet<>();
     boolean dirty = false;
-    for (Measurement m : lines) {
-      String rev = m.gitRevision();
+    for (String rev : gitRevisions) {
       if (rev != null && !rev.isEmpty()) {
         dirty |= rev.endsWith("-dirty");
         revisions.add(rev.substring(0, Math.min(7, rev.length())));
       }
-      if (m.timestamp() != null && m.timestamp().length() >= 10) {
-        dates.add(m.timestamp().substring(0, 10));
+    }
+    for (String t : timestamps) {
+      if (t != null && t.length() >= 10) {
+        dates.add(t.substring(0, 10));
       }
     }
     return provenance(revisions, dirty, dates);
@@ -325,6 +341,35 @@ public final class Charts {
       g.dispose();
     }
     return out;
+  }
+
+  /**
+   * Lines no wider than {@code widthPx} in {@code font}, broken at spaces (a longer word stands
+   * alone).
+   */
+  static List<String> wrapToWidth(String text, Font font, int widthPx) {
+    BufferedImage scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = scratch.createGraphics();
+    try {
+      java.awt.FontMetrics metrics = g.getFontMetrics(font);
+      List<String> lines = new ArrayList<>();
+      String line = "";
+      for (String word : text.split(" ")) {
+        String longer = line.isEmpty() ? word : line + " " + word;
+        if (!line.isEmpty() && metrics.stringWidth(longer) > widthPx) {
+          lines.add(line);
+          line = word;
+        } else {
+          line = longer;
+        }
+      }
+      if (!line.isEmpty()) {
+        lines.add(line);
+      }
+      return lines;
+    } finally {
+      g.dispose();
+    }
   }
 
   /**

@@ -128,13 +128,13 @@ final class HurricaneBenchSuite extends Suite {
     OptionSpec.optional("reps", "N", "repetitions of every point (medians are reported)", "3"),
     OptionSpec.flag(
       "figures",
-      "no runs: the tables and figures from the results file, each arm of each regime from its newest run"
+      "no runs: the tables and figures from the results file, each point (arm, regime, s) from the newest run that measured it"
     )
   ).asJava
 
   override def run(context: SuiteContext): Unit =
     if (context.options().flag("figures"))
-      report(context, HurricaneResults.newestPerArm(context.store()))
+      report(context, HurricaneResults.newestPerPoint(context.store()))
     else report(context, runAll(context))
 
   private def report(context: SuiteContext, points: Seq[Point]): Unit = {
@@ -302,9 +302,18 @@ final class HurricaneBenchSuite extends Suite {
           val sc = cluster.sc
           val listener = new ReduceStageTimes
           sc.addSparkListener(listener)
-          // One unmeasured job first: class loading, JIT and the executors' first connections are not skew.
-          ClickLog(0, regime.records / 4, regime.maps, 0, regime.pairs, regime.ipBits).run(sc)
-          for (rep <- 0 until reps; s <- regime.exponents) {
+          // Class loading, JIT and the executors' first connections are not skew: uniform rounds of every arm
+          // until their times settle, unmeasured.
+          val warmUp = WarmUp().run(clusterArms) { arm =>
+            sc.setLocalProperty("spark.levee.hurricane.enabled", Arms(arm).hurricane.toString)
+            listener.reset()
+            ClickLog(0, regime.records, regime.maps, regime.parkNanos, regime.pairs, regime.ipBits)
+              .run(sc)
+            listener.reduceStage().seconds
+          }
+          context.err().println(s"hurricane: ${regime.name}: warm-up ${warmUp.describe}")
+          // The exponents' order turns each rep too, so no exponent is always the first measured after a pause.
+          for (rep <- 0 until reps; s <- rotated(regime.exponents, rep)) {
             val order = if (rep % 2 == 0) clusterArms else clusterArms.reverse
             for (arm <- order) {
               val log = ClickLog(
@@ -329,7 +338,9 @@ final class HurricaneBenchSuite extends Suite {
                 rep,
                 ok = false,
                 error = "",
-                workload = if (regime.pairs) PairsWorkload else "clicklog"
+                workload = if (regime.pairs) PairsWorkload else "clicklog",
+                warmUpRounds = warmUp.rounds,
+                warmUpSettled = warmUp.settled
               )
               val point =
                 try {
@@ -407,6 +418,10 @@ object HurricaneBenchSuite {
     params.put("chunk_bytes", Long.box(chunkBytes))
     params.put("ok", Boolean.box(p.ok))
     if (!p.ok) params.put("error", p.error)
+    if (p.warmUpRounds > 0) {
+      params.put("warmup_rounds", Int.box(p.warmUpRounds))
+      params.put("warmup_settled", Boolean.box(p.warmUpSettled))
+    }
     val metrics = new util.LinkedHashMap[String, java.lang.Double]()
     metrics.put("job_seconds", p.jobSeconds)
     metrics.put("reduce_seconds", p.reduceSeconds)
@@ -450,13 +465,21 @@ object HurricaneBenchSuite {
       spilledBytes: Long = 0,
       largestTaskSpilledBytes: Long = 0,
       shuffleBytesRead: Long = 0,
-      workload: String = "clicklog"
+      workload: String = "clicklog",
+      warmUpRounds: Int = 0,
+      warmUpSettled: Boolean = true,
+      run: String = "",
+      revision: String = ""
   ) {
 
     /** Bounds for a system that cannot split a partition: tight (a list schedule) and Amdahl's, as the thesis has it. */
     def tightBound: Double = math.max(1.0, slots * f)
     def amdahlBound: Double = slots * f + 1 - f
   }
+
+  /** `xs` turned left by `rep` places: rep 0 is `xs` itself. */
+  def rotated[A](xs: Seq[A], rep: Int): Seq[A] =
+    if (xs.isEmpty) xs else { val k = rep % xs.size; xs.drop(k) ++ xs.take(k) }
 
   final case class Arm(cluster: String, hurricane: Boolean)
 

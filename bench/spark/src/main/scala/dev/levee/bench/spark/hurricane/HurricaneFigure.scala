@@ -85,27 +85,36 @@ object HurricaneFigure {
           "per click as a park, so 16 slots behave as 16 workers (tests scheduling and cloning, not CPU).",
         "Arms: stock; speculation (stock with spark.speculation on); dynamic (Hurricane's default: clones at run " +
           "time by Eq. 4.1); static (clones seeded at once for partitions over 5x the median, threshold 1 MB); " +
-          "seeded (both); leaky (dynamic over the leaky buffer's manager). Each arm's points are from the newest " +
-          "run that measured it.",
+          "seeded (both); leaky (dynamic over the leaky buffer's manager). Each point is from the newest run that " +
+          "measured it, over the same run's uniform time.",
         "Each point is the median of the run's repetitions. f = the hottest region's share of the clicks; the bounds " +
           "are what a system that cannot split a partition " +
           "can at best reach."
       ).asJava
     )
-    Some(save(context, figure, "hurricane-clicklog-slowdown.png"))
+    Some(save(context, figure, "hurricane-clicklog-slowdown.png", points))
   }
 
-  /** A figure of this suite, stamped, in the results' figures directory. */
-  def save(context: SuiteContext, figure: java.awt.image.BufferedImage, name: String): Path = {
+  /**
+   * A figure of this suite, stamped, in the results' figures directory: points read back from the results file
+   * carry their runs' revisions and dates; a run in progress stamps its own revision and today.
+   */
+  def save(
+      context: SuiteContext,
+      figure: java.awt.image.BufferedImage,
+      name: String,
+      points: Seq[Point]
+  ): Path = {
     val file = context.store().dir().resolve("figures").resolve(name)
     java.nio.file.Files.createDirectories(file.getParent)
-    Charts.write(
-      Charts.stamped(
-        figure,
-        Charts.provenance(context.gitRevision(), java.time.LocalDate.now().toString)
-      ),
-      file
-    )
+    val stamp =
+      if (points.nonEmpty && points.forall(_.run.nonEmpty))
+        Charts.provenance(
+          points.map(_.revision).asJava,
+          points.map(_.run.takeWhile(_ != ' ')).asJava
+        )
+      else Charts.provenance(context.gitRevision(), java.time.LocalDate.now().toString)
+    Charts.write(Charts.stamped(figure, stamp), file)
     file
   }
 }

@@ -4,7 +4,7 @@ import java.io.PrintStream
 
 import dev.levee.bench.spark.hurricane.HurricaneBenchSuite.Point
 
-/** Medians per (regime, arm, s), each arm's slowdown over its own uniform run, beside the two bounds. */
+/** Medians per (regime, arm, s), each arm's slowdown over its own uniform run (in the same run), beside the two bounds. */
 object HurricaneReport {
   final case class Row(
       regime: String,
@@ -31,10 +31,19 @@ object HurricaneReport {
 
   def rows(points: Seq[Point]): Seq[Row] =
     points.groupBy(p => (p.regime, p.arm)).toSeq.sortBy(_._1).flatMap { case ((regime, arm), ps) =>
-      val bySkew = ps.groupBy(_.s)
-      val uniform =
-        bySkew.get(0.0).map(u => median(u.filter(_.ok).map(_.reduceSeconds))).getOrElse(Double.NaN)
+      // Points read back may come from several runs: each exponent's from its newest, over that run's uniform time.
+      val uniformOf = ps
+        .filter(_.s == 0.0)
+        .groupBy(_.run)
+        .view
+        .mapValues(u => median(u.filter(_.ok).map(_.reduceSeconds)))
+        .toMap
+      val bySkew = ps.groupBy(_.s).view.mapValues { at =>
+        val newest = at.map(_.run).max
+        at.filter(_.run == newest)
+      }
       bySkew.toSeq.sortBy(_._1).map { case (s, at) =>
+        val uniform = uniformOf.getOrElse(at.head.run, Double.NaN)
         val ok = at.filter(_.ok)
         val t = median(ok.map(_.reduceSeconds))
         Row(

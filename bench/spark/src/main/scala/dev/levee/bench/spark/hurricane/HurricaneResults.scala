@@ -6,21 +6,41 @@ import dev.levee.bench.results.{Measurement, ResultsStore}
 import dev.levee.bench.spark.hurricane.HurricaneBenchSuite.Point
 
 /**
- * Points back from `hurricane.jsonl`: per workload, regime and arm, those of the newest run that measured that arm
- * (so a run of some arms adds them without hiding the others'). Each arm is normalized to its own uniform run, which
- * is always in the same run as its skewed points.
+ * Points back from `hurricane.jsonl`: per workload, regime, arm and exponent, those of the newest run that measured
+ * that point (so a run of some arms or exponents adds them without hiding the others'). A ClickLog point is
+ * normalized to its arm's uniform run in the same run, so it is taken only from a run that also measured s = 0, and
+ * that run's uniform points come with it.
  */
 object HurricaneResults {
-  def newestPerArm(store: ResultsStore): Seq[Point] = {
+  def newestPerPoint(store: ResultsStore): Seq[Point] = {
     val lines = store.readAll().asScala.toSeq.filter(_.suite() == "hurricane")
-    lines
-      .groupBy(m => (workload(m), String.valueOf(m.params().get("regime")), m.variant()))
-      .toSeq
-      .flatMap { case (_, ms) =>
-        val newest = ms.maxBy(_.timestamp())
-        ms.filter(m => m.command() == newest.command() && m.gitRevision() == newest.gitRevision())
-          .map(point)
+    val points = lines
+      .groupBy(m => (m.command(), m.gitRevision()))
+      .values
+      .flatMap { ms =>
+        // ISO timestamps sort as text, so a run named by its first line's time sorts by age.
+        val run = s"${ms.map(_.timestamp()).min} ${ms.head.command()}"
+        ms.map(m => point(m).copy(run = run, revision = m.gitRevision()))
       }
+      .toSeq
+    points.groupBy(p => (p.workload, p.regime, p.arm)).toSeq.flatMap {
+      case ((workload, _, _), ps) =>
+        val byRun = ps.groupBy(_.run)
+        val normalized = workload == "clicklog"
+        ps.map(_.s)
+          .distinct
+          .flatMap { s =>
+            val candidates = byRun.filter { case (_, rp) =>
+              rp.exists(_.s == s) && (!normalized || rp.exists(_.s == 0.0))
+            }
+            if (candidates.isEmpty) Nil
+            else {
+              val (_, chosen) = candidates.maxBy(_._1)
+              chosen.filter(p => p.s == s || (normalized && p.s == 0.0))
+            }
+          }
+          .distinct
+    }
   }
 
   private def workload(m: Measurement): String =

@@ -75,8 +75,8 @@ object JoinFigure {
         "threshold at 1 MB (clones for a partition over 5x the median when its bag opens); dataset-aqe: Dataset join with AQE's skew join " +
         "(thresholds lowered to this data); dataset-broadcast: a broadcast hash join, no shuffle of the probe side.",
       "Real CPU: local-cluster[2,1,2048]. Emulated compute: local-cluster[4,4,1536], work per joined pair as a park, " +
-        "so 16 slots behave as 16 workers. Whole-job times, medians of the run's repetitions; each arm's bars are " +
-        "from the newest run that measured it." +
+        "so 16 slots behave as 16 workers. Whole-job times, medians of the run's repetitions; each bar is " +
+        "from the newest run that measured that arm at that s." +
         (if (missing.isEmpty) "" else " Failed or not run: " + missing.mkString(", ") + ".")
     )
     val figure = Charts.panels(
@@ -84,6 +84,6 @@ object JoinFigure {
       panels.asJava,
       notes.asJava
     )
-    Some(HurricaneFigure.save(context, figure, "hurricane-skewed-join.png"))
+    Some(HurricaneFigure.save(context, figure, "hurricane-skewed-join.png", points))
   }
 }
