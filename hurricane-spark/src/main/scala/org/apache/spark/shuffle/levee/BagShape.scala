@@ -47,6 +47,12 @@ private[levee] trait BagShape[K, C, Out] extends Serializable {
    */
   def mergesByKey: Boolean = false
 
+  /**
+   * This shape for one worker whose combine counts into `keys` (what it reports to the clone policy); a shape
+   * that does not merge by key has nothing to count and is itself.
+   */
+  def countingInto(keys: KeyReport): BagShape[K, C, Out] = this
+
   /** Shuffles a worker reads besides the bag's own (a join's build side); a clone declares them too. */
   def sideDependencies: Seq[Dependency[_]] = Nil
 }

@@ -44,14 +44,14 @@ private[levee] final class HurricaneCloneRDD[K, C, Out](
       n => counters.add(TaskCounters.Chunks, n),
       () => keys.load
     ).runs()
-    shape.partial(
-      bag.reducePartition,
-      runs.map(r =>
-        keys.observe(
+    shape
+      .countingInto(keys)
+      .partial(
+        bag.reducePartition,
+        runs.map(r =>
           HurricaneShuffleManager.readRange(dep, r, bag.reducePartition, context, metrics, shape)
-        )
-      ),
-      context
-    )
+        ),
+        context
+      )
   }
 }

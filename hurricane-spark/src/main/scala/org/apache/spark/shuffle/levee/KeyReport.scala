@@ -1,22 +1,35 @@
 package org.apache.spark.shuffle.levee
 
-import dev.levee.hurricane.core.{KeySketch, WorkerLoad}
+import dev.levee.hurricane.core.WorkerLoad
+import org.apache.spark.Aggregator
 
 /**
  * What one worker of a bag tells the clone policy about its keys: for a shape that merges by key, the records it
- * has read and their distinct keys (a [[KeySketch]] fed from its streams); otherwise nothing, at no cost.
+ * has combined and the keys its combiner map created (its distinct keys; after a spill a key seen again is created
+ * again, so the count errs high, towards refusing a clone); otherwise nothing.
+ *
+ * Counted in the combine the worker does anyway, not in a sketch of the stream: a HyperLogLog fed one hash per
+ * record cost the owner of a hot partition 17 % of its read on real CPU (ClickLog, 20 M records, 1.89 against
+ * 1.61 s, none cloned), where two counter increments inside the combiner's own calls cost nothing measurable.
+ * Fed and read by the task's thread only (it asks for chunks while it combines).
  */
 private[levee] final class KeyReport(shape: BagShape[_, _, _]) {
-  private val sketch = if (shape.mergesByKey) new KeySketch else null
+  private var records = 0L
+  private var keys = 0L
 
-  def load: WorkerLoad = if (sketch == null) WorkerLoad.Unknown else sketch.load
+  def load: WorkerLoad =
+    if (!shape.mergesByKey) WorkerLoad.Unknown else WorkerLoad(records, math.min(keys, records))
 
-  /** The stream, its keys counted as the worker pulls them. */
-  def observe[K, C](stream: Iterator[Product2[K, C]]): Iterator[Product2[K, C]] =
-    if (sketch == null) stream
-    else
-      stream.map { record =>
-        sketch.add(record._1)
-        record
-      }
+  /** `agg` counting into this report: each combiner it creates is a new key, each value it takes a record. */
+  def counting[K, V, C](agg: Aggregator[K, V, C]): Aggregator[K, V, C] =
+    if (!shape.mergesByKey) agg
+    else {
+      val create = agg.createCombiner
+      val merge = agg.mergeValue
+      Aggregator[K, V, C](
+        v => { keys += 1; records += 1; create(v) },
+        (c, v) => { records += 1; merge(c, v) },
+        agg.mergeCombiners
+      )
+    }
 }

@@ -95,9 +95,21 @@ private[levee] object MergeShape {
       serializer: Serializer,
       mapSideCombine: Boolean,
       override val readsRaw: Boolean,
-      ownerByBucket: Boolean = false
+      ownerByBucket: Boolean = false,
+      keys: Option[KeyReport] = None
   ) extends MergeShape[K, C] {
     private val buckets = new HashBuckets(HashBuckets.Count)
+
+    override def countingInto(report: KeyReport): Aggregating[K, C] =
+      new Aggregating(
+        agg,
+        ordering,
+        serializer,
+        mapSideCombine,
+        readsRaw,
+        ownerByBucket,
+        Some(report)
+      )
 
     /**
      * Only where the streams are the map outputs' records: a read through the dependency (the leaky manager's
@@ -111,8 +123,11 @@ private[levee] object MergeShape {
       new Aggregator[K, C, C](c => c, agg.mergeCombiners, agg.mergeCombiners)
 
     /** What a worker's streams hold: values, unless they were combined on the map side or by the delegate. */
-    private def streamAggregator: Aggregator[K, Any, C] =
-      (if (readsRaw && !mapSideCombine) agg else combiners).asInstanceOf[Aggregator[K, Any, C]]
+    private def streamAggregator: Aggregator[K, Any, C] = {
+      val plain =
+        (if (readsRaw && !mapSideCombine) agg else combiners).asInstanceOf[Aggregator[K, Any, C]]
+      keys.fold(plain)(_.counting(plain))
+    }
 
     override def partial(
         s: Iterator[Iterator[Product2[K, C]]],
