@@ -238,11 +238,14 @@ final class HurricaneBenchSuite extends Suite {
    */
   private def real(o: dev.levee.bench.cli.ParsedOptions): Regime = {
     val memoryMb = o.intIn("executor-mb", 384, 16384)
-    val name = Seq(
-      Some("real CPU"),
-      shapeName(o),
-      if (memoryMb != 1024) Some(s"$memoryMb MB executors") else None
-    ).flatten.mkString(", ")
+    val name = regimeName(
+      Seq(
+        Some("real CPU"),
+        shapeName(o),
+        if (memoryMb != 1024) Some(s"$memoryMb MB executors") else None
+      ).flatten.mkString(", "),
+      o.longAtLeast("records", 1000)
+    )
     Regime(
       name,
       SparkTopology.LocalCluster(2, 1, math.max(2048, memoryMb)),
@@ -260,7 +263,10 @@ final class HurricaneBenchSuite extends Suite {
 
   private def emulated(o: dev.levee.bench.cli.ParsedOptions): Regime =
     Regime(
-      ("emulated compute" +: shapeName(o).toSeq).mkString(", "),
+      regimeName(
+        ("emulated compute" +: shapeName(o).toSeq).mkString(", "),
+        o.longAtLeast("emulated-records", 1000)
+      ),
       SparkTopology.LocalCluster(4, 4, 1536),
       16,
       exponents(o.string("s-emulated")),
@@ -475,6 +481,21 @@ object HurricaneBenchSuite {
     /** Bounds for a system that cannot split a partition: tight (a list schedule) and Amdahl's, as the thesis has it. */
     def tightBound: Double = math.max(1.0, slots * f)
     def amdahlBound: Double = slots * f + 1 - f
+  }
+
+  /** Clicks of the figure's regimes; another count makes its own regime (its own rows and normalization). */
+  val DefaultRecords: Map[String, Long] =
+    Map("real CPU" -> 24000000L, "emulated compute" -> 2000000L)
+
+  /**
+   * `base` with the clicks named when they are not its kind's default: a run at another size is another regime,
+   * never normalized against, or drawn as, the default size's points. Also applied to result lines read back, which
+   * before 2026-11-30 did not name their size.
+   */
+  def regimeName(base: String, records: Long): String = {
+    val default = DefaultRecords.collectFirst { case (k, n) if base.startsWith(k) => n }
+    val clicks = if (records % 1000000 == 0) s"${records / 1000000}M" else records.toString
+    if (base.contains(" clicks") || default.forall(_ == records)) base else s"$base, $clicks clicks"
   }
 
   /** `xs` turned left by `rep` places: rep 0 is `xs` itself. */

@@ -24,7 +24,10 @@ object HurricaneFigure {
   )
 
   def write(context: SuiteContext, points: Seq[Point]): Option[Path] = {
-    val rows = HurricaneReport.rows(points)
+    // The figure's two regimes at their default sizes; other sizes and shapes are in the tables only.
+    val rows = HurricaneReport
+      .rows(points)
+      .filter(r => HurricaneBenchSuite.DefaultRecords.contains(r.regime))
     if (rows.isEmpty) return None
     val panels = rows.groupBy(_.regime).toSeq.sortBy(_._1).reverse.map { case (regime, rs) =>
       val slots = points.find(_.regime == regime).map(_.slots).getOrElse(0)

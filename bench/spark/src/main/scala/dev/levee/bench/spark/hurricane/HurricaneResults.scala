@@ -50,7 +50,10 @@ object HurricaneResults {
     val p = m.params()
     def metric(k: String): Double = Option(m.metrics().get(k)).map(_.doubleValue()).getOrElse(0.0)
     Point(
-      regime = String.valueOf(p.get("regime")),
+      regime = HurricaneBenchSuite.regimeName(
+        String.valueOf(p.get("regime")),
+        p.get("records").toString.toLong
+      ),
       slots = p.get("slots").toString.toInt,
       arm = m.variant(),
       s = p.get("s").toString.toDouble,
