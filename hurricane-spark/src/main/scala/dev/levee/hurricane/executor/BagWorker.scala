@@ -63,6 +63,23 @@ object BagWorker {
       }
     }
 
+  /**
+   * `reads` with each element made one step before its consumer asks for it: the next window's read (its grant and
+   * its remote fetch requests, which the delegate's reader sends when it is made) runs while this window is
+   * combined. Read one at a time, every window began with a fetch bubble the stock reader, fetching the whole
+   * partition in one pipeline, does not have: ClickLog's hot partition at s = 3 took 1.2x stock's time in ten
+   * windows on real CPU with no clone. A worker so holds at most two windows, and their fetch buffers, at once.
+   */
+  def oneAhead[A](reads: Iterator[A]): Iterator[A] = new Iterator[A] {
+    private var ahead: Option[A] = None
+    override def hasNext: Boolean = ahead.isDefined || reads.hasNext
+    override def next(): A = {
+      val current = ahead.getOrElse(reads.next())
+      ahead = if (reads.hasNext) Some(reads.next()) else None
+      current
+    }
+  }
+
   def gone(bag: BagKey): IllegalStateException =
     new IllegalStateException(
       s"$bag is no longer open (its stage attempt has ended): this task attempt is obsolete"

@@ -48,8 +48,10 @@ private[levee] final class HurricaneCloneRDD[K, C, Out](
       .countingInto(keys)
       .partial(
         bag.reducePartition,
-        runs.map(r =>
-          HurricaneShuffleManager.readRange(dep, r, bag.reducePartition, context, metrics, shape)
+        BagWorker.oneAhead(
+          runs.map(r =>
+            HurricaneShuffleManager.readRange(dep, r, bag.reducePartition, context, metrics, shape)
+          )
         ),
         context
       )

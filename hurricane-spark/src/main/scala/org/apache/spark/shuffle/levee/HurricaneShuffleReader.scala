@@ -74,7 +74,7 @@ private[levee] final class BagRead[K, C, Out](
         // The whole partition in one read and no clone can exist.
         shape.whole(partition, readRange(BagWorker.runs(g.ranges).head), context)
       case _ =>
-        val own = worker.runs(first).map(readRange)
+        val own = BagWorker.oneAhead(worker.runs(first).map(readRange))
         shape.countingInto(keys).output(partition, own, clonePartials(bag), context)
     }
     new InterruptibleIterator[Out](context, result)
