@@ -82,7 +82,7 @@ object HurricaneFigure {
     val figure = Charts.panels(
       "ClickLog under skew: each arm's reduce-stage time over its own uniform run (thesis Fig. 4.11's measure)",
       panels.asJava,
-      List(
+      (List(
         "Real CPU: local-cluster[2,1,2048], the machine's 2 cores, 24M clicks, 64 map tasks, 4 MB chunks (the default). " +
           "Emulated compute: local-cluster[4,4,1536], 2M clicks, 256 map tasks, 8 KB chunks, 48 µs of reduce-side cost " +
           "per click as a park, so 16 slots behave as 16 workers (tests scheduling and cloning, not CPU).",
@@ -93,9 +93,39 @@ object HurricaneFigure {
         "Each point is the median of the run's repetitions. f = the hottest region's share of the clicks; the bounds " +
           "are what a system that cannot split a partition " +
           "can at best reach."
-      ).asJava
+      ) ++ runDates(points.filter(p => HurricaneBenchSuite.DefaultRecords.contains(p.regime)))).asJava
     )
     Some(save(context, figure, "hurricane-clicklog-slowdown.png", points))
+  }
+
+  /**
+   * When the points drawn were measured, per regime and arm, where they come from runs of more than one day: a
+   * reader must see that an arm's points predate another's (the real-CPU warm-up changed on 2026-11-30).
+   */
+  private def runDates(points: Seq[Point]): Seq[String] = {
+    val dates = points.filter(_.run.nonEmpty).groupBy(p => (p.regime, p.arm)).map { case (k, ps) =>
+      k -> ps.map(_.run.take(10)).distinct.sorted.mkString(" and ")
+    }
+    if (dates.values.toSeq.distinct.size <= 1) Nil
+    else
+      Seq(
+        "Measured: " + dates
+          .groupBy(_._1._1)
+          .toSeq
+          .sortBy(_._1)
+          .reverse
+          .map { case (regime, byArm) =>
+            s"$regime: " + byArm.toSeq
+              .groupBy(_._2)
+              .toSeq
+              .sortBy(_._1)
+              .map { case (d, arms) =>
+                s"${arms.map(_._1._2).sorted.mkString(", ")} on $d"
+              }
+              .mkString("; ")
+          }
+          .mkString(". ") + "."
+      )
   }
 
   /**
