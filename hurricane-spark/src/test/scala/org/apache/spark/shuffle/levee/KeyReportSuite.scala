@@ -6,22 +6,23 @@ import org.apache.spark.util.collection.AppendOnlyMap
 import org.scalatest.funsuite.AnyFunSuite
 
 class KeyReportSuite extends AnyFunSuite {
-  private val byKey: BagShape[Int, Int, Product2[Int, Int]] =
-    new BagShape[Int, Int, Product2[Int, Int]] {
-      override def mergesByKey: Boolean = true
-      override def partial(
-          p: Int,
-          s: Iterator[Iterator[Product2[Int, Int]]],
-          c: org.apache.spark.TaskContext
-      ) =
-        s.flatten
-      override def output(
-          p: Int,
-          own: Iterator[Iterator[Product2[Int, Int]]],
-          partials: => Iterator[Iterator[Product2[Int, Int]]],
-          c: org.apache.spark.TaskContext
-      ) = own.flatten
-    }
+
+  /** A shape whose only part the report reads is `mergesByKey`. */
+  private final class Stub(override val mergesByKey: Boolean) extends BagShape[Int, Int, Int] {
+    override def partial(
+        p: Int,
+        s: Iterator[Iterator[Product2[Int, Int]]],
+        c: org.apache.spark.TaskContext
+    ) =
+      Iterator.empty
+    override def output(
+        p: Int,
+        own: Iterator[Iterator[Product2[Int, Int]]],
+        partials: => Iterator[Iterator[Int]],
+        c: org.apache.spark.TaskContext
+    ) = Iterator.empty
+  }
+  private val byKey = new Stub(mergesByKey = true)
   private val sum = Aggregator[Int, Int, Int](v => v, _ + _, _ + _)
 
   /** What Spark's combiner maps do with an aggregator: create a combiner for a new key, merge a value otherwise. */
@@ -60,24 +61,9 @@ class KeyReportSuite extends AnyFunSuite {
   }
 
   test("a shape that does not merge by key reports nothing and keeps its aggregator as it is") {
-    val report = new KeyReport(new BagShapeWithoutKeys)
+    val report = new KeyReport(new Stub(mergesByKey = false))
     assert(report.counting(sum) eq sum)
     combine(report.counting(sum), Seq((1, 1), (2, 2)))
     assert(report.load == WorkerLoad.Unknown)
-  }
-
-  private final class BagShapeWithoutKeys extends BagShape[Int, Int, Int] {
-    override def partial(
-        p: Int,
-        s: Iterator[Iterator[Product2[Int, Int]]],
-        c: org.apache.spark.TaskContext
-    ) =
-      Iterator.empty
-    override def output(
-        p: Int,
-        own: Iterator[Iterator[Product2[Int, Int]]],
-        partials: => Iterator[Iterator[Int]],
-        c: org.apache.spark.TaskContext
-    ) = Iterator.empty
   }
 }
