@@ -47,12 +47,12 @@ private[levee] final class HurricaneCloneRDD[K, C, Out](
     shape
       .countingInto(keys)
       .partial(
-        bag.reducePartition,
-        BagWorker.oneAhead(
-          runs.map(r =>
+        bag.reducePartition, {
+          val reads = runs.map(r =>
             HurricaneShuffleManager.readRange(dep, r, bag.reducePartition, context, metrics, shape)
           )
-        ),
+          if (shape.readsRaw) BagWorker.oneAhead(reads) else reads
+        },
         context
       )
   }

@@ -74,7 +74,8 @@ private[levee] final class BagRead[K, C, Out](
         // The whole partition in one read and no clone can exist.
         shape.whole(partition, readRange(BagWorker.runs(g.ranges).head), context)
       case _ =>
-        val own = BagWorker.oneAhead(worker.runs(first).map(readRange))
+        val reads = worker.runs(first).map(readRange)
+        val own = if (shape.readsRaw) BagWorker.oneAhead(reads) else reads
         shape.countingInto(keys).output(partition, own, clonePartials(bag), context)
     }
     new InterruptibleIterator[Out](context, result)

@@ -346,7 +346,8 @@ final class HurricaneBenchSuite extends Suite {
                 error = "",
                 workload = if (regime.pairs) PairsWorkload else "clicklog",
                 warmUpRounds = warmUp.rounds,
-                warmUpSettled = warmUp.settled
+                warmUpSettled = warmUp.settled,
+                run = regime.started
               )
               val point =
                 try {
@@ -424,6 +425,8 @@ object HurricaneBenchSuite {
     params.put("chunk_bytes", Long.box(chunkBytes))
     params.put("ok", Boolean.box(p.ok))
     if (!p.ok) params.put("error", p.error)
+    // Names the run a line belongs to, so the report never pools two runs of the same command and revision.
+    if (p.run.nonEmpty) params.put("run_started", p.run)
     if (p.warmUpRounds > 0) {
       params.put("warmup_rounds", Int.box(p.warmUpRounds))
       params.put("warmup_settled", Boolean.box(p.warmUpSettled))
@@ -451,7 +454,8 @@ object HurricaneBenchSuite {
       chunkBytes: Long,
       pairs: Boolean = false,
       ipBits: Int = ClickLog.IpBits,
-      settings: Map[String, String] = Map.empty
+      settings: Map[String, String] = Map.empty,
+      started: String = java.time.Instant.now().toString
   )
 
   final case class Point(

@@ -141,7 +141,7 @@ object HurricaneFigure {
     val file = context.store().dir().resolve("figures").resolve(name)
     java.nio.file.Files.createDirectories(file.getParent)
     val stamp =
-      if (points.nonEmpty && points.forall(_.run.nonEmpty))
+      if (points.nonEmpty && points.forall(p => p.run.nonEmpty && p.revision.nonEmpty))
         Charts.provenance(
           points.map(_.revision).asJava,
           points.map(_.run.takeWhile(_ != ' ')).asJava

@@ -27,7 +27,8 @@ object JoinBench {
       parkNanos: Long,
       chunkBytes: Long,
       skewThresholdBytes: Long,
-      splitBytes: Long
+      splitBytes: Long,
+      started: String = java.time.Instant.now().toString
   )
 
   /** Arm name → whether Hurricane reads the job's shuffles. */
@@ -109,7 +110,8 @@ object JoinBench {
               rep,
               ok = false,
               error = "",
-              workload = "join"
+              workload = "join",
+              run = regime.started
             )
           val t0 = System.nanoTime()
           val point =

@@ -21,10 +21,16 @@ object JoinReport {
 
   def rows(points: Seq[Point]): Seq[Row] = {
     def seconds(ps: Seq[Point]) = median(ps.filter(_.ok).map(_.jobSeconds))
-    val at = points.groupBy(p => (p.regime, p.arm, p.s))
+    // Points read back may come from several runs: each (arm, s) from its newest, over that run's uniform time.
+    def newest(ps: Seq[Point]): Seq[Point] = {
+      val run = ps.map(_.run).max; ps.filter(_.run == run)
+    }
+    val at = points.groupBy(p => (p.regime, p.arm, p.s)).view.mapValues(newest).toMap
     at.toSeq.sortBy { case ((r, a, s), _) => (r, s, a) }.map { case ((regime, arm, s), ps) =>
       val t = seconds(ps)
-      val uniform = at.get((regime, arm, 0.0)).map(seconds).getOrElse(Double.NaN)
+      val sameRun =
+        points.filter(u => u.regime == regime && u.arm == arm && u.s == 0.0 && u.run == ps.head.run)
+      val uniform = if (sameRun.isEmpty) Double.NaN else seconds(sameRun)
       val aqe = at.get((regime, "dataset-aqe", s)).map(seconds).getOrElse(Double.NaN)
       Row(
         regime,

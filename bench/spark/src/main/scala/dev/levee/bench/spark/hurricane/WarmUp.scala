@@ -7,8 +7,10 @@ import scala.collection.mutable
  *
  * One fixed warm-up job was not enough on real CPU: after it, both arms still got faster for about five jobs (3.8 s
  * down to 2.1 s), so whichever exponent ran first in a rep (the uniform one) looked slow and every ratio to it
- * flattered. A round runs one job per arm, so Hurricane's own code paths warm up as stock's do; an arm has settled
- * when its last two times agree within `tolerance` of the smaller. Bounded: a cluster that never settles is measured
+ * flattered. A round runs one uniform job per arm, so each arm's own read path for uniform partitions warms up
+ * (with the default chunks a uniform partition is one window, read whole: the windowed read, the merge and the
+ * clones are first run by the first skewed job); an arm has settled when its last two times agree within
+ * `tolerance` of the smaller. Bounded: a cluster that never settles is measured
  * anyway after `maxRounds`, and its result lines say so.
  */
 final case class WarmUp(tolerance: Double = 0.05, minRounds: Int = 3, maxRounds: Int = 12) {
