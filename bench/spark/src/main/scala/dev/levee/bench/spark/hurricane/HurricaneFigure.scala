@@ -144,7 +144,7 @@ object HurricaneFigure {
       if (points.nonEmpty && points.forall(p => p.run.nonEmpty && p.revision.nonEmpty))
         Charts.provenance(
           points.map(_.revision).asJava,
-          points.map(_.run.takeWhile(_ != ' ')).asJava
+          points.map(_.run).asJava
         )
       else Charts.provenance(context.gitRevision(), java.time.LocalDate.now().toString)
     Charts.write(Charts.stamped(figure, stamp), file)

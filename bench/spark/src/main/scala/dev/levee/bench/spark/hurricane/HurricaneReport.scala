@@ -29,6 +29,11 @@ object HurricaneReport {
       if (s.size % 2 == 1) s(s.size / 2) else (s(s.size / 2 - 1) + s(s.size / 2)) / 2
     }
 
+  /** The points of the newest run among `ps` (runs are named by their start, which sorts by age). */
+  def newestRun(ps: Seq[Point]): Seq[Point] = {
+    val run = ps.map(_.run).max; ps.filter(_.run == run)
+  }
+
   def rows(points: Seq[Point]): Seq[Row] =
     points.groupBy(p => (p.regime, p.arm)).toSeq.sortBy(_._1).flatMap { case ((regime, arm), ps) =>
       // Points read back may come from several runs: each exponent's from its newest, over that run's uniform time.
@@ -38,10 +43,7 @@ object HurricaneReport {
         .view
         .mapValues(u => median(u.filter(_.ok).map(_.reduceSeconds)))
         .toMap
-      val bySkew = ps.groupBy(_.s).view.mapValues { at =>
-        val newest = at.map(_.run).max
-        at.filter(_.run == newest)
-      }
+      val bySkew = ps.groupBy(_.s).view.mapValues(newestRun)
       bySkew.toSeq.sortBy(_._1).map { case (s, at) =>
         val uniform = uniformOf.getOrElse(at.head.run, Double.NaN)
         val ok = at.filter(_.ok)

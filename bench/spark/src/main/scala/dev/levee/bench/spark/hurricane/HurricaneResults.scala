@@ -23,7 +23,7 @@ object HurricaneResults {
       .values
       .flatMap { ms =>
         val started = Option(ms.head.params().get("run_started")).map(String.valueOf)
-        val run = s"${started.getOrElse(ms.map(_.timestamp()).min)} ${ms.head.command()}"
+        val run = started.getOrElse(ms.map(_.timestamp()).min)
         ms.map(m => point(m).copy(run = run, revision = m.gitRevision()))
       }
       .toSeq

@@ -22,10 +22,8 @@ object JoinReport {
   def rows(points: Seq[Point]): Seq[Row] = {
     def seconds(ps: Seq[Point]) = median(ps.filter(_.ok).map(_.jobSeconds))
     // Points read back may come from several runs: each (arm, s) from its newest, over that run's uniform time.
-    def newest(ps: Seq[Point]): Seq[Point] = {
-      val run = ps.map(_.run).max; ps.filter(_.run == run)
-    }
-    val at = points.groupBy(p => (p.regime, p.arm, p.s)).view.mapValues(newest).toMap
+    val at =
+      points.groupBy(p => (p.regime, p.arm, p.s)).view.mapValues(HurricaneReport.newestRun).toMap
     at.toSeq.sortBy { case ((r, a, s), _) => (r, s, a) }.map { case ((regime, arm, s), ps) =>
       val t = seconds(ps)
       val sameRun =
