@@ -5,9 +5,10 @@ import java.util.Map;
 /**
  * {@code ./levee cluster up|down|status}: the container tier's cluster (three ZooKeeper servers, a
  * NameNode and a DataNode, a ResourceManager, three NodeManagers with SpongeFiles deployed from the
- * distribution and its sample configuration, a client), left running for a person to try Levee on.
- * Its configuration and files are under integration-tests/containers/target/cluster/try; {@code
- * down} removes every container and the network.
+ * distribution and its sample configuration, a Spark standalone master and two workers, a client),
+ * left running for a person to try Levee on. Its configuration and files are under
+ * integration-tests/containers/target/cluster/try; {@code down} removes every container and the
+ * network.
  */
 public final class ClusterCli {
   static final String NAME = "try";
@@ -22,6 +23,7 @@ public final class ClusterCli {
     switch (command) {
       case "up" -> {
         cluster.start();
+        SparkStandalone.start(cluster, 2);
         System.out.println(cluster.status());
         System.out.println(
             "\nA job, from the client container (docker exec -it "
@@ -32,6 +34,12 @@ public final class ClusterCli {
                 + "\n(SpongeFiles is on, as the sample configuration sets it; add"
                 + " -D mapreduce.job.reduce.shuffle.consumer.plugin.class="
                 + "org.apache.hadoop.mapreduce.task.reduce.Shuffle after SkewedShuffle for stock)"
+                + "\nA Spark job on the standalone cluster, the leaky buffer on as the sample"
+                + " spark-defaults.conf sets it (drop --properties-file for stock):\n  "
+                + SparkStandalone.submitCommand(
+                    "--properties-file " + ContainerCluster.LEVEE + "/conf/spark-defaults.conf",
+                    "dev.levee.containers.spark.LeakyRun",
+                    "leaky 200000 2")
                 + "\nStop it: ./levee cluster down");
       }
       case "status" -> System.out.println(cluster.status());

@@ -37,6 +37,13 @@ final class ContainerCluster implements AutoCloseable {
   static final String JOB_JAR = "/opt/jobs/it-hadoop-tests.jar";
 
   static final String HADOOP_SHARE = "/opt/hadoop/share";
+
+  /** Spark's jars as {@code SPARK_HOME/jars}, for the standalone cluster and spark-submit. */
+  static final String SPARK_HOME = "/opt/spark";
+
+  /** The Spark job the client submits (integration-tests/containers-spark). */
+  static final String SPARK_JOB_JAR = "/opt/jobs/it-containers-spark.jar";
+
   static final String CLASSPATH = CONF + ":" + HADOOP_SHARE + ":" + HADOOP_LIB + "/*";
   static final String JVM_FLAGS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k";
 
@@ -241,6 +248,7 @@ final class ContainerCluster implements AutoCloseable {
     List<String[]> uis = new ArrayList<>();
     uis.add(new String[] {"rm", "8088", "ResourceManager"});
     uis.add(new String[] {"nn", "9870", "NameNode"});
+    uis.add(new String[] {SparkStandalone.MASTER, "8080", "Spark master"});
     for (int i = 1; i <= nodeManagers; i++) {
       uis.add(new String[] {nodeManager(i), "8042", "NodeManager " + nodeManager(i)});
     }
@@ -355,7 +363,11 @@ final class ContainerCluster implements AutoCloseable {
         + mainAndArgs;
   }
 
-  private void daemon(String node, List<String> limits, String command) {
+  /**
+   * Starts {@code node}'s container on the cluster's network with every node's mounts, {@code
+   * limits} (further {@code docker run} options) and {@code command} as its only process.
+   */
+  void daemon(String node, List<String> limits, String command) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -385,6 +397,8 @@ final class ContainerCluster implements AutoCloseable {
             dir.resolve("levee") + ":" + LEVEE + ":ro",
             "-v",
             dir.resolve("jobs") + ":/opt/jobs:ro",
+            "-v",
+            sparkHome() + ":" + SPARK_HOME + ":ro",
             image,
             "bash",
             "-c",
@@ -446,7 +460,31 @@ final class ContainerCluster implements AutoCloseable {
     Files.copy(
         Path.of(System.getProperty("levee.containers.job-jar")),
         dir.resolve("jobs").resolve(Path.of(JOB_JAR).getFileName()));
+    Files.copy(
+        required("levee.containers.spark.job-jar", "a file"),
+        dir.resolve("jobs").resolve(Path.of(SPARK_JOB_JAR).getFileName()));
     ClusterConf.write(dir.resolve("conf"), dir.resolve("levee/conf"), nodeSize, yarnOverrides);
+  }
+
+  /** Spark's jars, assembled by integration-tests/containers-spark. */
+  private static Path sparkHome() {
+    return required("levee.containers.spark.home", "a directory");
+  }
+
+  /** The path a system property names, which must exist (the build makes it). */
+  private static Path required(String property, String what) {
+    Path p = Path.of(System.getProperty(property, ""));
+    if (!Files.exists(p)) {
+      throw new IllegalStateException(
+          property
+              + "='"
+              + p
+              + "' is not "
+              + what
+              + ": build integration-tests/containers-spark first (mvn -am, or ./mvnw install -pl"
+              + " integration-tests/containers-spark)");
+    }
+    return p;
   }
 
   /** The client's job classes as a job jar (YARN ships it to the tasks). */
@@ -461,19 +499,28 @@ final class ContainerCluster implements AutoCloseable {
     }
   }
 
+  /** Copies a node's log out, then removes its container (a node the tests no longer need). */
+  void remove(String node) {
+    saveLog(node);
+    started.remove(node);
+    tryDocker(60, "rm", "-f", container(node));
+  }
+
   /** Copies each container's log out, then removes every container and the network. */
   @Override
   public void close() {
-    for (String node : started) {
-      Docker.Result logs = tryDocker(60, "logs", container(node));
-      try {
-        Files.writeString(
-            dir.resolve("logs/" + node + ".log"), logs.out() + logs.err(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        System.err.println("cannot save the log of " + node + ": " + e);
-      }
-    }
+    started.forEach(this::saveLog);
     started.clear();
     removeLeftovers();
+  }
+
+  private void saveLog(String node) {
+    Docker.Result logs = tryDocker(60, "logs", container(node));
+    try {
+      Files.writeString(
+          dir.resolve("logs/" + node + ".log"), logs.out() + logs.err(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      System.err.println("cannot save the log of " + node + ": " + e);
+    }
   }
 }
