@@ -21,8 +21,8 @@ final class ClusterConf {
 
   /**
    * The options that switch one job back to stock Hadoop on this cluster, whose mapred-site.xml
-   * (the sample's lines) switches SpongeFiles on for both the map and the reduce side; quoted for
-   * the client's shell.
+   * (the sample's lines) switches SpongeFiles' reduce side on (its map side too, for a job that
+   * names SpongeFiles' collector); quoted for the client's shell.
    */
   static final String STOCK_JOB =
       "-D mapreduce.job.reduce.shuffle.consumer.plugin.class="

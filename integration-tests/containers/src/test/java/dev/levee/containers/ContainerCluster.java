@@ -282,6 +282,21 @@ final class ContainerCluster implements AutoCloseable {
     return onSpongeJar("dev.levee.containers.jobs.SpongeIntruder" + spongeServers(), 300);
   }
 
+  /**
+   * Runs {@code jobs.TenantIntruder} from the client: a job of another application whose task, with
+   * its own application's real secret, goes after the running application's chunks on every
+   * NodeManager's sponge server.
+   */
+  Docker.Result tenantIntrude(String output) {
+    return tryExec(
+        300,
+        "client",
+        clientJava(
+            pluginJar("spongefiles-hadoop"),
+            "dev.levee.containers.jobs.TenantIntruder",
+            output + spongeServers()));
+  }
+
   /** Starts a killed node's container again, without waiting for it. */
   void startAgain(String node) {
     docker(60, "start", container(node));
@@ -298,6 +313,51 @@ final class ContainerCluster implements AutoCloseable {
     }
     return leader;
   }
+
+  /**
+   * Brings the node's container to its memory limit so that the kernel's OOM killer ends the
+   * process whose command line matches {@code pattern}: raises that process's {@code oom_score_adj}
+   * to 1000, the kernel's first choice (otherwise its pick among the node's JVMs depends on their
+   * sizes of the moment), then runs {@code jobs.MemoryHog} in the container until its memory cgroup
+   * counts an OOM kill. Returns the cgroup's kill count before and after, whether the process lives
+   * on, and the hog's exit status (137 when a victim's memory came back too late and the kernel
+   * took the hog as well, which happened about once in six runs here).
+   */
+  OomKill oomKill(String node, String pattern) {
+    Docker.Result r =
+        tryExec(
+            180,
+            node,
+            "f=/sys/fs/cgroup/memory/memory.oom_control; [ -f $f ] || f=/sys/fs/cgroup/memory.events;"
+                // A JVM's own process, not a shell that launched it with the same words.
+                + " pid=; for p in $(pgrep -f '"
+                + pattern
+                + "'); do [ \"$(cat /proc/$p/comm)\" = java ] && pid=$p; done;"
+                + " [ -n \"$pid\" ] || { echo no java process matches; exit 3; };"
+                + " before=$(sed -n 's/^oom_kill //p' $f);"
+                + " echo 1000 > /proc/$pid/oom_score_adj || exit 4;"
+                + " java -Xmx16m -XX:MaxDirectMemorySize=16g -XX:+UseSerialGC -cp "
+                + JOBS_JAR
+                + " dev.levee.containers.jobs.MemoryHog $pid 120 >&2; hog=$?;"
+                + " alive=false; [ -e /proc/$pid ] && [ \"$(awk '{print $3}' /proc/$pid/stat)\" != Z ]"
+                + " && alive=true;"
+                + " echo \"$before $(sed -n 's/^oom_kill //p' $f) $alive $hog\"");
+    String[] f = r.out().strip().split(" ");
+    if (r.exitCode() != 0 || f.length != 4) {
+      throw new IllegalStateException(
+          "could not drive " + node + " to its memory limit: " + r.out() + r.err());
+    }
+    return new OomKill(
+        Long.parseLong(f[0]),
+        Long.parseLong(f[1]),
+        Boolean.parseBoolean(f[2]),
+        Integer.parseInt(f[3]),
+        r.err().strip());
+  }
+
+  /** What {@link #oomKill} saw: the cgroup's OOM kills before and after, and who lives on. */
+  record OomKill(
+      long killsBefore, long killsAfter, boolean victimAlive, int hogExit, String hogSaid) {}
 
   /** {@code docker pause}: every process of the node stops (cgroup freezer); sockets stay open. */
   void pause(String node) {

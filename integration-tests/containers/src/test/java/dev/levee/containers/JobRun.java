@@ -13,7 +13,7 @@ record JobRun(int exitCode, Map<String, Long> counters, String output, String lo
       if (f.length == 4 && f[0].equals("COUNTER")) {
         counters.put(f[1] + "::" + f[2], Long.parseLong(f[3]));
       } else if (f.length == 3 && f[0].equals("OUTPUT")) {
-        output = f[1] + " lines, sha256 " + f[2];
+        output = f[1] + ", sha256 " + f[2];
       }
     }
     return new JobRun(r.exitCode(), counters, output, r.err());

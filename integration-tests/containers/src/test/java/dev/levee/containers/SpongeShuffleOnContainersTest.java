@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.it.sponge.SkewedShuffleJob;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,6 +38,19 @@ class SpongeShuffleOnContainersTest {
           // it falls over (30 s stock). 10 s is still ten times a loaded 1 MB read here, and keeps
           // the tier's CI time down.
           + " -D levee.sponge.client.read-timeout-ms=10000";
+
+  /**
+   * The map-side test's job: two maps of 20,000 records of 1,000 bytes each, so each map's runs (20
+   * MB) outgrow its node's pool (16 MiB) and both maps' (40 MB) fit the three pools.
+   */
+  static final int MAP_SIDE_MAPS = 2;
+
+  static final String MAP_SIDE_SIZE = MAP_SIDE_MAPS + " 20000 1000";
+
+  /** Stock Hadoop's reduce side for one job (the cluster's mapred-site.xml names SpongeFiles'). */
+  static final String STOCK_REDUCE =
+      "mapreduce.job.reduce.shuffle.consumer.plugin.class="
+          + "org.apache.hadoop.mapreduce.task.reduce.Shuffle";
 
   /** How long a finished job's chunks may stay in pools, at most (the collector's rounds). */
   static final int POOLS_FREE_WITHIN_S = 120;
@@ -103,6 +118,59 @@ class SpongeShuffleOnContainersTest {
     assertPoolsFree("the skewed job");
   }
 
+  /**
+   * The map side, switched on per job as the sample's commented lines tell an operator: two maps of
+   * 20 MB output each through a 1 MB sort buffer spill their runs into the sponge pools (their
+   * node's, then the other containers'), never to local disk, and merge them in one round; the
+   * output equals stock's with the same sort buffer. The reduce side is stock in both runs, so the
+   * sponge counters are the maps' alone.
+   */
+  @Test
+  void mapsSpillIntoTheSpongePoolsNotLocalDiskAndMatchStock() {
+    String sort =
+        " -D mapreduce.task.io.sort.mb=1 -D mapreduce.task.io.sort.factor=3 -D "
+            + STOCK_REDUCE
+            + " ";
+    JobRun stockMaps = skewedJob("map-stock", ClusterConf.STOCK_JOB + sort, MAP_SIDE_SIZE);
+    JobRun spongeMaps =
+        skewedJob(
+            "map-sponge",
+            "-D mapreduce.job.map.output.collector.class="
+                + "dev.levee.sponge.hadoop.SpongeMapOutputCollector"
+                + sort,
+            MAP_SIDE_SIZE);
+    assertTrue(stockMaps.succeeded(), "stock job failed: " + stockMaps.tail());
+    assertTrue(spongeMaps.succeeded(), "map-side sponge job failed: " + spongeMaps.tail());
+    long spillBytes = spongeMaps.counter(GROUP, "map.spill_bytes");
+    long local = spongeMaps.counter(GROUP, "local_memory.bytes_written");
+    long remote = spongeMaps.counter(GROUP, "remote_memory.bytes_written");
+    System.err.printf(
+        "map side: stock %s; sponge %s; %d runs, %d B: local memory %d, remote memory %d, disk %d;"
+            + " merge rounds %d%n",
+        stockMaps.output(),
+        spongeMaps.output(),
+        spongeMaps.counter(GROUP, "map.spills"),
+        spillBytes,
+        local,
+        remote,
+        spongeMaps.counter(GROUP, "local_disk.bytes_written"),
+        spongeMaps.counter(GROUP, "map.merge_rounds"));
+    assertEquals(stockMaps.output(), spongeMaps.output(), "output equals stock");
+    assertEquals(0, spongeMaps.counter(GROUP, "map.fallbacks"), "no map fell back to stock");
+    assertTrue(
+        spongeMaps.counter(GROUP, "map.spills") >= 3L * MAP_SIDE_MAPS,
+        "each map spilled several runs");
+    assertEquals(
+        MAP_SIDE_MAPS, spongeMaps.counter(GROUP, "map.merge_rounds"), "one merge round per map");
+    assertTrue(spillBytes > 0, "the maps' runs went through SpongeFiles");
+    assertEquals(spillBytes, local + remote, "every run in a sponge pool, here or on another node");
+    assertTrue(
+        local > 0 && remote > 0, "runs in the map's own node's pool and in other containers'");
+    assertEquals(0, spongeMaps.counter(GROUP, "local_disk.bytes_written"), "no run on disk");
+    assertEquals(0, stockMaps.counter(GROUP, "map.spills"), "stock ran no SpongeFiles code");
+    assertPoolsFree("the map-side job");
+  }
+
   @Test
   void aKilledNodeHoldingTheReducersOnlyCopiesFailsTheAttemptAndTheRerunMatchesStock()
       throws Exception {
@@ -132,7 +200,10 @@ class SpongeShuffleOnContainersTest {
             "lost-two-copies",
             2,
             Fault.KILL,
-            SpongeShuffleOnContainersTest::assertAnIntruderIsRefusedEverything);
+            () -> {
+              assertAnIntruderIsRefusedEverything();
+              assertAnotherTenantsTaskIsRefusedTheVictimsChunks();
+            });
     assertSurvivedByFailingOver(run, "killed");
   }
 
@@ -199,6 +270,60 @@ class SpongeShuffleOnContainersTest {
   }
 
   /**
+   * A task of another application on the same cluster, holding its own application's real shuffle
+   * secret (the one its node's server accepts), while the held reducer's chunks sit in all three
+   * pools: claiming the victim's name with its own secret, every attempt on every server is
+   * refused; under its own name (a connection its own node's server accepts), reading the victim's
+   * chunk numbers with made-up capabilities is refused and freeing them frees nothing (every pool's
+   * free count unchanged). The victim's job then reads its chunks, output as stock.
+   */
+  private static void assertAnotherTenantsTaskIsRefusedTheVictimsChunks() {
+    Docker.Result r = cluster.tenantIntrude("/tenant-intruder/out");
+    assertEquals(0, r.exitCode(), "the other tenant's job ran: " + r.err());
+    List<String> lines =
+        java.util.Arrays.stream(r.out().split("\n"))
+            .filter(l -> l.startsWith("INTRUDER\t"))
+            .toList();
+    List<String> readsAndFrees =
+        lines.stream().filter(l -> l.split("\t")[3].matches("(read|free) \\d+")).toList();
+    Map<String, Long> outcomes =
+        lines.stream()
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    l -> l.split("\t")[2] + ": " + l.split("\t")[4].replaceAll("\\d+", "N"),
+                    java.util.TreeMap::new,
+                    java.util.stream.Collectors.counting()));
+    System.err.printf("another tenant's task: %d attempts; outcomes %s%n", lines.size(), outcomes);
+    assertTrue(
+        r.out().contains("BREACHES\t0"), "no read, free or foreign store served: " + r.out());
+    assertEquals(
+        3 * 2 * 2 * 16,
+        readsAndFrees.size(),
+        "16 reads and 16 frees on each of 3 servers in each of 2 guises: " + r.out());
+    assertTrue(
+        readsAndFrees.stream()
+            .allMatch(
+                l ->
+                    l.split("\t")[4].startsWith("refused: ")
+                        || (l.split("\t")[3].startsWith("free ")
+                            && l.split("\t")[4].startsWith("no error"))),
+        "every read of the victim's chunk numbers refused: " + outcomes);
+    // A free the server refused as "no such chunk" returns quietly to the client, as a free of a
+    // chunk already gone does; the servers' counts show none of the victim's chunks went.
+    String before = valueOf(r.out(), "POOLS_BEFORE");
+    assertEquals(
+        before, valueOf(r.out(), "POOLS_AFTER"), "no chunk of the victim's was freed: " + before);
+  }
+
+  private static String valueOf(String out, String key) {
+    return java.util.Arrays.stream(out.split("\n"))
+        .filter(l -> l.startsWith(key + "\t"))
+        .map(l -> l.substring(key.length() + 1))
+        .findFirst()
+        .orElse("(no " + key + " line)");
+  }
+
+  /**
    * The ZooKeeper ensemble's leader killed while the job's maps run: the sponge servers stay
    * registered and the tracker keeps answering through the two survivors, so the reducer still
    * fills the two other containers' pools, and its output equals stock.
@@ -235,12 +360,35 @@ class SpongeShuffleOnContainersTest {
     assertPoolsFree("zk-leader-lost");
   }
 
+  /**
+   * The reducer's own node reaches its memory limit while the reducer holds chunks in all three
+   * pools: the kernel's OOM killer ends the reducer's JVM (no shutdown hook, no finally: nothing of
+   * it frees a chunk), the NodeManager and its sponge server live on, the attempt is rerun and its
+   * output equals stock, and every pool is free again, the dead attempt's chunks included.
+   */
+  @Test
+  void theKernelsOomKillerEndingTheReducerLeaksNoChunkAndTheRerunMatchesStock() throws Exception {
+    JobRun run =
+        faultANodeHoldingTheReducersChunks("oom-killed-reducer", 1, Fault.OOM_KILL_REDUCER);
+    assertTrue(run.succeeded(), "the job survives its reducer's OOM kill: " + run.tail());
+    assertEquals(stock().output(), run.output(), "the rerun's output equals stock");
+    assertTrue(
+        run.counter(JOB_COUNTERS, "NUM_FAILED_REDUCES") >= 1,
+        "the killed attempt failed and was rerun: " + run.firstTaskFailure());
+    assertTrue(cluster.runs(victim, "NodeManager"), "the NodeManager on " + victim + " lives on");
+  }
+
   /** What happens to the chosen node, and how it comes back. */
   enum Fault {
     KILL,
     PAUSE,
-    PARTITION
+    PARTITION,
+    /** Not another node: the reducer's own, whose memory limit the kernel enforces on it. */
+    OOM_KILL_REDUCER
   }
+
+  /** The held reducer's JVM: YarnChild running the first attempt of reduce 0. */
+  static final String HELD_REDUCER = "YarnChild .*_r_000000_0 ";
 
   /**
    * Runs the job with its reducer held after the shuffle, kills ({@code docker kill}) or freezes
@@ -287,7 +435,7 @@ class SpongeShuffleOnContainersTest {
               + job.get(10, TimeUnit.MINUTES).tail());
     }
     String reducerNode = ready.out().strip().split("\t")[1];
-    victim = null;
+    victim = fault == Fault.OOM_KILL_REDUCER ? reducerNode : null;
     for (int i = 1; i <= cluster.nodeManagers() && victim == null; i++) {
       String node = cluster.nodeManager(i);
       if (!node.equals(reducerNode) && !cluster.runs(node, "MRAppMaster")) {
@@ -304,6 +452,7 @@ class SpongeShuffleOnContainersTest {
         case KILL -> cluster.kill(victim);
         case PAUSE -> cluster.pause(victim);
         case PARTITION -> cluster.disconnect(victim);
+        case OOM_KILL_REDUCER -> assertOomKilled(cluster.oomKill(victim, HELD_REDUCER));
       }
       released = System.nanoTime();
       cluster.tryExec(
@@ -327,10 +476,20 @@ class SpongeShuffleOnContainersTest {
         case KILL -> cluster.restart(victim);
         case PAUSE -> cluster.unpause(victim);
         case PARTITION -> cluster.reconnect(victim);
+        case OOM_KILL_REDUCER -> {} // nothing of the node's but the reducer went
       }
     }
     assertPoolsFree(name);
     return run;
+  }
+
+  /** The kernel counted an OOM kill in the node's cgroup, and the held reducer is gone. */
+  private static void assertOomKilled(ContainerCluster.OomKill kill) {
+    System.err.printf("oom: %s%n", kill);
+    assertTrue(
+        kill.killsAfter() > kill.killsBefore(),
+        "the container reached its memory limit and the kernel killed: " + kill);
+    assertTrue(!kill.victimAlive(), "the process the kernel killed is the held reducer: " + kill);
   }
 
   /**
@@ -360,6 +519,11 @@ class SpongeShuffleOnContainersTest {
   }
 
   private static JobRun skewedJob(String name, String options) {
+    return skewedJob(name, options, "4 20000 1000");
+  }
+
+  /** The skewed job of {@code size} ("maps records-per-map value-bytes"). */
+  private static JobRun skewedJob(String name, String options, String size) {
     String command =
         ContainerCluster.clientJava(
             "dev.levee.containers.jobs.SkewedShuffle",
@@ -371,7 +535,8 @@ class SpongeShuffleOnContainersTest {
                 + options
                 + " /out/"
                 + name
-                + " 4 20000 1000");
+                + " "
+                + size);
     return JobRun.parse(cluster.tryExec(600, "client", command));
   }
 }

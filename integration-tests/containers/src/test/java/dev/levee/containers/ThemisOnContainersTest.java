@@ -26,19 +26,21 @@ class ThemisOnContainersTest {
 
   @RegisterExtension static final SharedContainerCluster CLUSTER = new SharedContainerCluster();
 
+  /** Themis for one job, as mapred-site.themis.xml says: its collector, its shuffle, its jar. */
+  private static String themisJob() {
+    return "-D mapreduce.job.map.output.collector.class=dev.levee.themis.map.ThemisMapOutputCollector"
+        + " -D mapreduce.job.reduce.shuffle.consumer.plugin.class="
+        + "dev.levee.themis.reduce.ThemisShuffle"
+        + " -libjars "
+        + CLUSTER.cluster().pluginJar("themis-shuffle");
+  }
+
   @Test
   void wordCountOnThemisAcrossNodesEqualsStock() throws Exception {
     // Both jobs at once (the cluster holds two), each on its own copy of the same text.
     CompletableFuture<JobRun> stock =
         CompletableFuture.supplyAsync(() -> wordCount("wc-stock", ClusterConf.STOCK_JOB));
-    JobRun themis =
-        wordCount(
-            "wc-themis",
-            "-D mapreduce.job.map.output.collector.class=dev.levee.themis.map.ThemisMapOutputCollector"
-                + " -D mapreduce.job.reduce.shuffle.consumer.plugin.class="
-                + "dev.levee.themis.reduce.ThemisShuffle"
-                + " -libjars "
-                + CLUSTER.cluster().pluginJar("themis-shuffle"));
+    JobRun themis = wordCount("wc-themis", themisJob());
     JobRun stockRun = stock.get(8, TimeUnit.MINUTES);
     assertTrue(stockRun.succeeded(), "stock WordCount failed: " + stockRun.tail());
     assertTrue(themis.succeeded(), "Themis WordCount failed: " + themis.tail());
@@ -66,6 +68,51 @@ class ThemisOnContainersTest {
     assertTrue(
         themis.counter(THEMIS, "reduce.fetched.bytes") > 0, "the reducers ran Themis' shuffle");
     assertEquals(0, stockRun.counter(THEMIS, "map.outputs.sorted"), "stock ran no Themis code");
+  }
+
+  /**
+   * Themis' headline workload, Hadoop's TeraSort (the examples' input format, sampled partitions
+   * and total-order partitioner; {@code jobs.TeraSortRun}), 60,000 rows (6 MB) in three maps and
+   * two reducers on the three NodeManager containers: the output is stock's byte for byte, in
+   * order, and each map wrote its output once, unsorted (TeraSort has no combiner).
+   */
+  @Test
+  void teraSortOnThemisAcrossNodesWritesStocksBytesInOrder() {
+    // In turn: the first run generates the input both sort.
+    JobRun stock = teraSort("ts-stock", ClusterConf.STOCK_JOB);
+    assertTrue(stock.succeeded(), "stock TeraSort failed: " + stock.tail());
+    JobRun themis = teraSort("ts-themis", themisJob());
+    assertTrue(themis.succeeded(), "Themis TeraSort failed: " + themis.tail());
+    System.err.printf(
+        "terasort: stock %s; themis %s; themis map outputs unsorted %d, sorted %d, fetched %d B%n",
+        stock.output(),
+        themis.output(),
+        themis.counter(THEMIS, "map.outputs.unsorted"),
+        themis.counter(THEMIS, "map.outputs.sorted"),
+        themis.counter(THEMIS, "reduce.fetched.bytes"));
+    assertEquals(stock.output(), themis.output(), "Themis wrote stock's bytes, in stock's order");
+    assertEquals(
+        FILES,
+        themis.counter(THEMIS, "map.outputs.unsorted"),
+        "each map wrote its output once, unsorted, through Themis' collector; first failed"
+            + " attempt: "
+            + themis.firstTaskFailure());
+    assertTrue(
+        themis.counter(THEMIS, "reduce.fetched.bytes") >= 6_000_000,
+        "Themis' reducers fetched every row");
+    assertEquals(0, stock.counter(THEMIS, "map.outputs.unsorted"), "stock ran no Themis code");
+  }
+
+  private static JobRun teraSort(String name, String options) {
+    return JobRun.parse(
+        CLUSTER
+            .cluster()
+            .tryExec(
+                600,
+                "client",
+                ContainerCluster.clientJava(
+                    "dev.levee.containers.jobs.TeraSortRun",
+                    "-D mapreduce.job.name=" + name + " " + options + " /terasort 60000 2")));
   }
 
   private static JobRun wordCount(String name, String options) {

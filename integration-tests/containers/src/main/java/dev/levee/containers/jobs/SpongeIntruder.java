@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -32,29 +33,64 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 public final class SpongeIntruder {
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** A free that raised no error: refused as "no such chunk", or done; the client cannot tell. */
+  static final String FREE_ANSWERED = "no error (refused as no such chunk, or freed)";
+
   private SpongeIntruder() {}
 
   public static void main(String[] args) throws Exception {
     String application = runningApplication();
-    boolean served = false;
+    List<SpongeServerAddress> servers = new ArrayList<>();
     for (String arg : args) {
-      SpongeServerAddress server = NodeNames.serverOf(arg, 7788);
-      for (Handshake.Credential credential : credentials(application)) {
-        String as = credential == null ? "none" : credential.kind() + " " + credential.principal();
+      servers.add(NodeNames.serverOf(arg, 7788));
+    }
+    List<Guise> guises = new ArrayList<>();
+    for (Handshake.Credential credential : credentials(application)) {
+      guises.add(new Guise(application, credential, false));
+    }
+    System.exit(tryEverything(servers, guises, System.out::println) ? 1 : 0);
+  }
+
+  /**
+   * How the intruder presents itself: as an application, with a credential (null: none); {@code
+   * own} when that application is really the intruder's, whose stores are its right.
+   */
+  record Guise(String application, Handshake.Credential credential, boolean own) {
+    String describe() {
+      return credential == null
+          ? "none"
+          : credential.kind() + " " + credential.principal() + " as " + application;
+    }
+  }
+
+  /**
+   * On every server, in every guise, tries to store a chunk and to read and free chunks 0..15 with
+   * made-up capabilities; prints one {@code INTRUDER\t<server>\t<guise>\t<attempt>\t<outcome>} line
+   * per attempt to {@code out}. Returns whether any read or free was served, or any store served to
+   * a guise not {@link Guise#own}.
+   */
+  static boolean tryEverything(
+      List<SpongeServerAddress> servers, List<Guise> guises, Consumer<String> out) {
+    boolean served = false;
+    for (SpongeServerAddress server : servers) {
+      for (Guise guise : guises) {
+        String as = guise.describe();
         ClientSettings settings = new ClientSettings(2000, 5000, 1 << 20, 1);
-        if (credential != null) {
-          settings = settings.withCredential(credential);
+        if (guise.credential() != null) {
+          settings = settings.withCredential(guise.credential());
         }
         try (SpongeClient client =
             new SpongeClient(
-                ClientIdentity.ofCurrentProcess(application, "client", null),
+                ClientIdentity.ofCurrentProcess(guise.application(), "client", null),
                 new StaticServerList(List.of()),
                 settings)) {
-          served |= attempt(server, as, "store", () -> stored(client.store(server, chunk())));
+          boolean stored = attempt(out, server, as, "store", () -> stored(client, server));
+          served |= stored && !guise.own();
           for (int index = 0; index < 16; index++) {
             RemoteChunk forged = new RemoteChunkHandle(server, index, Capability.random(), 1 << 20);
             served |=
                 attempt(
+                    out,
                     server,
                     as,
                     "read " + index,
@@ -64,18 +100,22 @@ public final class SpongeIntruder {
                     });
             served |=
                 attempt(
+                    out,
                     server,
                     as,
                     "free " + index,
                     () -> {
                       client.free(forged);
-                      return "SERVED";
+                      // The client takes the server's "no such chunk" for one already gone (a free
+                      // is idempotent), so a refused free returns as quietly as a done one: only
+                      // the pools' counts tell them apart (TenantIntruder compares them).
+                      return FREE_ANSWERED;
                     });
           }
         }
       }
     }
-    System.exit(served ? 1 : 0);
+    return served;
   }
 
   private interface Attempt {
@@ -83,19 +123,26 @@ public final class SpongeIntruder {
   }
 
   /** Runs one attempt and prints it; true when the server served it. */
-  private static boolean attempt(SpongeServerAddress server, String as, String what, Attempt a) {
+  private static boolean attempt(
+      Consumer<String> out, SpongeServerAddress server, String as, String what, Attempt a) {
     String outcome;
     try {
       outcome = a.run();
     } catch (Exception e) {
       outcome = "refused: " + e.getMessage();
     }
-    System.out.println("INTRUDER\t" + server + "\t" + as + "\t" + what + "\t" + outcome);
+    out.accept("INTRUDER\t" + server + "\t" + as + "\t" + what + "\t" + outcome);
     return outcome.startsWith("SERVED");
   }
 
-  private static String stored(Optional<RemoteChunk> chunk) {
-    return chunk.isPresent() ? "SERVED: " + chunk.get() : "not stored (no room)";
+  /** Stores a chunk; one the server took is freed again at once (it would be the guise's own). */
+  private static String stored(SpongeClient client, SpongeServerAddress server) throws Exception {
+    Optional<RemoteChunk> chunk = client.store(server, chunk());
+    if (chunk.isEmpty()) {
+      return "not stored (no room)";
+    }
+    client.free(chunk.get());
+    return "SERVED: " + chunk.get();
   }
 
   private static ByteBuffer chunk() {
@@ -120,7 +167,7 @@ public final class SpongeIntruder {
   }
 
   /** The application whose chunks are held now (the one RUNNING), to claim its name. */
-  private static String runningApplication() throws Exception {
+  static String runningApplication() throws Exception {
     try (YarnClient yarn = YarnClient.createYarnClient()) {
       yarn.init(new YarnConfiguration());
       yarn.start();
