@@ -82,6 +82,9 @@ final class ClusterConf {
 
     Map<String, String> mapred = new LinkedHashMap<>();
     mapred.put("mapreduce.framework.name", "yarn");
+    mapred.put("mapreduce.jobhistory.address", "jhs:10020");
+    mapred.put("mapreduce.jobhistory.webapp.address", "jhs:19888");
+    mapred.put("mapreduce.jobhistory.bind-host", "0.0.0.0");
     mapred.put(
         "mapreduce.application.classpath",
         "/opt/hadoop/conf,/opt/hadoop/lib/*," + spongeJar(leveeConf));

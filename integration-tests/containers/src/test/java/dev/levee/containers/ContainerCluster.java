@@ -16,10 +16,11 @@ import java.util.stream.Stream;
 
 /**
  * A Hadoop cluster in which every node is its own container on a private bridge network: three
- * ZooKeeper servers, a NameNode, a DataNode, a ResourceManager, NodeManagers and a client. Each
- * daemon is started from its main class on the jars Maven assembled (target/cluster/hadoop-lib);
- * Levee comes from the distribution tarball, unpacked to /opt/levee on every node as an operator
- * would, and its sample yarn-site.xml and mapred-site.xml are merged into the cluster's.
+ * ZooKeeper servers, a NameNode, a DataNode, a JobHistoryServer, a ResourceManager, NodeManagers
+ * and a client. Each daemon is started from its main class on the jars Maven assembled
+ * (target/cluster/hadoop-lib); Levee comes from the distribution tarball, unpacked to /opt/levee on
+ * every node as an operator would, and its sample yarn-site.xml and mapred-site.xml are merged into
+ * the cluster's.
  *
  * <p>Every container and the network carry the label {@code levee.cluster=<name>}; {@link #close}
  * removes them whatever happened (and {@link #start} first removes any an interrupted run left),
@@ -37,6 +38,9 @@ final class ContainerCluster implements AutoCloseable {
   static final String JOB_JAR = "/opt/jobs/it-hadoop-tests.jar";
 
   static final String HADOOP_SHARE = "/opt/hadoop/share";
+
+  /** Pig and what it brings that Hadoop does not, for the client's Pig runs. */
+  static final String PIG_LIB = "/opt/pig/lib";
 
   /** Spark's jars as {@code SPARK_HOME/jars}, for the standalone cluster and spark-submit. */
   static final String SPARK_HOME = "/opt/spark";
@@ -113,6 +117,10 @@ final class ContainerCluster implements AutoCloseable {
         "dn1",
         List.of(),
         "exec " + java("-Xmx192m", "org.apache.hadoop.hdfs.server.datanode.DataNode"));
+    daemon(
+        "jhs",
+        List.of(),
+        "exec " + java("-Xmx256m", "org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer"));
     daemon(
         "rm",
         List.of(),
@@ -248,6 +256,7 @@ final class ContainerCluster implements AutoCloseable {
     List<String[]> uis = new ArrayList<>();
     uis.add(new String[] {"rm", "8088", "ResourceManager"});
     uis.add(new String[] {"nn", "9870", "NameNode"});
+    uis.add(new String[] {"jhs", "19888", "JobHistoryServer"});
     uis.add(new String[] {SparkStandalone.MASTER, "8080", "Spark master"});
     for (int i = 1; i <= nodeManagers; i++) {
       uis.add(new String[] {nodeManager(i), "8042", "NodeManager " + nodeManager(i)});
@@ -459,6 +468,8 @@ final class ContainerCluster implements AutoCloseable {
             dir.resolve("jobs") + ":/opt/jobs:ro",
             "-v",
             sparkHome() + ":" + SPARK_HOME + ":ro",
+            "-v",
+            required("levee.containers.pig.lib", "a directory") + ":" + PIG_LIB + ":ro",
             image,
             "bash",
             "-c",
@@ -541,8 +552,7 @@ final class ContainerCluster implements AutoCloseable {
               + p
               + "' is not "
               + what
-              + ": build integration-tests/containers-spark first (mvn -am, or ./mvnw install -pl"
-              + " integration-tests/containers-spark)");
+              + ": the build makes it (./mvnw -am verify -pl integration-tests/containers)");
     }
     return p;
   }

@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** What one job submitted from the client container printed: its counters and its output digest. */
-record JobRun(int exitCode, Map<String, Long> counters, String output, String log) {
+record JobRun(int exitCode, Map<String, Long> counters, String output, String log, String stdout) {
   static JobRun parse(Docker.Result r) {
     Map<String, Long> counters = new HashMap<>();
     String output = null;
@@ -16,7 +16,7 @@ record JobRun(int exitCode, Map<String, Long> counters, String output, String lo
         output = f[1] + ", sha256 " + f[2];
       }
     }
-    return new JobRun(r.exitCode(), counters, output, r.err());
+    return new JobRun(r.exitCode(), counters, output, r.err(), r.out());
   }
 
   long counter(String group, String name) {

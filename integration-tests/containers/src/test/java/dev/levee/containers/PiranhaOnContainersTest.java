@@ -3,6 +3,7 @@ package dev.levee.containers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -126,6 +127,77 @@ class PiranhaOnContainersTest {
       Thread.sleep(200);
     }
     throw new AssertionError("no new leader within 60 s after " + old + " died: " + last);
+  }
+
+  /**
+   * Piranha's Pig path: the README's top-k Pig Latin script (LOAD, FLATTEN(TOKENIZE), FILTER, GROUP
+   * with COUNT, ORDER ... LIMIT, STORE) through PigServer with the exec type looked up by name as
+   * {@code pig -x piranha} looks it up, the piranha jar from the distribution on the client's
+   * classpath (as the README's PIG_CLASSPATH), the ensemble from its piranha-site.xml. Stock Pig on
+   * YARN ({@code -x mapreduce}) is the oracle: the same 15 lines; Piranha ran the script as one
+   * map-only YARN job, whose terminal task wrote the output.
+   */
+  @Test
+  void aPigScriptRunsAsOnePiranhaJobWithStockPigsOutput() {
+    JobRun stockPig = pigTopWords("mapreduce");
+    assertTrue(stockPig.succeeded(), "stock Pig failed: " + stockPig.tail());
+    JobRun piranhaPig = pigTopWords("piranha");
+    assertTrue(piranhaPig.succeeded(), "Pig on Piranha failed: " + piranhaPig.tail());
+    System.err.printf(
+        "pig top-k: stock %s in %s jobs, parts %s; piranha %s, stock jobs %s, parts %s%n",
+        stockPig.output(),
+        value(stockPig, "PIG_JOBS"),
+        lines(stockPig, "PART"),
+        piranhaPig.output(),
+        value(piranhaPig, "PIG_JOBS"),
+        lines(piranhaPig, "PART"));
+    assertEquals(
+        "dev.levee.piranha.pig.PiranhaExecutionEngine",
+        value(piranhaPig, "ENGINE"),
+        "-x piranha, looked up by name, gives Piranha's engine");
+    assertEquals(stockPig.output(), piranhaPig.output(), "Piranha's output equals stock Pig's");
+    assertTrue(stockPig.output().startsWith("15 lines"), "the top 15: " + stockPig.output());
+    List<String> ran =
+        java.util.Arrays.stream(piranhaPig.log().split("\n"))
+            .filter(l -> l.contains("Piranha ran the script as ["))
+            .toList();
+    assertTrue(
+        ran.size() == 1 && ran.get(0).matches(".*as \\[job_\\d+_\\d+\\] in attempt 1 .*"),
+        "Piranha ran the whole script as one YARN job, first attempt: " + ran);
+    assertEquals("0", value(piranhaPig, "PIG_JOBS"), "no stock Pig job ran");
+    assertTrue(
+        Integer.parseInt(value(stockPig, "PIG_JOBS")) >= 3,
+        "stock Pig ran its chain (count, sample, sort): " + value(stockPig, "PIG_JOBS"));
+    List<String> parts = lines(piranhaPig, "PART");
+    assertTrue(
+        parts.size() == 1 && parts.get(0).startsWith("part-m-"),
+        "written by the terminal task of the map-only Piranha job, not a stock reducer: " + parts);
+  }
+
+  private static JobRun pigTopWords(String mode) {
+    ContainerCluster cluster = CLUSTER.cluster();
+    return JobRun.parse(
+        cluster.tryExec(
+            480,
+            "client",
+            ContainerCluster.clientJava(
+                ContainerCluster.PIG_LIB + "/*:" + cluster.pluginJar("piranha-dag"),
+                "dev.levee.containers.jobs.PigTopWordsRun",
+                mode + " /pig-topwords 2 1500")));
+  }
+
+  /** The tab-separated value of the first line starting with {@code key}, "" when none. */
+  private static String value(JobRun run, String key) {
+    List<String> all = lines(run, key);
+    return all.isEmpty() ? "" : all.get(0);
+  }
+
+  private static List<String> lines(JobRun run, String key) {
+    return java.util.Arrays.stream(run.stdout().split("\n"))
+        .filter(l -> l.startsWith(key + "\t"))
+        .map(l -> l.substring(key.length() + 1))
+        .sorted()
+        .toList();
   }
 
   private static void assertRanAsPiranhaInItsFirstAttempt(JobRun run) {

@@ -88,7 +88,7 @@ public final class TopWordsRun extends Configured implements Tool {
   }
 
   /** 1-10 words whose ranks follow a power law over the vocabulary (w1 the most common). */
-  private static void powerLawWords(Random random, StringBuilder line) {
+  static void powerLawWords(Random random, StringBuilder line) {
     int words = 1 + random.nextInt(10);
     for (int w = 0; w < words; w++) {
       int rank = (int) Math.floor(Math.pow(VOCABULARY, random.nextDouble()));
