@@ -104,18 +104,16 @@ class ThemisOnContainersTest {
   }
 
   private static JobRun teraSort(String name, String options) {
-    return JobRun.parse(
-        CLUSTER
-            .cluster()
-            .tryExec(
-                600,
-                "client",
-                ContainerCluster.clientJava(
-                    "dev.levee.containers.jobs.TeraSortRun",
-                    "-D mapreduce.job.name=" + name + " " + options + " /terasort 60000 2")));
+    return clientJob("TeraSortRun", name, options, "/terasort 60000 2");
   }
 
   private static JobRun wordCount(String name, String options) {
+    return clientJob(
+        "WordCountRun", name, options, "/wordcount/" + name + " " + FILES + " 15000 2");
+  }
+
+  /** Runs {@code jobs.<main>} from the client as job {@code name} with {@code options}. */
+  private static JobRun clientJob(String main, String name, String options, String args) {
     return JobRun.parse(
         CLUSTER
             .cluster()
@@ -123,15 +121,7 @@ class ThemisOnContainersTest {
                 600,
                 "client",
                 ContainerCluster.clientJava(
-                    "dev.levee.containers.jobs.WordCountRun",
-                    "-D mapreduce.job.name="
-                        + name
-                        + " "
-                        + options
-                        + " /wordcount/"
-                        + name
-                        + " "
-                        + FILES
-                        + " 15000 2")));
+                    "dev.levee.containers.jobs." + main,
+                    "-D mapreduce.job.name=" + name + " " + options + " " + args)));
   }
 }

@@ -32,6 +32,24 @@ public final class TopWords {
   /** How many words the query keeps. */
   public static final String K = "levee.example.topk.k";
 
+  /**
+   * The same query in Pig Latin (the README's): the {@code k} most frequent tokens longer than two
+   * characters of the lines under {@code $in}, ties by word, stored to {@code $out}; run it with
+   * {@code pig -x piranha -p in=... -p out=...}, or replace the two parameters.
+   */
+  public static String pigScript(int k) {
+    return String.join(
+        "\n",
+        "lines = LOAD '$in' AS (line:chararray);",
+        "words = FOREACH lines GENERATE FLATTEN(TOKENIZE(line)) AS word;",
+        "kept = FILTER words BY SIZE(word) > 2;",
+        "grouped = GROUP kept BY word;",
+        "counts = FOREACH grouped GENERATE group AS word, COUNT(kept) AS n;",
+        "ordered = ORDER counts BY n DESC, word ASC;",
+        "top = LIMIT ordered " + k + ";",
+        "STORE top INTO '$out';");
+  }
+
   private TopWords() {}
 
   /** Splits lines on whitespace: (word, 1). */

@@ -1,14 +1,11 @@
 package dev.levee.containers.jobs;
 
+import dev.levee.it.sponge.pig.SpamPages;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
-import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,12 +18,12 @@ import org.apache.pig.tools.pigstats.PigStats;
 import org.apache.pig.tools.pigstats.mapreduce.MRJobStats;
 
 /**
- * Pig on YARN from the client container, with the paper's Spam Quantiles shape (the script of
- * integration-tests/hadoop's PigBagsOnYarnTest): {@code PigBagsRun <stock|sponge> <dir>} writes
- * {@code <dir>/pages.tsv} unless there (60,000 rows of one hot site, 1,500 of each of twelve
- * others), groups it by site with a nested ORDER BY, a nested DISTINCT and two holistic UDFs in one
- * reducer with a small heap, into {@code <dir>/<mode>}, and prints what {@link JobReport} prints:
- * the job's counters and a digest of its output.
+ * Pig on YARN from the client container, with the paper's Spam Quantiles shape ({@link SpamPages},
+ * the data and script of integration-tests/hadoop's PigBagsOnYarnTest): {@code PigBagsRun
+ * <stock|sponge> <dir>} writes {@code <dir>/pages.tsv} unless there (60,000 rows of one hot site,
+ * 1,500 of each of twelve others), groups it by site with a nested ORDER BY, a nested DISTINCT and
+ * two holistic UDFs in one reducer with a small heap, into {@code <dir>/<mode>}, and prints what
+ * {@link JobReport} prints: the job's counters and a digest of its output.
  *
  * <p>{@code sponge} runs with the distribution's pig.properties and its commented bag lines
  * switched on, as an operator would (SpongeFiles' bag factory on the task JVMs, factory bags for
@@ -63,16 +60,9 @@ public final class PigBagsRun {
     try {
       pig.registerJar(UDF_JAR);
       pig.setBatchOn();
-      pig.registerQuery(
-          "pages = LOAD '"
-              + input
-              + "' AS (site:chararray, n:long, score:double, anchor:chararray);");
-      pig.registerQuery("by_site = GROUP pages BY site PARALLEL 1;");
-      pig.registerQuery(
-          "stats = FOREACH by_site { by_score = ORDER pages BY score, n; ns = DISTINCT pages.n;"
-              + " GENERATE group, COUNT(pages), dev.levee.it.sponge.pig.Quantiles(by_score),"
-              + " dev.levee.it.sponge.pig.SpamQuantiles(pages), COUNT(ns); };");
-      pig.registerQuery("STORE stats INTO '" + output + "';");
+      for (String query : SpamPages.queries(input.toString(), output.toString())) {
+        pig.registerQuery(query);
+      }
       List<ExecJob> jobs = pig.executeBatch();
       ExecJob store = jobs.get(jobs.size() - 1);
       PigStats stats = store.getStatistics();
@@ -129,31 +119,10 @@ public final class PigBagsRun {
   }
 
   private static void writePages(FileSystem fs, Path input) throws Exception {
-    Random r = new Random(15);
-    List<String> rows = new ArrayList<>();
-    for (int i = 0; i < 60_000; i++) {
-      rows.add(row("hot.example", r));
-    }
-    for (int s = 0; s < 12; s++) {
-      for (int i = 0; i < 1_500; i++) {
-        rows.add(row("site" + s + ".example", r));
-      }
-    }
-    Collections.shuffle(rows, r);
     try (var out = fs.create(input, true)) {
-      for (String row : rows) {
+      for (String row : SpamPages.rows()) {
         out.write((row + "\n").getBytes(StandardCharsets.UTF_8));
       }
     }
-  }
-
-  private static String row(String site, Random r) {
-    return site
-        + "\t"
-        + r.nextInt(40_000)
-        + "\t"
-        + String.format(Locale.ROOT, "%.4f", r.nextDouble())
-        + "\t"
-        + "anchor text ".repeat(12);
   }
 }

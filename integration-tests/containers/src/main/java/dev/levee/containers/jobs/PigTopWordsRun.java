@@ -1,5 +1,6 @@
 package dev.levee.containers.jobs;
 
+import dev.levee.piranha.examples.TopWords;
 import java.util.List;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
@@ -25,17 +26,8 @@ public final class PigTopWordsRun {
   static final String QUORUM = "levee.piranha.zookeeper.quorum";
   static final String COMMONS_COLLECTIONS = "/opt/pig/lib/commons-collections-3.2.2.jar";
 
-  static final String SCRIPT =
-      String.join(
-          "\n",
-          "lines = LOAD '$in' AS (line:chararray);",
-          "words = FOREACH lines GENERATE FLATTEN(TOKENIZE(line)) AS word;",
-          "kept = FILTER words BY SIZE(word) > 2;",
-          "grouped = GROUP kept BY word;",
-          "counts = FOREACH grouped GENERATE group AS word, COUNT(kept) AS n;",
-          "ordered = ORDER counts BY n DESC, word ASC;",
-          "top = LIMIT ordered 15;",
-          "STORE top INTO '$out';");
+  /** The README's top-k script, k = 15. */
+  static final String SCRIPT = TopWords.pigScript(15);
 
   private PigTopWordsRun() {}
 

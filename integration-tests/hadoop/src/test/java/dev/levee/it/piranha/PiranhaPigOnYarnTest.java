@@ -39,17 +39,7 @@ class PiranhaPigOnYarnTest {
   private static final Path IN = new Path(BASE, "in");
   private static TestingServer zk;
 
-  static final String TOP_WORDS =
-      String.join(
-          "\n",
-          "lines = LOAD '$in' AS (line:chararray);",
-          "words = FOREACH lines GENERATE FLATTEN(TOKENIZE(line)) AS word;",
-          "kept = FILTER words BY SIZE(word) > 2;",
-          "grouped = GROUP kept BY word;",
-          "counts = FOREACH grouped GENERATE group AS word, COUNT(kept) AS n;",
-          "ordered = ORDER counts BY n DESC, word ASC;",
-          "top = LIMIT ordered 15;",
-          "STORE top INTO '$out';");
+  static final String TOP_WORDS = dev.levee.piranha.examples.TopWords.pigScript(15);
 
   @BeforeAll
   static void setUp() throws Exception {

@@ -28,17 +28,7 @@ import org.apache.hadoop.fs.Path;
  */
 public final class PiranhaDemoRow {
   static final String MODULE = "piranha-dag";
-  static final String SCRIPT =
-      String.join(
-          "\n",
-          "lines = LOAD '$in' AS (line:chararray);",
-          "words = FOREACH lines GENERATE FLATTEN(TOKENIZE(line)) AS word;",
-          "kept = FILTER words BY SIZE(word) > 2;",
-          "grouped = GROUP kept BY word;",
-          "counts = FOREACH grouped GENERATE group AS word, COUNT(kept) AS n;",
-          "ordered = ORDER counts BY n DESC, word ASC;",
-          "top = LIMIT ordered 10;",
-          "STORE top INTO '$out';");
+  static final String SCRIPT = dev.levee.piranha.examples.TopWords.pigScript(10);
 
   private PiranhaDemoRow() {}
 

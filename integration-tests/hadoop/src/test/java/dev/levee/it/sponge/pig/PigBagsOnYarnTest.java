@@ -16,9 +16,7 @@ import dev.levee.sponge.Tier;
 import dev.levee.sponge.pig.SpongeBagFactory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -56,9 +54,6 @@ class PigBagsOnYarnTest {
   private static final Logger LOG = LoggerFactory.getLogger(PigBagsOnYarnTest.class);
 
   private static final Path INPUT = new Path("/it/sponge-pig/pages.tsv");
-  private static final int HOT_ROWS = 60_000;
-  private static final int OTHER_SITES = 12;
-  private static final int ROWS_PER_OTHER_SITE = 1_500;
 
   /**
    * A small reducer heap, and bags that spill themselves past 2% of it (~2.5 MB of tuples), so the
@@ -76,28 +71,8 @@ class PigBagsOnYarnTest {
   static void writeInput() throws Exception {
     cluster = CLUSTER.cluster();
     fs = cluster.fileSystem();
-    List<String> rows = new ArrayList<>();
-    Random r = new Random(15);
-    for (int i = 0; i < HOT_ROWS; i++) {
-      rows.add(row("hot.example", r));
-    }
-    for (int s = 0; s < OTHER_SITES; s++) {
-      for (int i = 0; i < ROWS_PER_OTHER_SITE; i++) {
-        rows.add(row("site" + s + ".example", r));
-      }
-    }
-    java.util.Collections.shuffle(rows, r);
+    List<String> rows = SpamPages.rows();
     ClusterFiles.writeLines(fs, INPUT, rows);
-  }
-
-  private static String row(String site, Random r) {
-    return site
-        + "\t"
-        + r.nextInt(40_000)
-        + "\t"
-        + String.format(Locale.ROOT, "%.4f", r.nextDouble())
-        + "\t"
-        + "anchor text ".repeat(12);
   }
 
   @Test
@@ -106,7 +81,7 @@ class PigBagsOnYarnTest {
     Run sponge = run("sponge", spongeProperties());
     LOG.info("SpongeFiles bags on YARN: {}", sponge.figures());
     assertEquals(stock(), sponge.output, "SpongeFiles bags give stock Pig's output");
-    assertEquals(1 + OTHER_SITES, sponge.output.size());
+    assertEquals(1 + SpamPages.OTHER_SITES, sponge.output.size());
 
     assertEquals(0, sponge.counter(PigBag.FALLBACKS.counterName()), "the reducer had its sponge");
     assertEquals(0, sponge.counter(PigBag.LOCAL_FILE_SPILLS.counterName()));
@@ -197,21 +172,9 @@ class PigBagsOnYarnTest {
     PigServer pig = PigOnMiniCluster.start(cluster, p);
     try {
       pig.setBatchOn();
-      pig.registerQuery(
-          "pages = LOAD '"
-              + INPUT
-              + "' AS (site:chararray, n:long, score:double, anchor:chararray);");
-      pig.registerQuery("by_site = GROUP pages BY site PARALLEL 1;");
-      pig.registerQuery(
-          "stats = FOREACH by_site {"
-              + " by_score = ORDER pages BY score, n;"
-              + " ns = DISTINCT pages.n;"
-              + " GENERATE group, COUNT(pages), "
-              + Quantiles.class.getName()
-              + "(by_score), "
-              + SpamQuantiles.class.getName()
-              + "(pages), COUNT(ns); };");
-      pig.registerQuery("STORE stats INTO '" + output + "';");
+      for (String query : SpamPages.queries(INPUT.toString(), output.toString())) {
+        pig.registerQuery(query);
+      }
       List<ExecJob> jobs = pig.executeBatch();
       assertEquals(1, jobs.size());
       ExecJob store = jobs.get(0);
