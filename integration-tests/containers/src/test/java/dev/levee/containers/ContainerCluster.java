@@ -330,7 +330,7 @@ final class ContainerCluster implements AutoCloseable {
    * sizes of the moment), then runs {@code jobs.MemoryHog} in the container until its memory cgroup
    * counts an OOM kill. Returns the cgroup's kill count before and after, whether the process lives
    * on, and the hog's exit status (137 when a victim's memory came back too late and the kernel
-   * took the hog as well, which happened about once in six runs here).
+   * took the hog as well, which a hog run by hand met while this was built).
    */
   OomKill oomKill(String node, String pattern) {
     Docker.Result r =

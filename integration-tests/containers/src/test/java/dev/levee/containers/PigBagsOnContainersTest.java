@@ -33,7 +33,8 @@ class PigBagsOnContainersTest {
     long disk = sponge.counter(GROUP, "pig.local_disk.bytes_written");
     System.err.printf(
         "pig bags: stock %s; sponge %s; bag spills default %d, sorted %d, distinct %d;"
-            + " bytes local memory %d, remote memory %d, disk %d; stock local-file spills %d%n",
+            + " bytes local memory %d, remote memory %d, disk %d; chunks local memory %d, remote"
+            + " memory %d; stock local-file spills %d%n",
         stock.output(),
         sponge.output(),
         sponge.counter(GROUP, "pig.bag_spills.default"),
@@ -42,6 +43,8 @@ class PigBagsOnContainersTest {
         local,
         remote,
         disk,
+        sponge.counter(GROUP, "pig.local_memory.chunks_written"),
+        sponge.counter(GROUP, "pig.remote_memory.chunks_written"),
         stock.counter(GROUP, "pig.local_file_spills"));
     assertEquals(stock.output(), sponge.output(), "SpongeFiles' bags give stock Pig's output");
     assertTrue(stock.output().startsWith("13 lines"), "one line per site: " + stock.output());
