@@ -34,7 +34,8 @@ class PigBagsOnContainersTest {
     System.err.printf(
         "pig bags: stock %s; sponge %s; bag spills default %d, sorted %d, distinct %d;"
             + " bytes local memory %d, remote memory %d, disk %d; chunks local memory %d, remote"
-            + " memory %d; stock local-file spills %d%n",
+            + " memory %d; the job's shuffle (same pools) chunks local memory %d, remote memory %d;"
+            + " stock local-file spills %d%n",
         stock.output(),
         sponge.output(),
         sponge.counter(GROUP, "pig.bag_spills.default"),
@@ -45,6 +46,8 @@ class PigBagsOnContainersTest {
         disk,
         sponge.counter(GROUP, "pig.local_memory.chunks_written"),
         sponge.counter(GROUP, "pig.remote_memory.chunks_written"),
+        sponge.counter(GROUP, "local_memory.chunks_written"),
+        sponge.counter(GROUP, "remote_memory.chunks_written"),
         stock.counter(GROUP, "pig.local_file_spills"));
     assertEquals(stock.output(), sponge.output(), "SpongeFiles' bags give stock Pig's output");
     assertTrue(stock.output().startsWith("13 lines"), "one line per site: " + stock.output());
