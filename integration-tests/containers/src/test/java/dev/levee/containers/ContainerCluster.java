@@ -37,6 +37,12 @@ final class ContainerCluster implements AutoCloseable {
    */
   static final String JOB_JAR = "/opt/jobs/it-hadoop-tests.jar";
 
+  /** The bench's data generators (the web pages of Piranha's paper queries), client side only. */
+  static final String BENCH_JAR = "/opt/jobs/bench-core.jar";
+
+  /** The bench's Hadoop jobs (the SpongeFiles paper's Median job): a job jar too. */
+  static final String BENCH_HADOOP_JAR = "/opt/jobs/bench-hadoop.jar";
+
   static final String HADOOP_SHARE = "/opt/hadoop/share";
 
   /** Pig and what it brings that Hadoop does not, for the client's Pig runs. */
@@ -410,6 +416,8 @@ final class ContainerCluster implements AutoCloseable {
         + JOBS_JAR
         + ":"
         + JOB_JAR
+        + ":"
+        + BENCH_JAR
         + (jars.isEmpty() ? "" : ":" + jars)
         + "' "
         + main
@@ -528,9 +536,13 @@ final class ContainerCluster implements AutoCloseable {
     jobsJar(
         Path.of(System.getProperty("levee.containers.classes")),
         dir.resolve("jobs/levee-container-jobs.jar"));
-    Files.copy(
-        Path.of(System.getProperty("levee.containers.job-jar")),
-        dir.resolve("jobs").resolve(Path.of(JOB_JAR).getFileName()));
+    Path jobJar = Path.of(System.getProperty("levee.containers.job-jar"));
+    Files.copy(jobJar, dir.resolve("jobs").resolve(Path.of(JOB_JAR).getFileName()));
+    // Beside the job jar in target/cluster (the pom copies them there).
+    for (String jar : List.of(BENCH_JAR, BENCH_HADOOP_JAR)) {
+      String file = Path.of(jar).getFileName().toString();
+      Files.copy(jobJar.resolveSibling(file), dir.resolve("jobs").resolve(file));
+    }
     Files.copy(
         required("levee.containers.spark.job-jar", "a file"),
         dir.resolve("jobs").resolve(Path.of(SPARK_JOB_JAR).getFileName()));

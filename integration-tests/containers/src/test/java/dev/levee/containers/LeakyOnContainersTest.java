@@ -3,10 +3,7 @@ package dev.levee.containers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,8 +46,7 @@ class LeakyOnContainersTest {
   @Test
   void groupByKeyAndJoinOnTheLeakyBufferAcrossWorkersEqualStock() {
     SparkRun stock = run("stock", "");
-    SparkRun leaky =
-        run("leaky", "--properties-file " + ContainerCluster.LEVEE + "/conf/spark-defaults.conf");
+    SparkRun leaky = run("leaky", SparkRun.LEAKY);
     System.err.printf("leaky buffer on standalone: stock %s%n  leaky %s%n", stock, leaky);
 
     for (String key : List.of("groups", "grouped_values", "group_digest", "join_pairs")) {
@@ -78,41 +74,8 @@ class LeakyOnContainersTest {
   }
 
   private static SparkRun run(String mode, String options) {
-    Docker.Result r =
-        spark.submit(
-            options + " --conf spark.executor.memory=512m --conf spark.executor.cores=1",
-            "dev.levee.containers.spark.LeakyRun",
-            mode + " " + RECORDS + " " + WORKERS,
-            300);
-    SparkRun run = SparkRun.parse(r);
-    assertTrue(
-        r.exitCode() == 0 && run.values().containsKey("join_digest"),
-        mode + " run failed (exit " + r.exitCode() + "): " + tail(r.err()));
+    SparkRun run = SparkRun.submit(spark, mode, options, RECORDS, WORKERS);
+    assertTrue(run.succeeded(), mode + " run failed (exit " + run.exitCode() + "): " + run.tail());
     return run;
-  }
-
-  private static String tail(String log) {
-    return log.length() > 4000 ? log.substring(log.length() - 4000) : log;
-  }
-
-  /** A LeakyRun's {@code key=value} lines, and its {@code reduce_task=} lines apart. */
-  record SparkRun(Map<String, String> values, List<String> reduceTasks) {
-    static SparkRun parse(Docker.Result r) {
-      Map<String, String> values = new HashMap<>();
-      List<String> tasks = new ArrayList<>();
-      for (String line : r.out().split("\n")) {
-        if (line.startsWith("reduce_task=")) {
-          tasks.add(line.substring("reduce_task=".length()).strip());
-        } else if (line.matches("[a-z_]+=\\S*")) {
-          String[] kv = line.split("=", 2);
-          values.put(kv[0], kv[1]);
-        }
-      }
-      return new SparkRun(values, tasks);
-    }
-
-    String get(String key) {
-      return values.getOrDefault(key, "(missing)");
-    }
   }
 }

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Piranha on a cluster of containers, deployed as its sample tells an operator: the client reads
@@ -30,6 +32,9 @@ class PiranhaOnContainersTest {
   static final int REDUCERS = 2;
   static final int TASKS = FILES + REDUCERS + 1;
 
+  /** Web pages the paper queries read (the bench's seeded data set, 1.9 MB). */
+  static final int WEB_RECORDS = 20_000;
+
   @RegisterExtension static final SharedContainerCluster CLUSTER = new SharedContainerCluster();
 
   private static JobRun stock;
@@ -45,6 +50,38 @@ class PiranhaOnContainersTest {
     JobRun run = topWords("top-piranha", "", "piranha");
     assertRanAsPiranhaInItsFirstAttempt(run);
     assertEquals(stock.output(), run.output(), "Piranha's output equals the stock chain's");
+  }
+
+  /**
+   * The paper's two other queries over the bench's seeded web pages, each a user's existing chain
+   * of MapReduce jobs handed unchanged to Piranha ({@code MrChain}): TopKDomains (two jobs; few
+   * groups, so mostly coordination) and NonSpamTopKAnchor (three jobs, its deepest chain). Each
+   * runs as one map-only YARN job in its first attempt, with the chain's redundant maps fused into
+   * the reduces before them (four stages of TopKDomains' four become three, NonSpamTopKAnchor's six
+   * become four; every task of the DAG, seven at most, runs at once across the three NodeManagers),
+   * and writes the chain's top five.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"top-k-domains, 2, 3", "non-spam-top-k-anchor, 3, 4"})
+  void aPaperQuerysStockChainRunsAsOnePiranhaJobWithTheChainsOutput(
+      String query, int chainJobs, int fusedStages) {
+    JobRun chain = paperQuery(query, "stock");
+    assertTrue(chain.succeeded(), "the stock chain failed: " + chain.tail());
+    JobRun run = paperQuery(query, "piranha");
+    System.err.printf(
+        "piranha %s: chain %s; piranha %s, %d stages%n",
+        query, chain.output(), run.output(), run.counter(RUN, "stages"));
+    assertRanAsPiranhaInItsFirstAttempt(run, fusedStages);
+    assertEquals(chain.output(), run.output(), "Piranha's output equals the stock chain's");
+    assertTrue(chain.output().startsWith("5 lines"), "the top five: " + chain.output());
+    assertEquals(
+        chainJobs,
+        chain
+            .log()
+            .lines()
+            .filter(l -> l.contains("Job job_") && l.contains(" completed successfully"))
+            .count(),
+        "the stock chain ran its jobs one after another: " + chain.tail());
   }
 
   /**
@@ -201,6 +238,10 @@ class PiranhaOnContainersTest {
   }
 
   private static void assertRanAsPiranhaInItsFirstAttempt(JobRun run) {
+    assertRanAsPiranhaInItsFirstAttempt(run, 3); // scan, count with the invert fused into it, top
+  }
+
+  private static void assertRanAsPiranhaInItsFirstAttempt(JobRun run, int stages) {
     assertTrue(run.succeeded(), "the Piranha run failed: " + run.tail());
     assertEquals(
         1,
@@ -208,34 +249,15 @@ class PiranhaOnContainersTest {
         "ran as Piranha, no fallback to the chain: " + run.tail());
     assertEquals(1, run.counter(RUN, "attempts"), "in its first attempt: " + run.tail());
     assertEquals(1, run.counter(RUN, "jobs"), "as one YARN job");
-    assertEquals(3, run.counter(RUN, "stages"), "scan, count with the invert fused into it, top");
+    assertEquals(
+        stages, run.counter(RUN, "stages"), "stages, the redundant maps fused: " + run.tail());
+  }
+
+  private static JobRun paperQuery(String query, String mode) {
+    return TierJobs.paperQuery(CLUSTER.cluster(), query, mode, WEB_RECORDS, FILES, REDUCERS);
   }
 
   private static JobRun topWords(String name, String options, String mode) {
-    ContainerCluster cluster = CLUSTER.cluster();
-    String piranhaJar = cluster.pluginJar("piranha-dag");
-    return JobRun.parse(
-        cluster.tryExec(
-            480,
-            "client",
-            ContainerCluster.clientJava(
-                piranhaJar,
-                "dev.levee.containers.jobs.TopWordsRun",
-                "-conf "
-                    + ContainerCluster.LEVEE
-                    + "/conf/piranha-site.xml -D mapreduce.job.name="
-                    + name
-                    + " -D mapreduce.job.jar="
-                    + ContainerCluster.JOB_JAR
-                    + " -libjars "
-                    + piranhaJar
-                    + " "
-                    + options
-                    + " /topwords "
-                    + FILES
-                    + " 4000 "
-                    + REDUCERS
-                    + " "
-                    + mode)));
+    return TierJobs.topWords(CLUSTER.cluster(), name, options, mode, FILES, REDUCERS);
   }
 }

@@ -27,7 +27,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SpongeShuffleOnContainersTest {
   static final String GROUP = "Levee SpongeFiles";
   static final int POOL_MB = SharedContainerCluster.POOL_MB;
-  static final String REDUCE_OPTS = "-Xmx64m " + ClusterConf.TASK_JVM;
   static final String JOB_COUNTERS = "org.apache.hadoop.mapreduce.JobCounter";
 
   /** The reducer's shuffle fetches give up on a dead node within seconds, not minutes. */
@@ -519,24 +518,10 @@ class SpongeShuffleOnContainersTest {
   }
 
   private static JobRun skewedJob(String name, String options) {
-    return skewedJob(name, options, "4 20000 1000");
+    return skewedJob(name, options, TierJobs.SKEWED_SIZE);
   }
 
-  /** The skewed job of {@code size} ("maps records-per-map value-bytes"). */
   private static JobRun skewedJob(String name, String options, String size) {
-    String command =
-        ContainerCluster.clientJava(
-            "dev.levee.containers.jobs.SkewedShuffle",
-            "-D mapreduce.job.name="
-                + name
-                + " -D mapreduce.reduce.java.opts='"
-                + REDUCE_OPTS
-                + "' "
-                + options
-                + " /out/"
-                + name
-                + " "
-                + size);
-    return JobRun.parse(cluster.tryExec(600, "client", command));
+    return TierJobs.skewedShuffle(cluster, name, options, size);
   }
 }

@@ -26,13 +26,8 @@ class ThemisOnContainersTest {
 
   @RegisterExtension static final SharedContainerCluster CLUSTER = new SharedContainerCluster();
 
-  /** Themis for one job, as mapred-site.themis.xml says: its collector, its shuffle, its jar. */
   private static String themisJob() {
-    return "-D mapreduce.job.map.output.collector.class=dev.levee.themis.map.ThemisMapOutputCollector"
-        + " -D mapreduce.job.reduce.shuffle.consumer.plugin.class="
-        + "dev.levee.themis.reduce.ThemisShuffle"
-        + " -libjars "
-        + CLUSTER.cluster().pluginJar("themis-shuffle");
+    return TierJobs.themis(CLUSTER.cluster());
   }
 
   @Test
@@ -104,24 +99,10 @@ class ThemisOnContainersTest {
   }
 
   private static JobRun teraSort(String name, String options) {
-    return clientJob("TeraSortRun", name, options, "/terasort 60000 2");
+    return TierJobs.clientJob(CLUSTER.cluster(), "TeraSortRun", name, options, "/terasort 60000 2");
   }
 
   private static JobRun wordCount(String name, String options) {
-    return clientJob(
-        "WordCountRun", name, options, "/wordcount/" + name + " " + FILES + " 15000 2");
-  }
-
-  /** Runs {@code jobs.<main>} from the client as job {@code name} with {@code options}. */
-  private static JobRun clientJob(String main, String name, String options, String args) {
-    return JobRun.parse(
-        CLUSTER
-            .cluster()
-            .tryExec(
-                600,
-                "client",
-                ContainerCluster.clientJava(
-                    "dev.levee.containers.jobs." + main,
-                    "-D mapreduce.job.name=" + name + " " + options + " " + args)));
+    return TierJobs.wordCount(CLUSTER.cluster(), name, options, FILES);
   }
 }

@@ -2,14 +2,11 @@ package dev.levee.containers.jobs;
 
 import dev.levee.it.piranha.GatedWordMapper;
 import dev.levee.piranha.examples.TopWords;
-import dev.levee.piranha.runner.PiranhaRunner;
-import dev.levee.piranha.runner.RunResult;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -21,11 +18,9 @@ import org.apache.hadoop.util.ToolRunner;
  * two chained MapReduce jobs, {@code piranha} as one Piranha DAG whose tasks rendezvous through the
  * ZooKeeper ensemble. The scan is the tests' {@link GatedWordMapper} (the example's mapper with a
  * gate a test can hold an attempt at). Prints what {@link JobReport} prints, and for Piranha how it
- * ran as counters of the group {@value #RUN_GROUP}; exit status 0 when the query succeeded.
+ * ran ({@link QueryRuns}); exit status 0 when the query succeeded.
  */
 public final class TopWordsRun extends Configured implements Tool {
-  public static final String RUN_GROUP = "Levee Piranha run";
-
   private static final int K = 20;
   private static final int VOCABULARY = 5_000;
 
@@ -48,43 +43,15 @@ public final class TopWordsRun extends Configured implements Tool {
     FileSystem fs = text.fs();
     int reducers = Integer.parseInt(args[3]);
     return args[4].equals("stock")
-        ? stock(conf, fs, input, text.freshOutput(name + "-tmp"), output, reducers)
-        : piranha(conf, fs, name, input, output, reducers);
-  }
-
-  private static int stock(
-      Configuration conf, FileSystem fs, Path input, Path tmp, Path output, int reducers)
-      throws Exception {
-    Job last = null;
-    for (Job job : TopWords.chain(conf, input, tmp, output, reducers, K)) {
-      boolean ok = job.waitForCompletion(true);
-      last = job;
-      if (!ok) {
-        JobReport.print(job.getCounters(), false, fs, output);
-        return 1;
-      }
-    }
-    JobReport.print(last.getCounters(), true, fs, output);
-    return 0;
-  }
-
-  private static int piranha(
-      Configuration conf, FileSystem fs, String name, Path input, Path output, int reducers)
-      throws Exception {
-    RunResult r =
-        new PiranhaRunner(conf)
-            .run(TopWords.dag(name, GatedWordMapper.class, input, output, reducers, K));
-    if (r.mode() != RunResult.Mode.PIRANHA) {
-      System.err.println("ran as chained MapReduce: " + r.fallbackReason());
-    }
-    System.err.println("failed attempts: " + r.failedAttempts());
-    System.out.println(
-        "COUNTER\t" + RUN_GROUP + "\tas piranha\t" + (r.mode() == RunResult.Mode.PIRANHA ? 1 : 0));
-    System.out.println("COUNTER\t" + RUN_GROUP + "\tattempts\t" + r.attempts());
-    System.out.println("COUNTER\t" + RUN_GROUP + "\tstages\t" + r.stageNames().size());
-    System.out.println("COUNTER\t" + RUN_GROUP + "\tjobs\t" + r.jobIds().size());
-    JobReport.print(r.counters(), true, fs, output);
-    return 0;
+        ? QueryRuns.stock(
+            TopWords.chain(conf, input, text.freshOutput(name + "-tmp"), output, reducers, K),
+            fs,
+            output)
+        : QueryRuns.piranha(
+            conf,
+            TopWords.dag(name, GatedWordMapper.class, input, output, reducers, K),
+            fs,
+            output);
   }
 
   /** 1-10 words whose ranks follow a power law over the vocabulary (w1 the most common). */

@@ -12,6 +12,8 @@ import dev.levee.bench.results.Measurement;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.piranha.dag.MrChain;
+import dev.levee.piranha.examples.web.PaperQueries;
+import dev.levee.piranha.examples.web.PaperQuery;
 import dev.levee.piranha.exec.TaskTimeline;
 import dev.levee.piranha.plan.RunPlan;
 import dev.levee.piranha.runner.PiranhaRunner;

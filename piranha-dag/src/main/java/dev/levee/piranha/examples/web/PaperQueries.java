@@ -1,16 +1,16 @@
-package dev.levee.bench.hadoop.piranha;
+package dev.levee.piranha.examples.web;
 
 import java.util.List;
 
 /** The paper's three queries by workload name. */
-final class PaperQueries {
-  static final List<String> NAMES =
+public final class PaperQueries {
+  public static final List<String> NAMES =
       List.of(TopKDomainsQuery.NAME, TopKWordsQuery.NAME, NonSpamTopKAnchorQuery.NAME);
 
   private PaperQueries() {}
 
   /** The query named {@code name}, its shuffles over {@code reducers} tasks. */
-  static PaperQuery of(String name, int reducers) {
+  public static PaperQuery of(String name, int reducers) {
     return switch (name) {
       case TopKDomainsQuery.NAME -> new TopKDomainsQuery(reducers);
       case TopKWordsQuery.NAME -> new TopKWordsQuery(reducers);

@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.piranha;
+package dev.levee.piranha.examples.web;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,16 +25,16 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * what the previous reduce wrote: those are the paper's two redundant stages (its second and fourth
  * intermediate stages), which Piranha fuses into the reduce before them.
  */
-final class NonSpamTopKAnchorQuery implements PaperQuery {
-  static final String NAME = "non-spam-top-k-anchor";
-  static final int K = 5;
+public final class NonSpamTopKAnchorQuery implements PaperQuery {
+  public static final String NAME = "non-spam-top-k-anchor";
+  public static final int K = 5;
 
   /** The largest average spam score a kept domain may have, in thousandths. */
-  static final long MAX_AVG_SPAM_MILLIS = 200;
+  public static final long MAX_AVG_SPAM_MILLIS = 200;
 
   private final int reducers;
 
-  NonSpamTopKAnchorQuery(int reducers) {
+  public NonSpamTopKAnchorQuery(int reducers) {
     this.reducers = reducers;
   }
 

@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.piranha;
+package dev.levee.piranha.examples.web;
 
 import java.io.IOException;
 import java.util.List;
@@ -14,12 +14,12 @@ import org.apache.hadoop.mapreduce.Mapper;
  * little data crosses each boundary and the query's time is mostly coordination. Two jobs, four
  * MapReduce stages; the second job's map (inverting the pairs) is the redundant stage.
  */
-final class TopKDomainsQuery implements PaperQuery {
-  static final String NAME = "top-k-domains";
-  static final int K = 5;
+public final class TopKDomainsQuery implements PaperQuery {
+  public static final String NAME = "top-k-domains";
+  public static final int K = 5;
   private final int reducers;
 
-  TopKDomainsQuery(int reducers) {
+  public TopKDomainsQuery(int reducers) {
     this.reducers = reducers;
   }
 

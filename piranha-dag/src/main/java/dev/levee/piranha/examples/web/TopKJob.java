@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.piranha;
+package dev.levee.piranha.examples.web;
 
 import dev.levee.piranha.examples.TopWords;
 import java.io.IOException;

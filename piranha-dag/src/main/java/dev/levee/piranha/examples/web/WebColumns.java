@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.piranha;
+package dev.levee.piranha.examples.web;
 
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.io.Text;

@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.piranha;
+package dev.levee.piranha.examples.web;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,11 +8,13 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 
 /**
- * One of the paper's three queries over the {@code web} data, in the two forms a user has today: a
- * chain of stock MapReduce jobs (each reading what the previous one wrote) and a Pig Latin script.
- * Both give the same top k, so the chain is the oracle for every other arm.
+ * One of the paper's three queries over web pages, one per text line ({@code url TAB domain TAB
+ * language TAB spam_score TAB inlinks TAB anchor_text}), in the two forms a user has today: a chain
+ * of stock MapReduce jobs (each reading what the previous one wrote) and a Pig Latin script. Both
+ * give the same top k, so the chain is the oracle for every other way of running the query (Piranha
+ * on the chain, Pig, Piranha's Pig path).
  */
-interface PaperQuery {
+public interface PaperQuery {
   /** The workload's name on the command line. */
   String name();
 

@@ -1,4 +1,4 @@
-package dev.levee.bench.hadoop.piranha;
+package dev.levee.piranha.examples.web;
 
 import dev.levee.piranha.examples.TopWords;
 import java.io.IOException;
@@ -12,12 +12,12 @@ import org.apache.hadoop.mapreduce.Job;
  * groups (high selectivity), so intermediates are about as large as the input: the query where
  * materialization and redundant stages cost most. The chain is piranha-dag's own example.
  */
-final class TopKWordsQuery implements PaperQuery {
-  static final String NAME = "top-k-words";
-  static final int K = 20;
+public final class TopKWordsQuery implements PaperQuery {
+  public static final String NAME = "top-k-words";
+  public static final int K = 20;
   private final int reducers;
 
-  TopKWordsQuery(int reducers) {
+  public TopKWordsQuery(int reducers) {
     this.reducers = reducers;
   }
 
