@@ -6,9 +6,9 @@ import java.util.Map;
  * {@code ./levee cluster up|down|status}: the container tier's cluster (three ZooKeeper servers, a
  * NameNode and a DataNode, a ResourceManager, three NodeManagers with SpongeFiles deployed from the
  * distribution and its sample configuration, a Spark standalone master and two workers, a client),
- * left running for a person to try Levee on. Its configuration and files are under
- * integration-tests/containers/target/cluster/try; {@code down} removes every container and the
- * network.
+ * left running for a person to try Levee on; {@code demo} starts it and runs {@link ClusterDemo} on
+ * it. Its configuration and files are under integration-tests/containers/target/cluster/try; {@code
+ * down} removes every container and the network.
  */
 public final class ClusterCli {
   static final String NAME = "try";
@@ -42,13 +42,21 @@ public final class ClusterCli {
                     "leaky 200000 2")
                 + "\nStop it: ./levee cluster down");
       }
+      case "demo" -> {
+        cluster.start();
+        boolean ok = new ClusterDemo(cluster, SparkStandalone.start(cluster, 2)).run();
+        System.out.println(
+            "\nThe cluster stays up to look at (./levee cluster status); ./levee cluster down"
+                + " removes it.");
+        System.exit(ok ? 0 : 1);
+      }
       case "status" -> System.out.println(cluster.status());
       case "down" -> {
         cluster.close();
         System.out.println("cluster " + NAME + " removed");
       }
       default -> {
-        System.err.println("usage: ./levee cluster up|down|status");
+        System.err.println("usage: ./levee cluster up|down|status|demo");
         System.exit(2);
       }
     }

@@ -27,20 +27,27 @@ public final class NumbersInput {
   public static void generate(
       Configuration conf, Path dir, long numbers, int files, SuiteContext context)
       throws Exception {
+    try (ProgressReporter progress = context.progress("generate numbers", numbers, "records")) {
+      generate(conf, dir, numbers, files, progress);
+    }
+  }
+
+  /** The same, reporting to {@code progress} (a client outside the bench's suites). */
+  public static void generate(
+      Configuration conf, Path dir, long numbers, int files, ProgressReporter progress)
+      throws Exception {
     // Uniform over 10^10: every number distinct in practice, so the reducer's sort really works.
     Map<String, String> options = Map.of("keys", "10000000000", "value-size", "fixed:0");
     DatasetWriter.Plan plan =
         new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, numbers, files, 2, true);
-    try (ProgressReporter progress = context.progress("generate numbers", numbers, "records")) {
-      new DatasetWriter(conf)
-          .write(
-              "uniform",
-              SEED,
-              Datasets.builtIn().configure("uniform", SEED, options),
-              options,
-              plan,
-              progress);
-    }
+    new DatasetWriter(conf)
+        .write(
+            "uniform",
+            SEED,
+            Datasets.builtIn().configure("uniform", SEED, options),
+            options,
+            plan,
+            progress);
   }
 
   /**
