@@ -198,7 +198,7 @@ public final class ClusterMedianBench {
             "arm",
             "median s",
             "sponge/stock",
-            "bytes (median run)"));
+            "bytes (its first run)"));
     for (String link : List.of("bridge", "1gbit")) {
       double stock = medianSeconds(runs, link, "stock");
       for (String arm : List.of("stock", "sponge")) {
