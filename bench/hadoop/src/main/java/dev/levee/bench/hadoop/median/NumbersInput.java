@@ -37,14 +37,36 @@ public final class NumbersInput {
       Configuration conf, Path dir, long numbers, int files, ProgressReporter progress)
       throws Exception {
     // Uniform over 10^10: every number distinct in practice, so the reducer's sort really works.
-    Map<String, String> options = Map.of("keys", "10000000000", "value-size", "fixed:0");
+    writeUniform(
+        conf,
+        dir,
+        numbers,
+        files,
+        SEED,
+        Map.of("keys", "10000000000", "value-size", "fixed:0"),
+        progress);
+  }
+
+  /**
+   * Writes {@code records} lines of the bench's {@code uniform} data set with {@code seed} and
+   * {@code options} into {@code files} files under {@code dir} (replacing it).
+   */
+  public static void writeUniform(
+      Configuration conf,
+      Path dir,
+      long records,
+      int files,
+      long seed,
+      Map<String, String> options,
+      ProgressReporter progress)
+      throws Exception {
     DatasetWriter.Plan plan =
-        new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, numbers, files, 2, true);
+        new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, records, files, 2, true);
     new DatasetWriter(conf)
         .write(
             "uniform",
-            SEED,
-            Datasets.builtIn().configure("uniform", SEED, options),
+            seed,
+            Datasets.builtIn().configure("uniform", seed, options),
             options,
             plan,
             progress);

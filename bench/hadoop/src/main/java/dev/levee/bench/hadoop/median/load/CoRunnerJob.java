@@ -1,8 +1,7 @@
 package dev.levee.bench.hadoop.median.load;
 
 import dev.levee.bench.SuiteContext;
-import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
+import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.progress.ProgressReporter;
 import java.io.IOException;
 import java.util.Map;
@@ -49,20 +48,16 @@ public final class CoRunnerJob {
   public static void generate(
       Configuration conf, Path dir, long records, int files, SuiteContext context)
       throws Exception {
-    Map<String, String> options =
-        Map.of("keys", "1000000000", "value-size", "fixed:" + VALUE_BYTES);
-    DatasetWriter.Plan plan =
-        new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, records, files, 2, true);
     try (ProgressReporter progress =
         context.progress("generate co-runner input", records, "records")) {
-      new DatasetWriter(conf)
-          .write(
-              "uniform",
-              SEED,
-              Datasets.builtIn().configure("uniform", SEED, options),
-              options,
-              plan,
-              progress);
+      NumbersInput.writeUniform(
+          conf,
+          dir,
+          records,
+          files,
+          SEED,
+          Map.of("keys", "1000000000", "value-size", "fixed:" + VALUE_BYTES),
+          progress);
     }
   }
 
