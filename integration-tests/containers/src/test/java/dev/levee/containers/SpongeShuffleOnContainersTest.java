@@ -27,6 +27,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SpongeShuffleOnContainersTest {
   static final String GROUP = "Levee SpongeFiles";
   static final int POOL_MB = SharedContainerCluster.POOL_MB;
+
+  /** Where the sample yarn-site.xml puts each node's pool. */
+  static final String POOL_DIR = "/dev/shm/levee-sponge";
+
   static final String JOB_COUNTERS = "org.apache.hadoop.mapreduce.JobCounter";
 
   /** The reducer's shuffle fetches give up on a dead node within seconds, not minutes. */
@@ -115,6 +119,40 @@ class SpongeShuffleOnContainersTest {
         sponge.counter(GROUP, "remote_memory.bytes_read"),
         "every remote chunk was read back");
     assertPoolsFree("the skewed job");
+  }
+
+  /**
+   * A container cannot map another node's pool: each NodeManager's pool lives in its own {@code
+   * /dev/shm} (a tmpfs per container, sized by {@code --shm-size}), so a file one node puts there
+   * is seen by no other container, and the only way to another node's chunks is its server's
+   * authenticated wire (the intruder tests). A deployment that shared the host's IPC namespace or
+   * mounted one /dev/shm into every node would fail here.
+   */
+  @Test
+  void noContainerSeesAnotherNodesPool() {
+    List<String> nodes =
+        List.of(cluster.nodeManager(1), cluster.nodeManager(2), cluster.nodeManager(3), "client");
+    for (int i = 1; i <= 3; i++) {
+      String owner = cluster.nodeManager(i);
+      Docker.Result pool = cluster.tryExec(30, owner, "ls " + POOL_DIR);
+      assertEquals(0, pool.exitCode(), owner + " has its pool at " + POOL_DIR + ": " + pool.err());
+      String marker = "/dev/shm/levee-it-only-" + owner;
+      assertEquals(0, cluster.tryExec(30, owner, "echo " + owner + " > " + marker).exitCode());
+      try {
+        for (String other : nodes) {
+          if (!other.equals(owner)) {
+            Docker.Result seen = cluster.tryExec(30, other, "cat " + marker);
+            assertTrue(
+                seen.exitCode() != 0 && !seen.out().contains(owner),
+                other + " sees " + owner + "'s /dev/shm: " + seen.out());
+          }
+        }
+      } finally {
+        cluster.tryExec(30, owner, "rm -f " + marker);
+      }
+    }
+    Docker.Result clientPool = cluster.tryExec(30, "client", "ls " + POOL_DIR);
+    assertTrue(clientPool.exitCode() != 0, "the client container has no pool: " + clientPool.out());
   }
 
   /**
