@@ -45,11 +45,19 @@ public final class ClusterMedianBench {
       String output) {}
 
   public static void main(String[] args) throws Exception {
-    int reps = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    int reps = args.length > 0 && args[0].matches("\\d{1,2}") ? Integer.parseInt(args[0]) : -1;
+    if (args.length == 0) {
+      reps = 3;
+    }
     if (reps < 1 || reps > 20) {
-      System.err.println("usage: ./levee cluster median [reps: 1-20, default 3]");
+      System.err.println(
+          "levee: cluster median takes one optional count of rounds per link, 1 to 20 (default 3),"
+              + " got '"
+              + String.join(" ", args)
+              + "'");
       System.exit(2);
     }
+    LinkShaper.requireTc();
     String stamp =
         DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC)

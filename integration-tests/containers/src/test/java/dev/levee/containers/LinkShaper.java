@@ -20,6 +20,29 @@ final class LinkShaper {
     this.nodes = List.copyOf(nodes);
   }
 
+  /**
+   * Fails with what is needed when this host cannot shape links: iproute2's {@code tc}, run as root
+   * (the same user the Docker engine needs).
+   */
+  static void requireTc() {
+    String problem;
+    try {
+      Docker.Result tc = Docker.run(30, List.of("tc", "-V"));
+      String uid = Docker.run(30, List.of("id", "-u")).out().strip();
+      problem =
+          tc.exitCode() != 0
+              ? "`tc -V` exited " + tc.exitCode() + ": " + tc.err().strip()
+              : uid.equals("0") ? null : "this runs as uid " + uid + ", not root";
+    } catch (IllegalStateException e) {
+      problem = e.getMessage();
+    }
+    if (problem != null) {
+      throw new IllegalStateException(
+          "shaping the containers' links needs iproute2's tc on this host, run as root: "
+              + problem);
+    }
+  }
+
   /** Every node's link limited to {@code rate} (tc's syntax, e.g. {@code 1gbit}). */
   void shape(String rate) {
     unshape();
