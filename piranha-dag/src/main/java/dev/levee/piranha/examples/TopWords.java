@@ -13,12 +13,8 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.map.InverseMapper;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 
@@ -104,35 +100,9 @@ public final class TopWords {
   public static List<Job> chain(
       Configuration conf, Path input, Path tmp, Path output, int reducers, int k)
       throws IOException {
-    Job count = Job.getInstance(conf, "top-words: count");
-    count.setJarByClass(TopWords.class);
-    count.setInputFormatClass(TextInputFormat.class);
-    FileInputFormat.setInputPaths(count, input);
-    count.setMapperClass(WordMapper.class);
-    count.setCombinerClass(LongSumReducer.class);
-    count.setReducerClass(LongSumReducer.class);
-    count.setNumReduceTasks(reducers);
-    count.setOutputKeyClass(Text.class);
-    count.setOutputValueClass(LongWritable.class);
-    count.setOutputFormatClass(SequenceFileOutputFormat.class);
-    FileOutputFormat.setOutputPath(count, tmp);
-
-    Job top = Job.getInstance(conf, "top-words: top " + k);
-    top.setJarByClass(TopWords.class);
-    top.getConfiguration().setInt(K, k);
-    top.setInputFormatClass(SequenceFileInputFormat.class);
-    FileInputFormat.setInputPaths(top, tmp);
-    top.setMapperClass(InverseMapper.class);
-    top.setMapOutputKeyClass(LongWritable.class);
-    top.setMapOutputValueClass(Text.class);
-    top.setSortComparatorClass(LongWritable.DecreasingComparator.class);
-    top.setReducerClass(TopReducer.class);
-    top.setNumReduceTasks(1);
-    top.setOutputKeyClass(LongWritable.class);
-    top.setOutputValueClass(Text.class);
-    top.setOutputFormatClass(TextOutputFormat.class);
-    FileOutputFormat.setOutputPath(top, output);
-    return List.of(count, top);
+    return List.of(
+        TopKJob.count(conf, "top-words: count", input, WordMapper.class, reducers, tmp),
+        TopKJob.top(conf, "top-words: top " + k, tmp, k, output));
   }
 
   /** The same two jobs as one Piranha DAG (nothing is written to {@code tmp}). */

@@ -46,6 +46,25 @@ public final class DatasetWriter {
     this.conf = conf;
   }
 
+  /**
+   * {@link #write} of the built-in data set {@code datasetName} configured with {@code options}.
+   */
+  public Result writeBuiltIn(
+      String datasetName,
+      long seed,
+      Map<String, String> options,
+      Plan plan,
+      ProgressReporter progress)
+      throws IOException, InterruptedException {
+    return write(
+        datasetName,
+        seed,
+        Datasets.builtIn().configure(datasetName, seed, options),
+        options,
+        plan,
+        progress);
+  }
+
   public Result write(
       String datasetName,
       long seed,

@@ -1,7 +1,6 @@
 package dev.levee.containers.jobs;
 
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.piranha.dag.MrChain;
 import dev.levee.piranha.examples.web.PaperQueries;
@@ -50,10 +49,9 @@ public final class PaperQueryRun extends Configured implements Tool {
     if (!fs.exists(new Path(web, DatasetWriter.MANIFEST))) {
       long records = Long.parseLong(args[2]);
       new DatasetWriter(conf)
-          .write(
+          .writeBuiltIn(
               "web",
               SEED,
-              Datasets.builtIn().configure("web", SEED, Map.of()),
               Map.of(),
               new DatasetWriter.Plan(web.toString(), records, Integer.parseInt(args[3]), 1, true),
               ProgressReporter.start("web", records, "records"));

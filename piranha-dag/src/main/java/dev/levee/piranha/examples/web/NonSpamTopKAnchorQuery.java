@@ -1,5 +1,6 @@
 package dev.levee.piranha.examples.web;
 
+import dev.levee.piranha.examples.TopKJob;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

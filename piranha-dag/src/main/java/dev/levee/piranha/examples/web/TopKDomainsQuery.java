@@ -1,5 +1,6 @@
 package dev.levee.piranha.examples.web;
 
+import dev.levee.piranha.examples.TopKJob;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

@@ -2,7 +2,6 @@ package dev.levee.bench.hadoop.median;
 
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.progress.ProgressReporter;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -62,14 +61,7 @@ public final class NumbersInput {
       throws Exception {
     DatasetWriter.Plan plan =
         new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, records, files, 2, true);
-    new DatasetWriter(conf)
-        .write(
-            "uniform",
-            seed,
-            Datasets.builtIn().configure("uniform", seed, options),
-            options,
-            plan,
-            progress);
+    new DatasetWriter(conf).writeBuiltIn("uniform", seed, options, plan, progress);
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.levee.bench.hadoop.piranha;
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.demo.DemoTable;
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.results.Measurement;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
@@ -42,10 +41,9 @@ public final class PiranhaDemoRow {
       throws Exception {
     Path input = new Path("/demo/piranha/web");
     new DatasetWriter(cluster.clientConf())
-        .write(
+        .writeBuiltIn(
             "web",
             42,
-            Datasets.builtIn().configure("web", 42, Map.of()),
             Map.of(),
             new DatasetWriter.Plan(input.toString(), records, 2, 2, true),
             context.progress("piranha demo data", records, "records"));

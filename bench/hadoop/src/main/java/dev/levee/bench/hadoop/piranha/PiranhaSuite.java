@@ -4,8 +4,6 @@ import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
-import dev.levee.bench.gen.RecordGenerator;
 import dev.levee.bench.report.ResultGroup;
 import dev.levee.bench.report.Summary;
 import dev.levee.bench.results.Measurement;
@@ -324,13 +322,11 @@ public final class PiranhaSuite implements Suite {
 
   private static long writeWeb(SuiteContext context, Configuration conf, Path web, long records)
       throws Exception {
-    RecordGenerator gen = Datasets.builtIn().configure("web", 42, Map.of());
     DatasetWriter.Result data =
         new DatasetWriter(conf)
-            .write(
+            .writeBuiltIn(
                 "web",
                 42,
-                gen,
                 Map.of(),
                 new DatasetWriter.Plan(web.toString(), records, 2, 2, true),
                 context.progress("generate", records, "records"));

@@ -1,7 +1,6 @@
 package dev.levee.bench.hadoop.themis;
 
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.progress.ProgressReporter;
 import java.io.IOException;
 import java.util.Map;
@@ -53,10 +52,9 @@ interface ThemisWorkload {
       throws IOException, InterruptedException {
     FileSystem fs = dir.getFileSystem(conf);
     return new DatasetWriter(conf)
-        .write(
+        .writeBuiltIn(
             dataset,
             seed,
-            Datasets.builtIn().configure(dataset, seed, options),
             options,
             new DatasetWriter.Plan(fs.makeQualified(dir).toString(), records, files, 2, true),
             progress);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.it.pig.PigOnMiniCluster;
 import dev.levee.it.zk.ZooKeeperServers;
@@ -54,10 +53,9 @@ class PaperQueriesTest {
     zk = ZooKeeperServers.standalone(dir.resolve("zk"));
     web = path("web");
     new DatasetWriter(conf())
-        .write(
+        .writeBuiltIn(
             "web",
             42,
-            Datasets.builtIn().configure("web", 42, Map.of()),
             Map.of(),
             new DatasetWriter.Plan(web.toString(), 3000, 2, 1, true),
             ProgressReporter.start("web", 3000, "records"));

@@ -2,7 +2,6 @@ package dev.levee.bench.hadoop.median.pig;
 
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.gen.DatasetWriter;
-import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.progress.ProgressReporter;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -34,14 +33,7 @@ public final class WebPages {
     DatasetWriter.Plan plan =
         new DatasetWriter.Plan(conf.get("fs.defaultFS") + dir, pages, files, 2, true);
     try (ProgressReporter progress = context.progress("generate web pages", pages, "records")) {
-      new DatasetWriter(conf)
-          .write(
-              "web",
-              SEED,
-              Datasets.builtIn().configure("web", SEED, options),
-              options,
-              plan,
-              progress);
+      new DatasetWriter(conf).writeBuiltIn("web", SEED, options, plan, progress);
     }
   }
 

@@ -1,6 +1,5 @@
-package dev.levee.piranha.examples.web;
+package dev.levee.piranha.examples;
 
-import dev.levee.piranha.examples.TopWords;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -22,11 +21,11 @@ import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
  * and the final top k (the paper's Fig. 4: an identity-like map that inverts the pairs, one reducer
  * reading counts in decreasing order).
  */
-final class TopKJob {
+public final class TopKJob {
   private TopKJob() {}
 
   /** Counts what {@code mapper} emits from the text lines of {@code in}; SequenceFile output. */
-  static Job count(
+  public static Job count(
       Configuration conf,
       String name,
       Path in,
@@ -43,7 +42,7 @@ final class TopKJob {
   }
 
   /** Sums the (key, 1) pairs {@code j}'s mapper emits, writing a SequenceFile for the next job. */
-  static Job sumInto(Job j, int reducers, Path out) {
+  public static Job sumInto(Job j, int reducers, Path out) {
     j.setMapOutputKeyClass(Text.class);
     j.setMapOutputValueClass(LongWritable.class);
     j.setCombinerClass(LongSumReducer.class);
@@ -59,7 +58,8 @@ final class TopKJob {
   /**
    * The top {@code k} of the (key, count) SequenceFile {@code in}, as text {@code count TAB key}.
    */
-  static Job top(Configuration conf, String name, Path in, int k, Path out) throws IOException {
+  public static Job top(Configuration conf, String name, Path in, int k, Path out)
+      throws IOException {
     Job j = Job.getInstance(conf, name);
     j.setJarByClass(TopKJob.class);
     j.getConfiguration().setInt(TopWords.K, k);
