@@ -232,7 +232,16 @@ public final class BenchCli {
             out,
             err);
     suite.run(ctx);
-    err.println(suite.name() + ": results appended to " + store.fileFor(suite.name()));
+    // A suite that only redrew figures appended nothing: saying otherwise sends a reader to look
+    // for new lines.
+    err.println(
+        store.appended() == 0
+            ? suite.name() + ": no result lines appended"
+            : suite.name()
+                + ": "
+                + store.appended()
+                + " result lines appended to "
+                + store.fileFor(suite.name()));
     if (newRun) {
       err.println(
           suite.name()

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 public final class ResultsStore {
   private static final Pattern SUITE_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]*");
   private final Path dir;
+  private int appended;
   private final ObjectMapper mapper =
       new ObjectMapper()
           .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
@@ -56,9 +57,15 @@ public final class ResultsStore {
           StandardOpenOption.CREATE,
           StandardOpenOption.APPEND,
           StandardOpenOption.WRITE);
+      appended++;
     } catch (IOException e) {
       throw new UncheckedIOException("could not append to " + fileFor(m.suite()), e);
     }
+  }
+
+  /** Lines this store appended since it was made. */
+  public synchronized int appended() {
+    return appended;
   }
 
   /**

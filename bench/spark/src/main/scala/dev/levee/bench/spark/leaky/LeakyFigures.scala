@@ -5,7 +5,7 @@ import java.nio.file.{Files, Path}
 
 import scala.jdk.CollectionConverters._
 
-import org.knowm.xchart.{XYChart, XYSeries}
+import org.knowm.xchart.{AnnotationText, XYChart, XYSeries}
 import org.knowm.xchart.style.Styler.LegendLayout
 import org.knowm.xchart.style.markers.SeriesMarkers
 
@@ -16,14 +16,16 @@ import dev.levee.bench.results.Measurement
  * The leaky suite's figures, drawn from its results file and modelled on the paper's own (reduce-stage time against
  * DMR, one line per system, failures marked):
  *  - `leaky-dmr-sweep-<op>.png`: median reduce-stage seconds against DMR, one line per variant and executor heap;
- *    a failed point (OutOfMemoryError, lost executors, killed at the job timeout) is a cross at the time it failed;
+ *    a failed point (OutOfMemoryError, lost executors, killed at the job timeout) is a mark of its own curve's at the
+ *    time it failed;
  *  - `leaky-memory-ladder-<op>.png`: median reduce-stage seconds against executor memory on the curve with the most
- *    memories, with the line 5% above stock's best: the smallest memory under it is the memory figure;
+ *    memories, with the line 5% above stock's best: the smallest memory under it is the memory figure; the
+ *    variants that failed at a memory are named there;
  *  - `leaky-gc-share-<heap>m.png` and `leaky-gc-share-ladder.png`: the median GC share of reduce-task time against
  *    DMR at the sweep's smallest heap and against executor memory on the ladder, with the 10% goal.
  *
- * Only the points of one git revision are drawn (by default the newest revision that measured stock and leaky),
- * and no ablation (runs with `--leaky-conf`): figures from different code are never mixed on one chart.
+ * Each figure draws the points of one git revision (by default the newest that measured stock and leaky and can draw
+ * it), and no ablation (runs with `--leaky-conf`): figures from different code are never mixed on one chart.
  */
 object LeakyFigures {
 
@@ -46,19 +48,15 @@ object LeakyFigures {
 
   private val GcGoal = 0.10
 
+  /** Reduce-task counts a curve needs to be drawn against DMR: two points are a slope, not a sweep. */
+  private val MinSweepPoints = 3
+
   private val Colors = Map(
     LeakySuite.Stock -> new Color(200, 60, 50),
     LeakySuite.Leaky -> new Color(40, 100, 200),
     LeakySuite.DataFrame -> new Color(40, 150, 70),
     LeakySuite.DataFrameOffHeap -> new Color(150, 90, 180)
   )
-
-  /** The revision drawn when none is asked for: the newest that measured both stock and leaky points. */
-  def defaultRevision(ms: Seq[Measurement]): Option[String] =
-    ms.filter(isPoint).reverse.map(_.gitRevision()).distinct.find { rev =>
-      val variants = ms.filter(m => isPoint(m) && m.gitRevision() == rev).map(_.variant()).toSet
-      variants(LeakySuite.Stock) && variants(LeakySuite.Leaky)
-    }
 
   private def isPoint(m: Measurement): Boolean =
     m.suite() == "leaky" && m.params().get("kind") == "point" && !m
@@ -128,19 +126,43 @@ object LeakyFigures {
   }
 
   /**
+   * The figures, each a function of one revision's points (`sweep`) and of that revision's longest ladder run (`ladder`)
+   * that draws nothing (None) when those points cannot make it.
+   */
+  private final case class Family(draw: (Seq[Point], Seq[Point], String, Path) => Seq[Path])
+
+  private def paperSetting(ps: Seq[Point]) =
+    ps.filter(p => p.gc == "parallel" && p.dataset == "uniform")
+
+  private val Families = Seq(
+    Family { (points, _, stamp, dir) =>
+      val paper = paperSetting(points)
+      paper
+        .map(_.op)
+        .distinct
+        .sorted
+        .flatMap(op => dmrSweep(paper.filter(_.op == op), op, stamp, dir))
+    },
+    Family { (points, ladder, stamp, dir) =>
+      val paper = paperSetting(ladder)
+      paperSetting(points)
+        .map(_.op)
+        .distinct
+        .sorted
+        .flatMap(op => memoryLadder(paper.filter(_.op == op), op, stamp, dir))
+    },
+    Family((points, _, stamp, dir) => gcShareAtSmallHeap(paperSetting(points), stamp, dir).toSeq),
+    Family((_, ladder, stamp, dir) => gcShareLadder(paperSetting(ladder), stamp, dir).toSeq)
+  )
+
+  /**
    * Writes every figure the points allow into `dir` (the ladder from `ladder`), each with `stamp` (where its points come
    * from, `Charts.provenance`) under it; returns the files written.
    */
   def write(points: Seq[Point], ladder: Seq[Point], stamp: String, dir: Path): Seq[Path] = {
     System.setProperty("java.awt.headless", "true")
     Files.createDirectories(dir)
-    def paperSetting(ps: Seq[Point]) = ps.filter(p => p.gc == "parallel" && p.dataset == "uniform")
-    val paper = paperSetting(points)
-    val ops = paper.map(_.op).distinct.sorted
-    val sweeps = ops.flatMap(op => dmrSweep(paper.filter(_.op == op), op, stamp, dir))
-    val ladders =
-      ops.flatMap(op => memoryLadder(paperSetting(ladder).filter(_.op == op), op, stamp, dir))
-    sweeps ++ ladders ++ gcShare(paper, paperSetting(ladder), stamp, dir)
+    Families.flatMap(_.draw(points, ladder, stamp, dir))
   }
 
   /**
@@ -158,15 +180,17 @@ object LeakyFigures {
     val curves = points
       .groupBy(p => (p.variant, p.memoryMb, p.records))
       .filter { case ((_, m, r), ps) =>
-        ps.map(_.reduceTasks).distinct.size > 1 && stockMeasured((m, r))
+        ps.map(_.reduceTasks).distinct.size >= MinSweepPoints && stockMeasured((m, r))
       }
-    if (curves.isEmpty) return None
+    // A sweep without stock's own curve beside it (a leaky-only run at one heap) is not this figure.
+    if (!curves.keys.exists(_._1 == LeakySuite.Stock)) return None
     val chart = xyChart(
       s"$op: reduce stage time against DMR (uniform keys, ParallelGC, local-cluster, medians)",
       "DMR = input bytes / reduce tasks / executor heap (log scale); y: reduce stage seconds",
-      "seconds, log scale (x, +: FAILED, when it failed)"
+      "seconds, log scale (a FAILED point: when it failed)"
     )
     chart.getStyler.setXAxisLogarithmic(true)
+    chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
     // Failed points sit at the time they failed, up to the job timeout: a log scale keeps the finished ones apart.
     chart.getStyler.setYAxisLogarithmic(true)
     chart.getStyler.setYAxisLogarithmicDecadeOnly(false)
@@ -177,89 +201,106 @@ object LeakyFigures {
         val sorted = ps.sortBy(_.dmr)
         val input = f"${sorted.head.inputBytes / 1e6}%.0f MB input"
         val label = s"$v, ${m} MB heap, $input"
-        // Colour: the variant; line: the heap; marker: the input size. No two curves look alike.
+        // Colour: the variant; line: the heap; marker: the input size; failure mark: heap and input. No two curves,
+        // and no two curves' failures, look alike.
         val dashed = heaps.indexOf(m) % 2 == 1
-        line(chart, label, sorted, v, dashed, inputs.indexOf(records))
+        val shape = inputs.indexOf(records)
+        line(chart, label, sorted, v, dashed, shape, heaps.indexOf(m) * inputs.size + shape)
     }
     Some(save(chart, dir, s"leaky-dmr-sweep-$op.png", stamp))
   }
 
-  /** Reduce time against executor memory on the curve (dataset, R, input) with the most memories. */
+  /**
+   * Reduce time against executor memory on the curve (dataset, R, input) with the most memories. The memories are the
+   * ladder's steps, evenly spaced and each labelled (they are not evenly spaced in MB); a memory where a variant failed
+   * names it above the curves instead of a mark at the time it failed, so two failures at one memory never overlap.
+   */
   private def memoryLadder(
       points: Seq[Point],
       op: String,
       stamp: String,
       dir: Path
   ): Option[Path] = {
+    if (points.isEmpty) return None
     val byCurve = points.groupBy(p => (p.reduceTasks, p.records))
     val (curve, ladder) = byCurve.maxBy { case (_, ps) => ps.map(_.memoryMb).distinct.size }
-    if (ladder.map(_.memoryMb).distinct.size < 3) return None
+    val memories = ladder.map(_.memoryMb).distinct.sorted
+    if (memories.size < 3) return None
     val stockBest =
       ladder.filter(p => p.variant == LeakySuite.Stock && !p.failed).map(_.reduceSeconds)
-    val smallest: Map[String, String] = ladder.groupBy(_.variant).map { case (v, ps) =>
-      v -> (if (stockBest.isEmpty) "-"
-            else
-              ps.filter(p =>
-                !p.failed && p.reduceSeconds <= stockBest.min * (1 + SweepResults.Tolerance)
-              ).map(_.memoryMb)
-                .sorted
-                .headOption
-                .fold("none")(_ + " MB"))
-    }
+    val line = stockBest.minOption.map(_ * (1 + SweepResults.Tolerance))
     val runs = ladder.map(_.runs).distinct.sorted
-    val memories = ladder.map(_.memoryMb).distinct.sorted
     val chart = xyChart(
       s"$op: memory ladder, R=${curve._1}, ${ladder.head.inputBytes / 1000000} MB input (medians of " +
         s"${runs.mkString("/")} runs)",
-      s"executor memory, MB (log scale; measured at ${memories.mkString(", ")})",
-      "seconds (x, +: FAILED, when it failed)"
+      "executor memory, MB (the ladder's steps)",
+      "reduce stage seconds"
     )
-    chart.getStyler.setXAxisLogarithmic(true)
-    chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
+    val step: Int => Double = m => memories.indexOf(m).toDouble
+    chart.getStyler.setxAxisTickLabelsFormattingFunction(x =>
+      memories
+        .lift(math.round(x).toInt)
+        .filter(_ => math.abs(x - math.round(x)) < 1e-9)
+        .fold("")(_.toString)
+    )
+    val finished = ladder.filterNot(_.failed)
+    val top = (finished.map(_.reduceSeconds) ++ line).maxOption.getOrElse(1.0)
     chart.getStyler.setYAxisMin(0.0)
+    chart.getStyler.setYAxisMax(top * 1.3)
+    // XChart labels ticks through the formatter at the data's x values only when they are evenly spaced (else it
+    // searches for round steps, and never ends when the formatter leaves them blank): this series is at every step,
+    // and added first: XChart checks the spacing in the order the series give their x values.
+    val steps = memories.indices.map(_.toDouble).toArray
+    val across = chart.addSeries(
+      line.fold("every step")(y => f"stock's best + 5%% ($y%.2f s)"),
+      steps,
+      steps.map(_ => line.getOrElse(0.0))
+    )
+    across.setMarker(SeriesMarkers.NONE)
+    across.setLineColor(if (line.isDefined) Color.DARK_GRAY else new Color(0, 0, 0, 0))
+    across.setLineStyle(dash)
+    across.setShowInLegend(line.isDefined)
     ladder.groupBy(_.variant).toSeq.sortBy(v => variantOrder(v._1)).foreach { case (v, ps) =>
-      line(
-        chart,
-        s"$v: within 5% of stock's best from ${smallest(v)} up",
-        ps.sortBy(_.memoryMb).map(p => p.copy(dmr = p.memoryMb.toDouble)),
-        v,
-        dashed = false,
-        shape = variantOrder(v)
+      val ok = ps.filterNot(_.failed).sortBy(_.memoryMb)
+      val from = line.fold("")(y =>
+        ok.find(_.reduceSeconds <= y)
+          .fold(", never within 5% of stock's best")(p =>
+            s", within 5% of stock's best from ${p.memoryMb} MB"
+          )
       )
+      if (ok.nonEmpty) {
+        val s = chart.addSeries(
+          s"$v$from",
+          ok.map(p => step(p.memoryMb)).toArray,
+          ok.map(_.reduceSeconds).toArray
+        )
+        style(s, v, dashed = false)
+        s.setMarker(Shapes(variantOrder(v) % Shapes.size))
+      }
     }
-    if (stockBest.nonEmpty) {
-      val memories = ladder.map(_.memoryMb.toDouble)
-      val y = stockBest.min * (1 + SweepResults.Tolerance)
-      val s = chart.addSeries(
-        f"stock's best + 5%% ($y%.2f s)",
-        Array(memories.min, memories.max),
-        Array(y, y)
-      )
-      s.setMarker(SeriesMarkers.NONE)
-      s.setLineColor(Color.DARK_GRAY)
-      s.setLineStyle(dash)
+    chart.getStyler.setAnnotationTextFontColor(Charts.FAILED)
+    chart.getStyler.setAnnotationTextFont(
+      new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 13)
+    )
+    ladder.filter(_.failed).groupBy(_.memoryMb).foreach { case (m, ps) =>
+      val who = ps.sortBy(p => variantOrder(p.variant)).map(_.variant).mkString(", ")
+      chart.addAnnotation(new AnnotationText(s"FAILED: $who", step(m), top * 1.15, false))
     }
     Some(save(chart, dir, s"leaky-memory-ladder-$op.png", stamp))
   }
 
   /**
-   * GC share of reduce task time, failed points left out (they have no share to show): against DMR at the smallest
-   * heap of the sweep (where the goal is set), and against executor memory on the memory ladder.
+   * GC share of reduce task time against DMR at the smallest heap swept over several reduce-task counts, failed points
+   * left out (they have no share to show): where the goal is set.
    */
-  private def gcShare(
-      points: Seq[Point],
-      ladderPoints: Seq[Point],
-      stamp: String,
-      dir: Path
-  ): Seq[Path] = {
+  private def gcShareAtSmallHeap(points: Seq[Point], stamp: String, dir: Path): Option[Path] = {
     val shown = points.filter(_.gcShare.isDefined)
-    if (shown.isEmpty) return Seq.empty
     val swept = shown
       .groupBy(p => (p.memoryMb, p.records))
-      .filter(_._2.map(_.reduceTasks).distinct.size > 1)
+      .filter(_._2.map(_.reduceTasks).distinct.size >= MinSweepPoints)
       .keys
       .map(_._1)
-    val atSmallHeap = swept.minOption.map { heap =>
+    swept.minOption.map { heap =>
       val ps = shown.filter(p =>
         p.memoryMb == heap && points.exists(q =>
           q.variant == LeakySuite.Stock && q.records == p.records
@@ -271,29 +312,27 @@ object LeakyFigures {
         "GC time / reduce task time, % (failed points have none)"
       )
       chart.getStyler.setXAxisLogarithmic(true)
+      chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
       gcLines(chart, ps, _.dmr)
       save(chart, dir, s"leaky-gc-share-${heap}m.png", stamp)
     }
-    val ladder =
-      if (ladderPoints.forall(_.gcShare.isEmpty)) None
-      else {
-        val byCurve =
-          ladderPoints.filter(_.gcShare.isDefined).groupBy(p => (p.reduceTasks, p.records))
-        val (curve, ps) = byCurve.maxBy { case (_, qs) => qs.map(_.memoryMb).distinct.size }
-        if (ps.map(_.memoryMb).distinct.size < 3) None
-        else {
-          val chart = xyChart(
-            s"GC share of reduce time vs executor memory (R=${curve._1}, ${ps.head.inputBytes / 1000000} MB input, medians)",
-            "executor memory, MB (log scale)",
-            "GC time / reduce task time, % (failed points have none)"
-          )
-          chart.getStyler.setXAxisLogarithmic(true)
-          chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
-          gcLines(chart, ps, _.memoryMb.toDouble)
-          Some(save(chart, dir, "leaky-gc-share-ladder.png", stamp))
-        }
-      }
-    atSmallHeap.toSeq ++ ladder
+  }
+
+  /** GC share of reduce task time against executor memory on the ladder's longest curve, failed points left out. */
+  private def gcShareLadder(ladderPoints: Seq[Point], stamp: String, dir: Path): Option[Path] = {
+    val byCurve = ladderPoints.filter(_.gcShare.isDefined).groupBy(p => (p.reduceTasks, p.records))
+    if (byCurve.isEmpty) return None
+    val (curve, ps) = byCurve.maxBy { case (_, qs) => qs.map(_.memoryMb).distinct.size }
+    if (ps.map(_.memoryMb).distinct.size < 3) return None
+    val chart = xyChart(
+      s"GC share of reduce time vs executor memory (R=${curve._1}, ${ps.head.inputBytes / 1000000} MB input, medians)",
+      "executor memory, MB (log scale)",
+      "GC time / reduce task time, % (failed points have none)"
+    )
+    chart.getStyler.setXAxisLogarithmic(true)
+    chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
+    gcLines(chart, ps, _.memoryMb.toDouble)
+    Some(save(chart, dir, "leaky-gc-share-ladder.png", stamp))
   }
 
   private def gcLines(chart: XYChart, ps: Seq[Point], x: Point => Double): Unit = {
@@ -321,7 +360,7 @@ object LeakyFigures {
     goal.setLineStyle(dash)
   }
 
-  /** Markers for finished points by shape index, and the open mark of the same curve's failures. */
+  /** Markers for finished points by shape index, and marks for failures, none of them a finished point's shape. */
   private val Shapes = Seq(
     SeriesMarkers.CIRCLE,
     SeriesMarkers.SQUARE,
@@ -329,7 +368,12 @@ object LeakyFigures {
     SeriesMarkers.DIAMOND
   )
   private val FailedShapes =
-    Seq(SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.OVAL)
+    Seq(
+      SeriesMarkers.CROSS,
+      SeriesMarkers.PLUS,
+      SeriesMarkers.TRIANGLE_DOWN,
+      SeriesMarkers.TRAPEZOID
+    )
 
   /**
    * One curve (x = the points' `dmr`) with its failed points in the curve's colour and a failure mark of its own, named
@@ -341,7 +385,8 @@ object LeakyFigures {
       ps: Seq[Point],
       variant: String,
       dashed: Boolean,
-      shape: Int
+      shape: Int,
+      failedShape: Int
   ): Unit = {
     val ok = ps.filterNot(_.failed)
     if (ok.nonEmpty) {
@@ -351,16 +396,13 @@ object LeakyFigures {
     }
     val failed = ps.filter(_.failed)
     if (failed.nonEmpty) {
-      val where = failed.map(p =>
-        if (p.dmr == p.memoryMb.toDouble) s"${p.memoryMb} MB" else f"DMR ${p.dmr}%.2f"
-      )
       val f = chart.addSeries(
-        s"$label: FAILED at ${where.mkString(", ")}",
+        s"$label: FAILED at ${failed.map(p => f"DMR ${p.dmr}%.2f").mkString(", ")}",
         failed.map(_.dmr).toArray,
         failed.map(_.reduceSeconds).toArray
       )
       f.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter)
-      f.setMarker(FailedShapes(shape % FailedShapes.size))
+      f.setMarker(FailedShapes(failedShape % FailedShapes.size))
       f.setMarkerColor(Colors.getOrElse(variant, Color.BLACK))
     }
   }
@@ -397,23 +439,45 @@ object LeakyFigures {
     file
   }
 
-  /** Reads `results/leaky.jsonl` and writes the figures of `revision` (or the default one) to `results/figures`. */
+  /**
+   * Reads `results/leaky.jsonl` and writes the figures to `results/figures`: each from `revision` if one is given,
+   * otherwise each from the newest revision that measured stock and leaky and whose points can draw it (a memory ladder
+   * and a DMR sweep are different runs; the strip under each figure names its revision). No figure mixes revisions.
+   */
   def writeFromResults(
       store: dev.levee.bench.results.ResultsStore,
       revision: Option[String]
-  ): Seq[Path] = {
+  ): Seq[Drawn] = {
     val file = store.fileFor("leaky")
     if (!Files.exists(file)) throw new IllegalArgumentException(s"no leaky results at $file")
     val ms = store.read(file).asScala.toSeq
-    val rev = revision
-      .orElse(defaultRevision(ms))
-      .getOrElse(
-        throw new IllegalArgumentException(s"no revision of $file measured both stock and leaky")
-      )
-    val ps = points(ms, rev)
-    if (ps.isEmpty) throw new IllegalArgumentException(s"no leaky points of revision $rev in $file")
-    val stamp =
-      Charts.provenance(ms.filter(m => isPoint(m) && m.gitRevision().startsWith(rev)).asJava)
-    write(ps, ladderPoints(ms, rev), stamp, store.dir().resolve("figures"))
+    val candidates = revision.map(Seq(_)).getOrElse(revisionsNewestFirst(ms))
+    if (candidates.isEmpty)
+      throw new IllegalArgumentException(s"no revision of $file measured both stock and leaky")
+    if (candidates.forall(rev => points(ms, rev).isEmpty))
+      throw new IllegalArgumentException(s"no leaky points of revision ${candidates.head} in $file")
+    val dir = store.dir().resolve("figures")
+    System.setProperty("java.awt.headless", "true")
+    Files.createDirectories(dir)
+    Families.flatMap { family =>
+      candidates.iterator
+        .map { rev =>
+          val stamp =
+            Charts.provenance(ms.filter(m => isPoint(m) && m.gitRevision().startsWith(rev)).asJava)
+          family.draw(points(ms, rev), ladderPoints(ms, rev), stamp, dir).map(Drawn(_, rev))
+        }
+        .find(_.nonEmpty)
+        .getOrElse(Seq.empty)
+    }
   }
+
+  /** A figure written, and the revision whose points it draws. */
+  final case class Drawn(file: Path, revision: String)
+
+  /** The revisions that measured both stock and leaky points, newest first. */
+  def revisionsNewestFirst(ms: Seq[Measurement]): Seq[String] =
+    ms.filter(isPoint).reverse.map(_.gitRevision()).distinct.filter { rev =>
+      val variants = ms.filter(m => isPoint(m) && m.gitRevision() == rev).map(_.variant()).toSet
+      variants(LeakySuite.Stock) && variants(LeakySuite.Leaky)
+    }
 }

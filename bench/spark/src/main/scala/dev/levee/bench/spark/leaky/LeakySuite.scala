@@ -50,7 +50,7 @@ final class LeakySuite extends Suite {
     OptionSpec.optional(
       "figures-revision",
       "REV",
-      "git revision (prefix) whose points the figures show; default: the newest that measured stock and leaky",
+      "git revision (prefix) whose points the figures show; default: for each figure, the newest that measured stock and leaky and can draw it",
       ""
     )
   )).asJava
@@ -69,7 +69,9 @@ final class LeakySuite extends Suite {
       Option(context.options().string("figures-revision")).map(_.trim).filter(_.nonEmpty)
     LeakyFigures
       .writeFromResults(context.store(), revision)
-      .foreach(f => context.err().println(s"leaky: wrote $f"))
+      .foreach(d =>
+        context.err().println(s"leaky: wrote ${d.file} (points of ${d.revision.take(7)})")
+      )
   }
 
   private def sweep(context: SuiteContext): LeakySweepPlan = {
