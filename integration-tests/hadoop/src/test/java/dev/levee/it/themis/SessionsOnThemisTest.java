@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.hadoop.SharedClusterExtension;
 import dev.levee.it.hadoop.TestClusters;
+import dev.levee.themis.examples.ClickSessions;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -58,6 +59,8 @@ class SessionsOnThemisTest {
     c.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
     c.setClass(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DefaultCodec.class, CompressionCodec.class);
     Job job = Job.getInstance(c);
+    job.setJobName("click-sessions");
+    job.setJarByClass(ClickSessions.class);
     ClickSessions.configure(job);
     job.setNumReduceTasks(2);
     FileInputFormat.addInputPath(job, in);
