@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 import javax.imageio.ImageIO;
+import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -410,6 +411,20 @@ public final class Charts {
     if (!ImageIO.write(image, "png", file.toFile())) {
       throw new IOException("no PNG writer for " + file);
     }
+  }
+
+  /**
+   * A dashed dark line across a bar chart at {@code y}: the goal its bars are judged against, drawn
+   * wherever a title or legend names one (say "dashed" there: the line carries no label).
+   */
+  public static void goalLine(CategoryChart chart, double y) {
+    chart.addAnnotation(new AnnotationLine(y, false, false));
+    chart.getStyler().setAnnotationLineColor(Color.DARK_GRAY);
+    chart
+        .getStyler()
+        .setAnnotationLineStroke(
+            new BasicStroke(
+                2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {8f, 6f}, 0f));
   }
 
   /** A value as a bar label: "1.2", "34.5", "1,234". */

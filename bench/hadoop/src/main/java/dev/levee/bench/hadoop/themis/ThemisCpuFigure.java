@@ -18,6 +18,10 @@ import org.knowm.xchart.CategoryChart;
  */
 public final class ThemisCpuFigure implements Figure {
   private static final String METRIC = "cpu_us_per_record";
+
+  /** Issue 31's goal: Themis at most this share of stock-default's CPU per record on Sort. */
+  private static final double SORT_GOAL = 0.7;
+
   private static final String BASE = ShuffleVariant.STOCK_DEFAULT.label;
 
   @Override
@@ -55,7 +59,7 @@ public final class ThemisCpuFigure implements Figure {
     List<String> variants = run.stream().map(Measurement::variant).distinct().toList();
     CategoryChart chart =
         Charts.bars(
-            "Themis: CPU per record relative to stock-default (goal on Sort: 0.7)",
+            "Themis: CPU per record relative to stock-default (goal on Sort: 0.7, dashed)",
             "workload",
             "CPU per input record / stock-default's",
             1400,
@@ -74,6 +78,7 @@ public final class ThemisCpuFigure implements Figure {
       chart.addSeries(v, workloads, y).setFillColor(ShuffleVariant.colour(v));
     }
     Charts.headroom(chart, max);
+    Charts.goalLine(chart, SORT_GOAL);
     StringBuilder base = new StringBuilder();
     for (String w : workloads) {
       base.append(base.length() == 0 ? "" : ", ")

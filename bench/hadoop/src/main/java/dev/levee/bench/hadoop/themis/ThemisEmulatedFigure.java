@@ -103,11 +103,12 @@ public final class ThemisEmulatedFigure implements Figure {
     time.getStyler().setDecimalPattern("#,##0");
     CategoryChart busy =
         Charts.bars(
-            "Emulated spindle busy (goal 80 %)",
+            "Emulated spindle busy (goal 80 %, dashed)",
             "variant", "% of the phase's time", 700, Charts.HEIGHT);
     busy.getStyler().setDecimalPattern("0");
     busy.getStyler().setYAxisMax(100.0);
     busy.getStyler().setYAxisMin(0.0);
+    Charts.goalLine(busy, 80);
     for (int i = 0; i < PHASES.length; i++) {
       String phase = PHASES[i];
       List<Double> seconds = new ArrayList<>();
