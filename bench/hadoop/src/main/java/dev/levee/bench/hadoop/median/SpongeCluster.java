@@ -57,13 +57,24 @@ public final class SpongeCluster implements AutoCloseable {
       int nodeManagerMemoryMb,
       String chunkSize)
       throws Exception {
-    return start(base, poolTag, nodeManagers, poolMb, nodeManagerMemoryMb, chunkSize, null);
+    return start(
+        base,
+        poolTag,
+        nodeManagers,
+        poolMb,
+        nodeManagerMemoryMb,
+        chunkSize,
+        null,
+        base.resolve("zookeeper"));
   }
 
   /**
    * As above, with the NodeManagers' local dirs in {@code localDirs} when not null (the
    * stock-on-tmpfs arm's cluster), whose disk checker then looks every second, so that a full tmpfs
-   * is marked bad within the job that filled it.
+   * is marked bad within the job that filled it, and ZooKeeper's data in {@code zooKeeperDir}: off
+   * an emulated disk, as a real ZooKeeper has its own (its log is synced on every write; on the
+   * spindle the jobs and the background readers share, the sessions of SpongeFiles' servers timed
+   * out and the tasks spilled to disk instead of to other nodes' memory).
    */
   public static SpongeCluster start(
       Path base,
@@ -72,14 +83,15 @@ public final class SpongeCluster implements AutoCloseable {
       int poolMb,
       int nodeManagerMemoryMb,
       String chunkSize,
-      TmpfsLocalDirs localDirs)
+      TmpfsLocalDirs localDirs,
+      Path zooKeeperDir)
       throws Exception {
     Path pools = Path.of("/dev/shm", "levee-" + poolTag + "-" + ProcessHandle.current().pid());
     // The pools are memory: a bench stopped with Ctrl-C must not leave them behind (after the
     // cluster has stopped).
     Runnable deletePools = () -> FileUtil.fullyDelete(pools.toFile());
     ShutdownHookManager.get().addShutdownHook(deletePools, FileSystem.SHUTDOWN_HOOK_PRIORITY + 5);
-    TestingServer zooKeeper = ZooKeeperServers.standalone(base.resolve("zookeeper"));
+    TestingServer zooKeeper = ZooKeeperServers.standalone(zooKeeperDir);
     try {
       MiniMapReduceCluster.Builder builder =
           MiniMapReduceCluster.builder()

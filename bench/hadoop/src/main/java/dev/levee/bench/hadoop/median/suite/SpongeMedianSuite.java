@@ -129,7 +129,8 @@ public final class SpongeMedianSuite implements Suite {
       // On --disk emulated the whole cluster (HDFS, the NodeManagers' local dirs, the background
       // readers' files) lives on one emulated spindle, as a node's tasks shared its disks.
       try (DiskPlace place = DiskChoice.open(context.options(), base, err)) {
-        rows.addAll(phase(context, s, place, onDisk, null, reference));
+        // ZooKeeper stays on the real disk: a deployment gives it a disk of its own.
+        rows.addAll(phase(context, s, place, onDisk, null, base.resolve("zookeeper"), reference));
       }
     }
     if (!onTmpfs.isEmpty()) {
@@ -138,7 +139,15 @@ public final class SpongeMedianSuite implements Suite {
           s.poolMbPerNode());
       try (TmpfsLocalDirs tmpfs =
           TmpfsLocalDirs.mount(MedianSettings.NODE_MANAGERS, s.poolMbPerNode(), err)) {
-        rows.addAll(phase(context, s, DiskPlace.real(base), onTmpfs, tmpfs, reference));
+        rows.addAll(
+            phase(
+                context,
+                s,
+                DiskPlace.real(base),
+                onTmpfs,
+                tmpfs,
+                base.resolve("zookeeper"),
+                reference));
       }
     }
     printTable(context.out(), rows);
@@ -154,6 +163,7 @@ public final class SpongeMedianSuite implements Suite {
       DiskPlace disk,
       List<Variant> variants,
       TmpfsLocalDirs tmpfs,
+      java.nio.file.Path zooKeeperDir,
       Map<Workload, String> reference)
       throws Exception {
     List<Row> rows = new ArrayList<>();
@@ -165,7 +175,8 @@ public final class SpongeMedianSuite implements Suite {
             s.poolMbPerNode(),
             NODE_MANAGER_MEMORY_MB,
             s.chunkSize(),
-            tmpfs)) {
+            tmpfs,
+            zooKeeperDir)) {
       Configuration conf = cluster.clientConf();
       conf.setInt(MRJobConfig.IO_SORT_FACTOR, s.ioSortFactor());
       if (s.jobs().contains(Workload.MEDIAN)) {
