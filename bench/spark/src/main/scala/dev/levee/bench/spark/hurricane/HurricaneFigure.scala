@@ -23,6 +23,25 @@ object HurricaneFigure {
     "unweighed" -> new Color(0xe3, 0x77, 0xc2)
   )
 
+  private val ArmStrokes: Map[String, BasicStroke] = Map(
+    "speculation" -> new BasicStroke(
+      2.5f,
+      BasicStroke.CAP_ROUND,
+      BasicStroke.JOIN_ROUND,
+      10f,
+      Array(1f, 5f),
+      0f
+    ),
+    "static" -> new BasicStroke(
+      2.5f,
+      BasicStroke.CAP_ROUND,
+      BasicStroke.JOIN_ROUND,
+      10f,
+      Array(1f, 5f),
+      0f
+    )
+  )
+
   def write(context: SuiteContext, points: Seq[Point]): Option[Path] = {
     // The figure's two regimes at their default sizes; other sizes and shapes are in the tables only.
     val rows = HurricaneReport
@@ -37,8 +56,14 @@ object HurricaneFigure {
         "reduce-stage time / own uniform time (medians)"
       )
       val skews = rs.map(_.s).distinct.sorted
-      def add(name: String, ys: Seq[Double], colour: Color, dashed: Boolean): Unit = {
-        val series = chart.addSeries(name, skews.map(Double.box).asJava, ys.map(Double.box).asJava)
+      def add(
+          name: String,
+          ys: Seq[Double],
+          colour: Color,
+          dashed: Boolean,
+          xs: Seq[Double] = skews
+      ): Unit = {
+        val series = chart.addSeries(name, xs.map(Double.box).asJava, ys.map(Double.box).asJava)
         series.setLineColor(colour)
         series.setMarkerColor(colour)
         series.setXYSeriesRenderStyle(XYSeriesRenderStyle.Line)
@@ -66,15 +91,15 @@ object HurricaneFigure {
       add("Amdahl P·f + 1 − f", skews.map(s => anyRow(s).amdahl), Charts.PAPER, dashed = true)
       rs.groupBy(_.arm).toSeq.sortBy(_._1).foreach { case (arm, ar) =>
         val byS = ar.map(r => r.s -> r).toMap
-        // A failed or missing point is a gap, never a zero.
-        val ys = skews
-          .map(s => byS.get(s).filter(r => r.failed < r.runs).map(_.slowdown).getOrElse(Double.NaN))
-        add(
-          arm,
-          ys,
-          ArmColours.getOrElse(arm, Color.BLACK),
-          dashed = false
+        // An arm's line joins the skews it measured; a failed point is a gap, never a zero. (A skew it never
+        // measured is left out rather than made a gap, which broke lines into stray markers.)
+        val measured = skews.filter(byS.contains)
+        val ys = measured.map(s =>
+          Some(byS(s)).filter(r => r.failed < r.runs).map(_.slowdown).getOrElse(Double.NaN)
         )
+        add(arm, ys, ArmColours.getOrElse(arm, Color.BLACK), dashed = false, xs = measured)
+        // Arms that often lie on another's line (speculation on stock, static on seeded) are dotted over it.
+        ArmStrokes.get(arm).foreach(stroke => chart.getSeriesMap.get(arm).setLineStyle(stroke))
       }
       chart.getStyler.setYAxisMin(0.0)
       Charts.image(chart)
@@ -83,7 +108,8 @@ object HurricaneFigure {
       "ClickLog under skew: each arm's reduce-stage time over its own uniform run (thesis Fig. 4.11's measure)",
       panels.asJava,
       (List(
-        "Real CPU: local-cluster[2,1,2048], the machine's 2 cores, 24M clicks, 64 map tasks, 4 MB chunks (the default). " +
+        "Real CPU: local-cluster[2,1,2048], the machine's 2 cores, 24M clicks, 64 map tasks, 4 MB chunks (the default; " +
+          "chunks are Hurricane's: stock and speculation do not have them). " +
           "Emulated compute: local-cluster[4,4,1536], 2M clicks, 256 map tasks, 8 KB chunks, 48 µs of reduce-side cost " +
           "per click as a park, so 16 slots behave as 16 workers (tests scheduling and cloning, not CPU).",
         "Arms: stock; speculation (stock with spark.speculation on); dynamic (Hurricane's default: clones at run " +
