@@ -189,8 +189,7 @@ object LeakyFigures {
       "DMR = input bytes / reduce tasks / executor heap (log scale); y: reduce stage seconds",
       "seconds, log scale (a FAILED point: when it failed)"
     )
-    chart.getStyler.setXAxisLogarithmic(true)
-    chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
+    logX(chart)
     // Failed points sit at the time they failed, up to the job timeout: a log scale keeps the finished ones apart.
     chart.getStyler.setYAxisLogarithmic(true)
     chart.getStyler.setYAxisLogarithmicDecadeOnly(false)
@@ -311,8 +310,7 @@ object LeakyFigures {
         "DMR (log scale)",
         "GC time / reduce task time, % (failed points have none)"
       )
-      chart.getStyler.setXAxisLogarithmic(true)
-      chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
+      logX(chart)
       gcLines(chart, ps, _.dmr)
       save(chart, dir, s"leaky-gc-share-${heap}m.png", stamp)
     }
@@ -329,8 +327,7 @@ object LeakyFigures {
       "executor memory, MB (log scale)",
       "GC time / reduce task time, % (failed points have none)"
     )
-    chart.getStyler.setXAxisLogarithmic(true)
-    chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
+    logX(chart)
     gcLines(chart, ps, _.memoryMb.toDouble)
     Some(save(chart, dir, "leaky-gc-share-ladder.png", stamp))
   }
@@ -431,6 +428,12 @@ object LeakyFigures {
     st.setXAxisDecimalPattern("0.###")
     st.setYAxisDecimalPattern("0.#")
     chart
+  }
+
+  /** A log x axis labelled between decades too (DMRs and memories span one or two decades). */
+  private def logX(chart: XYChart): Unit = {
+    chart.getStyler.setXAxisLogarithmic(true)
+    chart.getStyler.setXAxisLogarithmicDecadeOnly(false)
   }
 
   private def save(chart: XYChart, dir: Path, name: String, stamp: String): Path = {
