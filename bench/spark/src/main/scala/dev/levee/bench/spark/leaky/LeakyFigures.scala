@@ -156,16 +156,6 @@ object LeakyFigures {
   )
 
   /**
-   * Writes every figure the points allow into `dir` (the ladder from `ladder`), each with `stamp` (where its points come
-   * from, `Charts.provenance`) under it; returns the files written.
-   */
-  def write(points: Seq[Point], ladder: Seq[Point], stamp: String, dir: Path): Seq[Path] = {
-    System.setProperty("java.awt.headless", "true")
-    Files.createDirectories(dir)
-    Families.flatMap(_.draw(points, ladder, stamp, dir))
-  }
-
-  /**
    * Reduce time against DMR. A line joins the points of one variant, heap and input size whose reduce-task count
    * varies (the paper's x axis); heaps measured at one reduce-task count only (a memory ladder) are left out.
    */
@@ -457,18 +447,23 @@ object LeakyFigures {
     val candidates = revision.map(Seq(_)).getOrElse(revisionsNewestFirst(ms))
     if (candidates.isEmpty)
       throw new IllegalArgumentException(s"no revision of $file measured both stock and leaky")
-    if (candidates.forall(rev => points(ms, rev).isEmpty))
+    // Each revision's points, ladder and strip, computed once however many figures try it.
+    final case class Drawable(points: Seq[Point], ladder: Seq[Point], stamp: String)
+    val byRevision = candidates.map { rev =>
+      rev -> Drawable(
+        points(ms, rev),
+        ladderPoints(ms, rev),
+        Charts.provenance(ms.filter(m => isPoint(m) && m.gitRevision().startsWith(rev)).asJava)
+      )
+    }
+    if (byRevision.forall(_._2.points.isEmpty))
       throw new IllegalArgumentException(s"no leaky points of revision ${candidates.head} in $file")
     val dir = store.dir().resolve("figures")
     System.setProperty("java.awt.headless", "true")
     Files.createDirectories(dir)
     Families.flatMap { family =>
-      candidates.iterator
-        .map { rev =>
-          val stamp =
-            Charts.provenance(ms.filter(m => isPoint(m) && m.gitRevision().startsWith(rev)).asJava)
-          family.draw(points(ms, rev), ladderPoints(ms, rev), stamp, dir).map(Drawn(_, rev))
-        }
+      byRevision.iterator
+        .map { case (rev, d) => family.draw(d.points, d.ladder, d.stamp, dir).map(Drawn(_, rev)) }
         .find(_.nonEmpty)
         .getOrElse(Seq.empty)
     }
