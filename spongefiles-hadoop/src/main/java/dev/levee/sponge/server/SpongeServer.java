@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -63,8 +64,22 @@ final class SpongeServer implements Closeable {
   /** Connections that have not finished their first request, oldest first. */
   private final Deque<Pending> pending = new ConcurrentLinkedDeque<>();
 
-  /** A connection in its handshake, and how to end that handshake by closing it. */
-  private record Pending(InetAddress peer, BooleanSupplier evict) {}
+  /**
+   * A connection in its handshake, how to end that handshake by closing it (false when its first
+   * request finished meanwhile), and its slot.
+   */
+  private record Pending(InetAddress peer, BooleanSupplier evict, Slot slot) {}
+
+  /**
+   * Connection slots. A slot is a permit, not a thread: an evicted connection hands its permit to
+   * the newcomer at once, and its thread unwinds beside the newcomer's (it sees its socket closed
+   * within milliseconds). Waiting on the acceptor for that thread to return to the pool held every
+   * connection behind it in the kernel's backlog: a crowd arriving while slow peers held the slots
+   * got 57-166 answers later than its 5 s (sponge-fuzz at 09e5a30 and a67956b).
+   */
+  private final Semaphore slots;
+
+  private final int maxConnections;
 
   /** Closes connections that have not finished their first request within the handshake budget. */
   private final ScheduledThreadPoolExecutor handshakeCutter;
@@ -114,10 +129,13 @@ final class SpongeServer implements Closeable {
     }
     int localPort = port();
     AtomicInteger n = new AtomicInteger();
+    this.maxConnections = maxConnections;
+    this.slots = new Semaphore(maxConnections);
+    // Threads beyond the slots are only ever evicted connections still unwinding.
     this.workers =
         new ThreadPoolExecutor(
             maxConnections,
-            maxConnections,
+            2 * maxConnections,
             30,
             TimeUnit.SECONDS,
             new SynchronousQueue<>(),
@@ -170,6 +188,7 @@ final class SpongeServer implements Closeable {
       }
       // Ends the connection's handshake count once: at its first reply, at the cut, or at close.
       AtomicBoolean handshakeOver = new AtomicBoolean();
+      Slot slot = new Slot();
       ScheduledFuture<?> cut =
           handshakeCutter.schedule(
               () -> {
@@ -205,7 +224,8 @@ final class SpongeServer implements Closeable {
                 peers.handshakeOver(peer);
                 closeQuietly(s);
                 return true;
-              });
+              },
+              slot);
       pending.addLast(inHandshake);
       Runnable handshakeDone =
           () -> {
@@ -236,16 +256,18 @@ final class SpongeServer implements Closeable {
                 open.remove(s);
                 handshakeDone.run();
                 peers.close(peer);
+                slot.release();
               }
             };
-        if (!startOrEvict(connection, peer)) {
+        if (!startOrEvict(connection, peer, slot)) {
           handshakeDone.run();
           peers.close(peer);
-          refuseBusy(s, "server busy: " + workers.getMaximumPoolSize() + " connections open");
+          refuseBusy(s, "server busy: " + maxConnections + " connections open");
         }
       } catch (IOException e) {
         handshakeDone.run();
         peers.close(peer);
+        slot.release();
         open.remove(s);
         closeQuietly(s);
       }
@@ -256,47 +278,63 @@ final class SpongeServer implements Closeable {
    * Starts {@code connection} on a free slot. With none free, closes the oldest connection still in
    * its handshake of the address holding the most such connections, if that is more than {@code
    * peer} holds (its new connection included), and starts {@code connection} on the slot that
-   * frees. False when no slot could be had.
+   * frees. False when no slot could be had. Never waits: the acceptor must keep draining the
+   * backlog.
    */
-  private boolean startOrEvict(Runnable connection, InetAddress peer) {
+  private boolean startOrEvict(Runnable connection, InetAddress peer, Slot slot) {
+    if (!slots.tryAcquire()) {
+      Optional<InetAddress> heaviest = peers.mostHandshakingAbove(peers.handshaking(peer));
+      if (heaviest.isEmpty() || !evictOldest(heaviest.get())) {
+        return false;
+      }
+      metrics.handshakesEvicted.increment();
+      throttled.warn(
+          "evict",
+          "sponge server full: closed the oldest of {}'s connections still in their handshake"
+              + " to serve {}",
+          heaviest.get().getHostAddress(),
+          peer.getHostAddress());
+    }
+    slot.hold();
     try {
       workers.execute(connection);
       return true;
-    } catch (RejectedExecutionException full) {
-      // fall through: every slot is taken
-    }
-    Optional<InetAddress> heaviest = peers.mostHandshakingAbove(peers.handshaking(peer));
-    if (heaviest.isEmpty() || !evictOldest(heaviest.get())) {
+    } catch (RejectedExecutionException tooManyUnwinding) {
+      slot.release();
       return false;
     }
-    metrics.handshakesEvicted.increment();
-    throttled.warn(
-        "evict",
-        "sponge server full: closed the oldest of {}'s connections still in their handshake"
-            + " to serve {}",
-        heaviest.get().getHostAddress(),
-        peer.getHostAddress());
-    // The evicted connection's thread sees its socket closed and returns to the pool.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-    while (System.nanoTime() < deadline && !closed) {
-      try {
-        workers.execute(connection);
-        return true;
-      } catch (RejectedExecutionException stillFull) {
-        pause(2);
+  }
+
+  /** True when the oldest in-handshake connection of {@code peer} was closed and gave its slot. */
+  private boolean evictOldest(InetAddress peer) {
+    for (Pending p : pending) {
+      if (p.peer().equals(peer) && p.evict().getAsBoolean()) {
+        pending.remove(p);
+        // Its thread may have released the slot itself just before: then take that permit.
+        return p.slot().handOver() || slots.tryAcquire();
       }
     }
     return false;
   }
 
-  private boolean evictOldest(InetAddress peer) {
-    for (Pending p : pending) {
-      if (p.peer().equals(peer) && p.evict().getAsBoolean()) {
-        pending.remove(p);
-        return true;
+  /** One connection's claim on a slot: released once, or handed over once to a newcomer. */
+  private final class Slot {
+    private final AtomicBoolean held = new AtomicBoolean();
+
+    void hold() {
+      held.set(true);
+    }
+
+    void release() {
+      if (held.compareAndSet(true, false)) {
+        slots.release();
       }
     }
-    return false;
+
+    /** True when this slot was held and now belongs to the caller, not to the semaphore. */
+    boolean handOver() {
+      return held.compareAndSet(true, false);
+    }
   }
 
   private void refuseBusy(SocketChannel s, String m) {

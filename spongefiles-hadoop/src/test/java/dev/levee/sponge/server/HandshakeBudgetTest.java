@@ -8,6 +8,7 @@ import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.Await;
 import dev.levee.sponge.testing.TempDirs;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +116,67 @@ class HandshakeBudgetTest {
     } finally {
       stop.set(true);
       slow.shutdownNow();
+      TempDirs.deleteRecursively(dir);
+    }
+  }
+
+  /**
+   * An evicted connection hands its slot to the newcomer without the acceptor waiting for its
+   * thread. The count of slots must survive that: after many evictions, exactly {@code SLOTS}
+   * working connections are admitted again and the next is refused (a permit released twice would
+   * admit it; a permit lost would refuse one of the {@code SLOTS}).
+   */
+  @Test
+  void evictionsNeitherLoseNorAddSlots() throws Exception {
+    Path dir = TempDirs.newShmDir("handshake-slots");
+    Configuration conf = TestNodes.conf(dir, 4);
+    conf.set("levee.sponge.server.max-connections", Integer.toString(SLOTS));
+    conf.set("levee.sponge.server.max-connections-per-peer", Integer.toString(SLOTS));
+    conf.set("levee.sponge.server.max-handshakes-per-peer", Integer.toString(SLOTS / 2));
+    conf.set("levee.sponge.server.handshake-timeout-ms", "20000");
+    conf.set("levee.sponge.server.socket-timeout-ms", "30000");
+    conf.set("levee.sponge.server.frame-timeout-ms", "30000");
+    ExecutorService slow = Executors.newFixedThreadPool(SLOTS + 2);
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Socket> held = new ArrayList<>();
+    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(conf))) {
+      SpongeServerAddress server = node.address();
+      AtomicInteger connected = new AtomicInteger();
+      for (int i = 0; i < SLOTS + 2; i++) {
+        String from = i % 2 == 0 ? "127.0.0.1" : "127.0.0.3";
+        slow.submit(
+            () -> {
+              while (!stop.get()) {
+                TricklingPeers.trickle(server, from, TRICKLED, connected::incrementAndGet);
+              }
+              return null;
+            });
+      }
+      Await.until(
+          "the slow addresses hold every slot", () -> node.metrics().getOpenConnections() == SLOTS);
+      for (int i = 0; i < 20; i++) {
+        assertEquals(Status.OK, TricklingPeers.freeSpaceFrom(server, "127.0.0.2"), "newcomer " + i);
+      }
+      assertTrue(node.metrics().getHandshakesEvicted() >= 1, "slow connections gave way");
+      stop.set(true);
+      slow.shutdownNow();
+      Await.until("every connection closed", () -> node.metrics().getOpenConnections() == 0);
+
+      for (int i = 0; i < SLOTS; i++) {
+        Socket s = TricklingPeers.connectFrom(server, "127.0.0." + (10 + i));
+        held.add(s);
+        assertEquals(Status.OK, TricklingPeers.askFreeSpace(s), "working connection " + i);
+      }
+      assertEquals(
+          Status.BUSY,
+          TricklingPeers.freeSpaceFrom(server, "127.0.0.30"),
+          "a connection past the " + SLOTS + " slots");
+    } finally {
+      stop.set(true);
+      slow.shutdownNow();
+      for (Socket s : held) {
+        s.close();
+      }
       TempDirs.deleteRecursively(dir);
     }
   }

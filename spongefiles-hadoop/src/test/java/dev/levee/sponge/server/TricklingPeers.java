@@ -25,14 +25,29 @@ final class TricklingPeers {
 
   /** A FREE_SPACE request from {@code local}: OK when served, BUSY when refused. */
   static Status freeSpaceFrom(SpongeServerAddress server, String local) throws IOException {
-    try (Socket s = new Socket()) {
+    try (Socket s = connectFrom(server, local)) {
+      return askFreeSpace(s);
+    }
+  }
+
+  static Socket connectFrom(SpongeServerAddress server, String local) throws IOException {
+    Socket s = new Socket();
+    try {
       s.bind(new InetSocketAddress(InetAddress.getByName(local), 0));
       s.connect(new InetSocketAddress(server.host(), server.port()), 2000);
-      s.setSoTimeout(5000);
-      s.getOutputStream().write(freeSpaceFrame());
-      Frame f = FrameCodec.read(new DataInputStream(s.getInputStream()), 1 << 16);
-      return Status.fromCode(f.code());
+      return s;
+    } catch (IOException e) {
+      s.close();
+      throw e;
     }
+  }
+
+  /** One FREE_SPACE request on an open connection, which stays open. */
+  static Status askFreeSpace(Socket s) throws IOException {
+    s.setSoTimeout(5000);
+    s.getOutputStream().write(freeSpaceFrame());
+    Frame f = FrameCodec.read(new DataInputStream(s.getInputStream()), 1 << 16);
+    return Status.fromCode(f.code());
   }
 
   private static byte[] freeSpaceFrame() {
