@@ -13,6 +13,9 @@ public final class PiranhaCounters {
   /** The whole-job attempt that produced the output (written once, by one terminal task). */
   public static final String ATTEMPT = "attempt";
 
+  /** Records the terminal stage wrote to the job's output (MapReduce's counters mix stages). */
+  public static final String OUTPUT_RECORDS = "output records";
+
   public static String pushedRecords(String edge) {
     return edge + " pushed records";
   }

@@ -130,7 +130,10 @@ public final class TaskRuntime {
         Configuration oc = stage.last().apply(base);
         outputContext = new TaskAttemptContextImpl(oc, context.getTaskAttemptID(), reporter);
         OutputFormat<Object, Object> format = dev.levee.piranha.mr.PiranhaOutputFormat.real(oc);
-        out = format.getRecordWriter(outputContext);
+        out =
+            new CountingOutput(
+                format.getRecordWriter(outputContext),
+                context.getCounter(PiranhaCounters.GROUP, PiranhaCounters.OUTPUT_RECORDS));
         if (self.partition() == 0) {
           context.getCounter(PiranhaCounters.GROUP, PiranhaCounters.ATTEMPT).increment(attempt);
         }

@@ -13,7 +13,6 @@ import org.apache.pig.backend.hadoop.executionengine.physicalLayer.plans.Physica
 import org.apache.pig.backend.hadoop.executionengine.physicalLayer.relationalOperators.POStore;
 import org.apache.pig.backend.hadoop.executionengine.physicalLayer.util.PlanHelper;
 import org.apache.pig.impl.PigContext;
-import org.apache.pig.tools.pigstats.EmptyPigStats;
 import org.apache.pig.tools.pigstats.PigStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,7 +71,9 @@ public class PiranhaLauncher extends MapReduceLauncher {
         r.attempts(),
         r.seconds(),
         r.stageNames());
-    return PigStats.start(new EmptyPigStats(pc, stores.get(0)));
+    PigStats stats = new PiranhaPigStats(pc, conf, stores.get(0), r);
+    LOG.info(stats.getDisplayString());
+    return PigStats.start(stats);
   }
 
   private PigStats stock(PhysicalPlan php, String grpName, PigContext pc, String why)

@@ -95,6 +95,10 @@ class PiranhaOnYarnTest {
         "the terminal task's file is named by its partition");
     Counters c = r.counters();
     assertEquals(1, c.findCounter(PiranhaCounters.GROUP, PiranhaCounters.ATTEMPT).getValue());
+    assertEquals(
+        stock.size(),
+        c.findCounter(PiranhaCounters.GROUP, PiranhaCounters.OUTPUT_RECORDS).getValue(),
+        "the terminal stage counts the records it wrote");
     for (int i = 1; i < r.stageNames().size(); i++) {
       String edge = r.stageNames().get(i - 1) + "->" + r.stageNames().get(i);
       long pushed =

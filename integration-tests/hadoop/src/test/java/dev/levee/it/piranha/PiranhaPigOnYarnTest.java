@@ -1,6 +1,7 @@
 package dev.levee.it.piranha;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.it.hadoop.ClusterFiles;
@@ -22,6 +23,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.pig.ExecType;
 import org.apache.pig.PigServer;
 import org.apache.pig.backend.executionengine.ExecJob;
+import org.apache.pig.tools.pigstats.PigStats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,7 @@ class PiranhaPigOnYarnTest {
               .concat("\n")
               .getBytes(StandardCharsets.UTF_8));
     }
-    List<String> stock =
+    PigStats stock =
         run(new PigServer(ExecType.LOCAL), localIn.toString(), local.resolve("out").toString());
     List<String> expected = new ArrayList<>();
     try (Stream<java.nio.file.Path> parts = Files.list(local.resolve("out"))) {
@@ -81,7 +83,7 @@ class PiranhaPigOnYarnTest {
         expected.addAll(Files.readAllLines(p));
       }
     }
-    assertEquals(15, expected.size(), "stock Pig's top 15: " + stock);
+    assertEquals(15, expected.size(), "stock Pig's top 15");
 
     Properties props = new Properties();
     props.setProperty("levee.piranha.zookeeper.quorum", zk.getConnectString());
@@ -90,8 +92,24 @@ class PiranhaPigOnYarnTest {
     Path out = new Path(BASE, "out");
     PigServer piranha =
         new PigServer(new PiranhaExecType(), PigOnMiniCluster.properties(cluster, props));
-    run(piranha, IN.toString(), out.toString());
+    PigStats stats = run(piranha, IN.toString(), out.toString());
     assertEquals(expected, ClusterFiles.readOutput(fs, out), "Piranha's output equals stock Pig's");
+
+    // What Pig reports of the run: before, an empty record (0 records, no job, no statistics on
+    // the ExecJob), whatever the script wrote.
+    assertTrue(stats.isSuccessful());
+    assertEquals(1, stats.getNumberJobs(), "the one Piranha job");
+    assertEquals(stock.getRecordWritten(), stats.getRecordWritten(), "records written, as stock's");
+    assertEquals(15, stats.getRecordWritten());
+    assertEquals(1, stats.getOutputStats().size());
+    assertEquals(15, stats.getOutputStats().get(0).getNumberRecords());
+    assertEquals(out.toString(), stats.getOutputStats().get(0).getLocation());
+    long stored = 0;
+    for (Path f : ClusterFiles.partFiles(fs, out)) {
+      stored += fs.getFileStatus(f).getLen();
+    }
+    assertEquals(stored, stats.getBytesWritten(), "the bytes in the output's part files");
+    assertTrue(stats.getDisplayString().contains("Successfully stored 15 records"));
     assertTrue(fs.exists(new Path(out, "_SUCCESS")));
     List<Path> files = ClusterFiles.partFiles(fs, out);
     assertEquals(1, files.size(), files.toString());
@@ -100,7 +118,7 @@ class PiranhaPigOnYarnTest {
         "written by the terminal task of the map-only Piranha job, not a stock reducer: " + files);
   }
 
-  private static List<String> run(PigServer pig, String in, String out) throws Exception {
+  private static PigStats run(PigServer pig, String in, String out) throws Exception {
     try {
       pig.setBatchOn();
       pig.registerQuery(TOP_WORDS.replace("$in", in).replace("$out", out));
@@ -108,7 +126,8 @@ class PiranhaPigOnYarnTest {
       assertEquals(1, jobs.size());
       assertEquals(
           ExecJob.JOB_STATUS.COMPLETED, jobs.get(0).getStatus(), "" + jobs.get(0).getException());
-      return List.of(jobs.get(0).getStatus().toString());
+      assertNotNull(jobs.get(0).getStatistics(), "the ExecJob carries the run's statistics");
+      return jobs.get(0).getStatistics();
     } finally {
       pig.shutdown();
     }
