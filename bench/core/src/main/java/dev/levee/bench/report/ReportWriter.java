@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -49,16 +50,67 @@ public final class ReportWriter {
         md.append(d.figure().caption()).append("\n\n");
       }
     }
-    for (Map.Entry<String, List<Measurement>> e : MarkdownReport.bySuite(measurements).entrySet()) {
-      List<String> links =
-          drawn.stream()
-              .filter(d -> d.figure().suites().contains(e.getKey()))
-              .map(ReportWriter::link)
-              .toList();
+    Map<String, List<Measurement>> bySuite = MarkdownReport.bySuite(measurements);
+    Map<String, List<String>> suiteDrawn =
+        suiteDrawn(outDir.resolve(FigureRegistry.FIGURES_DIR), drawn, bySuite.keySet());
+    if (!suiteDrawn.isEmpty()) {
+      md.append("## Figures drawn by their suites\n\n")
+          .append(
+              "Drawn by `./levee bench <suite> --figures` from the suite's own results, not by this"
+                  + " report; each module's README shows them beside the text that explains them.\n\n");
+      suiteDrawn.forEach(
+          (suite, files) -> {
+            md.append("- `").append(suite).append("`: ");
+            md.append(
+                String.join(
+                    ", ",
+                    files.stream()
+                        .map(f -> "[" + f + "](" + FigureRegistry.FIGURES_DIR + "/" + f + ")")
+                        .toList()));
+            md.append("\n");
+          });
+      md.append("\n");
+    }
+    for (Map.Entry<String, List<Measurement>> e : bySuite.entrySet()) {
+      List<String> links = new ArrayList<>();
+      drawn.stream()
+          .filter(d -> d.figure().suites().contains(e.getKey()))
+          .map(ReportWriter::link)
+          .forEach(links::add);
+      suiteDrawn.getOrDefault(e.getKey(), List.of()).stream()
+          .map(f -> FigureRegistry.FIGURES_DIR + "/" + f)
+          .forEach(links::add);
       md.append(MarkdownReport.suiteSection(e.getKey(), e.getValue(), links));
     }
     Files.writeString(outDir.resolve(REPORT_FILE), md.toString(), StandardCharsets.UTF_8);
     return md.toString();
+  }
+
+  /**
+   * The figures in {@code dir} that no report figure drew, by the suite whose name is the longest
+   * prefix of the file's name ({@code sponge-fuzz-clients.png} is sponge-fuzz's); files of no known
+   * suite are left out.
+   */
+  static Map<String, List<String>> suiteDrawn(
+      Path dir, List<FigureRegistry.Drawn> drawn, java.util.Set<String> suites) throws IOException {
+    Map<String, List<String>> out = new java.util.TreeMap<>();
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    java.util.Set<String> byReport =
+        drawn.stream().map(d -> d.figure().file()).collect(java.util.stream.Collectors.toSet());
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      for (String f : files.map(p -> p.getFileName().toString()).sorted().toList()) {
+        if (!f.endsWith(".png") || byReport.contains(f)) {
+          continue;
+        }
+        suites.stream()
+            .filter(s -> f.startsWith(s + "-"))
+            .max(java.util.Comparator.comparingInt(String::length))
+            .ifPresent(s -> out.computeIfAbsent(s, k -> new ArrayList<>()).add(f));
+      }
+    }
+    return out;
   }
 
   private static String link(FigureRegistry.Drawn d) {

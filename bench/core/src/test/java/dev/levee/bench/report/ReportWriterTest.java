@@ -139,4 +139,28 @@ class ReportWriterTest {
     assertEquals(5.0, s.max());
     assertEquals(4.0 / 3.0, s.relativeSpread(), 1e-12);
   }
+
+  @Test
+  void figuresDrawnBySuitesAreListedAndLinkedFromTheirSuite() throws Exception {
+    List<Measurement> all = List.of(m("join", "stock", 1000, 10), m("join-x", "stock", 1000, 10));
+    Path figures = Files.createDirectories(tmp.resolve("figures"));
+    for (String f :
+        List.of("join-x-memory.png", "join-sweep.png", "join-seconds.png", "other-thing.png")) {
+      Files.write(figures.resolve(f), new byte[] {1});
+    }
+    String md = new ReportWriter(FigureRegistry.empty().with(new JoinFigure())).write(all, tmp);
+    assertTrue(md.contains("## Figures drawn by their suites"), md);
+    assertTrue(
+        md.contains("- `join`: [join-sweep.png](figures/join-sweep.png)\n"),
+        "the report's own join-seconds.png is not listed again: " + md);
+    assertTrue(
+        md.contains("- `join-x`: [join-x-memory.png](figures/join-x-memory.png)\n"),
+        "the longest suite name wins: " + md);
+    assertFalse(md.contains("other-thing.png"), "a file of no suite is left out");
+    assertTrue(
+        md.contains(
+            "Figures: [join-seconds.png](figures/join-seconds.png),"
+                + " [join-sweep.png](figures/join-sweep.png)\n"),
+        "the join section links both: " + md);
+  }
 }

@@ -40,7 +40,7 @@ class SpongeMedianEmulatedFigureTest {
   }
 
   @Test
-  void eachConditionFromTheNewestEmulatedRunWithBothArms() {
+  void eachConditionFromTheMostRepeatedEmulatedRunWithBothArms() {
     Results r =
         new Results(
             List.of(
@@ -51,13 +51,18 @@ class SpongeMedianEmulatedFigureTest {
                 // A newer contention run replaces the older one's contention lines only.
                 line("stock", "disk-contention", true, "contention", "2026-11-30T02", 185),
                 line("spongefiles", "disk-contention", true, "contention", "2026-11-30T02", 133),
+                // Newer, but one run of each arm against two: the two stay.
+                line("stock", "none", true, "once", "2026-11-30T03", 163),
+                line("spongefiles", "none", true, "once", "2026-11-30T03", 136),
+                line("stock", "none", true, "both", "2026-11-30T01", 160),
+                line("spongefiles", "none", true, "both", "2026-11-30T01", 125),
                 // Newer still, but stock alone: not a comparison.
                 line("stock", "disk-contention", true, "stock only", "2026-11-30T03", 180),
                 // The real disk is the other figures' regime.
                 line("stock", "none", false, "real", "2026-11-30T04", 50),
                 line("spongefiles", "none", false, "real", "2026-11-30T04", 45)));
-    List<Measurement> none = SpongeMedianEmulatedFigure.newestRun(r, "none");
-    List<Measurement> contention = SpongeMedianEmulatedFigure.newestRun(r, "disk-contention");
+    List<Measurement> none = SpongeMedianEmulatedFigure.chosenRun(r, "none");
+    List<Measurement> contention = SpongeMedianEmulatedFigure.chosenRun(r, "disk-contention");
     assertEquals(List.of("both"), none.stream().map(Measurement::command).distinct().toList());
     assertEquals(
         List.of("contention"), contention.stream().map(Measurement::command).distinct().toList());

@@ -41,6 +41,10 @@ final class BreakdownChart {
         arms.add(g);
       }
     }
+    List<String> ordered = new ArrayList<>(phases);
+    // Job by job, map before reduce: the stack reads as the query runs.
+    ordered.sort(java.util.Comparator.comparingInt(BreakdownChart::jobOf).thenComparing(p -> p));
+    phases = new LinkedHashSet<>(ordered);
     phases.add(PREFIX + "other");
     CategoryChart chart =
         Charts.bars(
@@ -56,7 +60,6 @@ final class BreakdownChart {
     chart.getStyler().setYAxisMin(0.0);
     List<String> names = arms.stream().map(g -> armName(g.variant())).toList();
     int chainJobs = 0;
-    int stages = 0;
     for (String phase : phases) {
       List<Double> y = new ArrayList<>();
       for (ResultGroup g : arms) {
@@ -69,13 +72,12 @@ final class BreakdownChart {
                 name.equals("other") ? "other (AM, containers, JVM starts, commit)" : name,
                 names,
                 y);
-        // The chain's jobs in greys, Piranha's stages in blues and greens, fixed costs pale.
+        // The chain's jobs in greys; Piranha's stages one hue per job, the map side dark and the
+        // reduce side light; fixed costs pale.
         series.setFillColor(
             name.equals("other")
                 ? OTHER
-                : name.startsWith("job")
-                    ? shade(Charts.STOCK, chainJobs++)
-                    : STAGE_COLOURS[stages++ % STAGE_COLOURS.length]);
+                : name.startsWith("job") ? shade(Charts.STOCK, chainJobs++) : stageColour(name));
       }
     }
     return Charts.image(chart);
@@ -83,15 +85,31 @@ final class BreakdownChart {
 
   private static final Color OTHER = new Color(0xe3, 0xe3, 0xe3);
 
-  private static final Color[] STAGE_COLOURS = {
-    Charts.PLUGIN,
-    new Color(0x9e, 0xca, 0xe9),
-    new Color(0x2c, 0xa0, 0x2c),
-    new Color(0x98, 0xdf, 0x8a),
-    new Color(0x17, 0x4a, 0x7e),
-    new Color(0x6b, 0xae, 0xd6),
-    new Color(0x1b, 0x6e, 0x1b),
+  /** Per job: the map side's colour, then the reduce side's (blue, green, purple, brown). */
+  private static final Color[][] JOB_COLOURS = {
+    {Charts.PLUGIN, new Color(0xae, 0xc7, 0xe8)},
+    {new Color(0x2c, 0xa0, 0x2c), new Color(0x98, 0xdf, 0x8a)},
+    {new Color(0x94, 0x67, 0xbd), new Color(0xc5, 0xb0, 0xd5)},
+    {new Color(0x8c, 0x56, 0x4b), new Color(0xc4, 0x9c, 0x94)},
   };
+
+  private static final java.util.regex.Pattern STAGE =
+      java.util.regex.Pattern.compile("^\\D*(\\d+)_(map|reduce)\\b.*");
+
+  /** "j2_map" -> 2; 0 for a phase not named after a job. */
+  static int jobOf(String phase) {
+    java.util.regex.Matcher m = STAGE.matcher(phase.substring(phase.indexOf('.') + 1));
+    return m.matches() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  static Color stageColour(String stage) {
+    java.util.regex.Matcher m = STAGE.matcher(stage);
+    if (!m.matches()) {
+      return Charts.PLUGIN;
+    }
+    Color[] job = JOB_COLOURS[(Integer.parseInt(m.group(1)) - 1) % JOB_COLOURS.length];
+    return m.group(2).equals("map") ? job[0] : job[1];
+  }
 
   /** "chained-mapreduce" -> "chain", "piranha-fused-none" -> "fused, none": short enough to fit. */
   static String armName(String variant) {
