@@ -78,28 +78,12 @@ class HandshakeBudgetTest {
   @Test
   void addressesThatTogetherFillEverySlotYieldToAThirdAddress() throws Exception {
     Path dir = TempDirs.newShmDir("handshake-fair");
-    Configuration conf = TestNodes.conf(dir, 4);
-    conf.set("levee.sponge.server.max-connections", Integer.toString(SLOTS));
-    conf.set("levee.sponge.server.max-connections-per-peer", Integer.toString(SLOTS));
-    conf.set("levee.sponge.server.max-handshakes-per-peer", Integer.toString(SLOTS / 2));
-    conf.set("levee.sponge.server.handshake-timeout-ms", "20000");
-    conf.set("levee.sponge.server.socket-timeout-ms", "30000");
-    conf.set("levee.sponge.server.frame-timeout-ms", "30000");
     ExecutorService slow = Executors.newFixedThreadPool(SLOTS + 2);
     AtomicBoolean stop = new AtomicBoolean();
-    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(conf))) {
+    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(twoAddressConf(dir)))) {
       SpongeServerAddress server = node.address();
       AtomicInteger connected = new AtomicInteger();
-      for (int i = 0; i < SLOTS + 2; i++) {
-        String from = i % 2 == 0 ? "127.0.0.1" : "127.0.0.3";
-        slow.submit(
-            () -> {
-              while (!stop.get()) { // reconnect and trickle again whenever cut or refused
-                TricklingPeers.trickle(server, from, TRICKLED, connected::incrementAndGet);
-              }
-              return null;
-            });
-      }
+      trickleFromTwoAddresses(server, slow, stop, connected);
       int served = 0;
       for (int attempt = 0; attempt < 5; attempt++) {
         Await.until(
@@ -129,29 +113,13 @@ class HandshakeBudgetTest {
   @Test
   void evictionsNeitherLoseNorAddSlots() throws Exception {
     Path dir = TempDirs.newShmDir("handshake-slots");
-    Configuration conf = TestNodes.conf(dir, 4);
-    conf.set("levee.sponge.server.max-connections", Integer.toString(SLOTS));
-    conf.set("levee.sponge.server.max-connections-per-peer", Integer.toString(SLOTS));
-    conf.set("levee.sponge.server.max-handshakes-per-peer", Integer.toString(SLOTS / 2));
-    conf.set("levee.sponge.server.handshake-timeout-ms", "20000");
-    conf.set("levee.sponge.server.socket-timeout-ms", "30000");
-    conf.set("levee.sponge.server.frame-timeout-ms", "30000");
     ExecutorService slow = Executors.newFixedThreadPool(SLOTS + 2);
     AtomicBoolean stop = new AtomicBoolean();
     List<Socket> held = new ArrayList<>();
-    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(conf))) {
+    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(twoAddressConf(dir)))) {
       SpongeServerAddress server = node.address();
       AtomicInteger connected = new AtomicInteger();
-      for (int i = 0; i < SLOTS + 2; i++) {
-        String from = i % 2 == 0 ? "127.0.0.1" : "127.0.0.3";
-        slow.submit(
-            () -> {
-              while (!stop.get()) {
-                TricklingPeers.trickle(server, from, TRICKLED, connected::incrementAndGet);
-              }
-              return null;
-            });
-      }
+      trickleFromTwoAddresses(server, slow, stop, connected);
       Await.until(
           "the slow addresses hold every slot", () -> node.metrics().getOpenConnections() == SLOTS);
       for (int i = 0; i < 20; i++) {
@@ -178,6 +146,36 @@ class HandshakeBudgetTest {
         s.close();
       }
       TempDirs.deleteRecursively(dir);
+    }
+  }
+
+  /** Every slot, and half of them per address for connections in their handshake. */
+  private static Configuration twoAddressConf(Path dir) {
+    Configuration conf = TestNodes.conf(dir, 4);
+    conf.set("levee.sponge.server.max-connections", Integer.toString(SLOTS));
+    conf.set("levee.sponge.server.max-connections-per-peer", Integer.toString(SLOTS));
+    conf.set("levee.sponge.server.max-handshakes-per-peer", Integer.toString(SLOTS / 2));
+    conf.set("levee.sponge.server.handshake-timeout-ms", "20000");
+    conf.set("levee.sponge.server.socket-timeout-ms", "30000");
+    conf.set("levee.sponge.server.frame-timeout-ms", "30000");
+    return conf;
+  }
+
+  /** SLOTS + 2 slow sockets from two addresses, reconnecting whenever cut or refused. */
+  private static void trickleFromTwoAddresses(
+      SpongeServerAddress server,
+      ExecutorService slow,
+      AtomicBoolean stop,
+      AtomicInteger connected) {
+    for (int i = 0; i < SLOTS + 2; i++) {
+      String from = i % 2 == 0 ? "127.0.0.1" : "127.0.0.3";
+      slow.submit(
+          () -> {
+            while (!stop.get()) {
+              TricklingPeers.trickle(server, from, TRICKLED, connected::incrementAndGet);
+            }
+            return null;
+          });
     }
   }
 }
