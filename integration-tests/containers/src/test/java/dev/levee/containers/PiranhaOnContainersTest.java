@@ -181,7 +181,7 @@ class PiranhaOnContainersTest {
     JobRun piranhaPig = pigTopWords("piranha");
     assertTrue(piranhaPig.succeeded(), "Pig on Piranha failed: " + piranhaPig.tail());
     System.err.printf(
-        "pig top-k: stock %s in %s jobs, parts %s; piranha %s, stock jobs %s, parts %s%n",
+        "pig top-k: stock %s in %s jobs, parts %s; piranha %s in %s job(s), parts %s%n",
         stockPig.output(),
         value(stockPig, "PIG_JOBS"),
         lines(stockPig, "PART"),
@@ -201,7 +201,10 @@ class PiranhaOnContainersTest {
     assertTrue(
         ran.size() == 1 && ran.get(0).matches(".*as \\[job_\\d+_\\d+\\] in attempt 1 .*"),
         "Piranha ran the whole script as one YARN job, first attempt: " + ran);
-    assertEquals("0", value(piranhaPig, "PIG_JOBS"), "no stock Pig job ran");
+    assertEquals(
+        "PiranhaPigStats", value(piranhaPig, "PIG_STATS"), "Piranha's statistics, not stock Pig's");
+    assertEquals("1", value(piranhaPig, "PIG_JOBS"), "one job: Piranha's");
+    assertEquals("15", value(piranhaPig, "PIG_RECORDS"), "records written, as Pig reports them");
     assertTrue(
         Integer.parseInt(value(stockPig, "PIG_JOBS")) >= 3,
         "stock Pig ran its chain (count, sample, sort): " + value(stockPig, "PIG_JOBS"));

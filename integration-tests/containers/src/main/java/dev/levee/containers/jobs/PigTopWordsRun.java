@@ -18,8 +18,9 @@ import org.apache.pig.tools.pigstats.PigStats;
  * looked up by name as {@code pig -x <name>} does: {@code mapreduce} is stock Pig on YARN, {@code
  * piranha} Piranha's Pig path, with the ensemble named as the README's {@code -D} does, its value
  * read from the distribution's piranha-site.xml. Prints the execution engine Pig chose ({@code
- * ENGINE}), the MapReduce jobs Pig ran itself ({@code PIG_JOBS}), the output's part files ({@code
- * PART}) and what {@link JobReport} prints for the output; exit 0 when Pig succeeded.
+ * ENGINE}), the jobs its statistics count ({@code PIG_JOBS}), their kind ({@code PIG_STATS}) and
+ * the records they say were written ({@code PIG_RECORDS}), the output's part files ({@code PART})
+ * and what {@link JobReport} prints for the output; exit 0 when Pig succeeded.
  */
 public final class PigTopWordsRun {
   static final String PIRANHA_SITE = "/opt/levee/conf/piranha-site.xml";
@@ -55,6 +56,8 @@ public final class PigTopWordsRun {
     System.out.println("ENGINE\t" + pig.getPigContext().getExecutionEngine().getClass().getName());
     boolean ok;
     int jobs;
+    String statsKind;
+    long records;
     try {
       // Pig 0.18's ORDER BY sampler needs commons-collections 3 in the task JVMs, which its pom
       // omits and Hadoop 3 no longer has (only version 4): a Pig user on Hadoop 3 ships it, so
@@ -66,10 +69,12 @@ public final class PigTopWordsRun {
       ok =
           !run.isEmpty()
               && run.stream().allMatch(j -> j.getStatus() == ExecJob.JOB_STATUS.COMPLETED);
-      // Piranha's launcher returns Pig's EmptyPigStats (its one job is Piranha's, not Pig's), for
-      // which Pig's ExecJob carries no statistics: count Pig's own jobs where there are any.
+      // Stock Pig's statistics count its MapReduce jobs; Piranha's count its one job, and name it
+      // in their summary: print both, so the test tells a stock chain from a Piranha run.
       PigStats stats = run.isEmpty() ? null : run.get(0).getStatistics();
       jobs = stats == null ? 0 : stats.getNumberJobs();
+      statsKind = stats == null ? "none" : stats.getClass().getSimpleName();
+      records = stats == null ? -1 : stats.getRecordWritten();
       if (!ok) {
         run.forEach(j -> System.err.println("Pig job " + j.getStatus() + ": " + j.getException()));
       }
@@ -77,6 +82,8 @@ public final class PigTopWordsRun {
       pig.shutdown();
     }
     System.out.println("PIG_JOBS\t" + jobs);
+    System.out.println("PIG_STATS\t" + statsKind);
+    System.out.println("PIG_RECORDS\t" + records);
     if (ok) {
       for (FileStatus part : text.fs().listStatus(output, p -> p.getName().startsWith("part-"))) {
         System.out.println("PART\t" + part.getPath().getName());
