@@ -62,6 +62,9 @@ final class ConnectionHandler implements Runnable {
   /** Told when a reply is out: the connection's first request ends its handshake budget. */
   private final Runnable firstRequestDone;
 
+  /** How other threads close this connection; it learns the handler's channel. */
+  private final ConnectionCloser closer;
+
   ConnectionHandler(
       SocketChannel socket,
       int timeoutMillis,
@@ -71,8 +74,10 @@ final class ConnectionHandler implements Runnable {
       ConnectionAuth auth,
       WireTls tls,
       SpongeServerMetrics metrics,
-      Runnable firstRequestDone) {
+      Runnable firstRequestDone,
+      ConnectionCloser closer) {
     this.firstRequestDone = firstRequestDone;
+    this.closer = closer;
     this.auth = auth;
     this.tls = tls;
     this.socket = socket;
@@ -89,6 +94,7 @@ final class ConnectionHandler implements Runnable {
   public void run() {
     metrics.openConnections.incrementAndGet();
     try (TimedChannel ch = new TimedChannel(socket, timeoutMillis)) {
+      closer.attach(ch);
       if (tls != null && !ch.acceptTls(tls.serverEngine(), frameTimeoutMillis)) {
         refusePlaintext(ch);
         return;

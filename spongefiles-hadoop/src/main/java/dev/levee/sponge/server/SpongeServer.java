@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sponge server's TCP front end: an acceptor thread and at most {@code maxConnections}
- * connection threads. Blocking I/O with one thread per connection is enough here: clients keep a
- * few long-lived connections and move whole megabyte chunks, so threads are few and busy. A
+ * connections, each on a thread of its own (threads of evicted connections may briefly outnumber
+ * them while they unwind). Blocking I/O with one thread per connection is enough here: clients keep
+ * a few long-lived connections and move whole megabyte chunks, so threads are few and busy. A
  * connection beyond the limit gets a BUSY reply and is closed; with TLS too that reply goes in
  * plaintext before any handshake, so that refusing costs the acceptor no handshake.
  *
@@ -188,6 +189,7 @@ final class SpongeServer implements Closeable {
       }
       // Ends the connection's handshake count once: at its first reply, at the cut, or at close.
       AtomicBoolean handshakeOver = new AtomicBoolean();
+      ConnectionCloser closer = new ConnectionCloser(s);
       Slot slot = new Slot();
       ScheduledFuture<?> cut =
           handshakeCutter.schedule(
@@ -201,7 +203,7 @@ final class SpongeServer implements Closeable {
                           + " handshake budget",
                       peer.getHostAddress(),
                       handshakeTimeoutMillis);
-                  closeQuietly(s);
+                  closer.close();
                 }
               },
               handshakeTimeoutMillis,
@@ -222,7 +224,7 @@ final class SpongeServer implements Closeable {
                 }
                 cut.cancel(false);
                 peers.handshakeOver(peer);
-                closeQuietly(s);
+                closer.close();
                 return true;
               },
               slot);
@@ -250,7 +252,8 @@ final class SpongeServer implements Closeable {
                         new ConnectionAuth(secrets, authRequired),
                         tls,
                         metrics,
-                        handshakeDone)
+                        handshakeDone,
+                        closer)
                     .run();
               } finally {
                 open.remove(s);
@@ -310,11 +313,21 @@ final class SpongeServer implements Closeable {
     for (Pending p : pending) {
       if (p.peer().equals(peer) && p.evict().getAsBoolean()) {
         pending.remove(p);
-        // Its thread may have released the slot itself just before: then take that permit.
-        return p.slot().handOver() || slots.tryAcquire();
+        // Its thread may have finished on its own just before and be returning its permit: then
+        // take that one (it comes back at once; the wait bounds the race, not an unwinding).
+        return p.slot().handOver() || acquireReleased();
       }
     }
     return false;
+  }
+
+  private boolean acquireReleased() {
+    try {
+      return slots.tryAcquire(10, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** One connection's claim on a slot: released once, or handed over once to a newcomer. */

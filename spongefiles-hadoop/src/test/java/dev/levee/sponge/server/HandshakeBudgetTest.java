@@ -149,6 +149,40 @@ class HandshakeBudgetTest {
     }
   }
 
+  /**
+   * Peers that connect and send nothing hold every slot. Each newcomer evicts one, and the evicted
+   * connection's handler must end at once: closing its socket alone left the handler asleep in its
+   * selector until the 20 s handshake cut, its thread held beside the newcomer's.
+   */
+  @Test
+  void evictedSilentPeersUnwindAtOnce() throws Exception {
+    Path dir = TempDirs.newShmDir("handshake-silent");
+    List<Socket> silent = new ArrayList<>();
+    try (SpongeService node = SpongeService.start(SpongeServerConfig.from(twoAddressConf(dir)))) {
+      SpongeServerAddress server = node.address();
+      for (int i = 0; i < SLOTS; i++) {
+        silent.add(TricklingPeers.connectFrom(server, i % 2 == 0 ? "127.0.0.1" : "127.0.0.3"));
+      }
+      Await.until(
+          "the silent peers hold every slot", () -> node.metrics().getOpenConnections() == SLOTS);
+      int newcomers = 3;
+      for (int i = 0; i < newcomers; i++) {
+        assertEquals(Status.OK, TricklingPeers.freeSpaceFrom(server, "127.0.0.2"), "newcomer " + i);
+      }
+      // A newcomer finds a slot free when the one before it has already left; the first cannot.
+      long evicted = node.metrics().getHandshakesEvicted();
+      assertTrue(evicted >= 1 && evicted <= newcomers, evicted + " evictions");
+      Await.until(
+          "the " + evicted + " evicted silent peers' handlers ended",
+          () -> node.metrics().getOpenConnections() == SLOTS - evicted);
+    } finally {
+      for (Socket s : silent) {
+        s.close();
+      }
+      TempDirs.deleteRecursively(dir);
+    }
+  }
+
   /** Every slot, and half of them per address for connections in their handshake. */
   private static Configuration twoAddressConf(Path dir) {
     Configuration conf = TestNodes.conf(dir, 4);
