@@ -289,6 +289,22 @@ record MedianSettings(
               + pigHeap
               + ": the no-spill line is the bigger heap");
     }
+    int medianNoSpillHeap = NoSpillReducer.heapMb(NumbersInput.shuffleBytes(numbers));
+    if (jobs.contains(Workload.MEDIAN)
+        && conditions.contains(Condition.NO_SPILL)
+        && medianNoSpillHeap > MAX_NO_SPILL_HEAP_MB) {
+      throw new BadArgumentException(
+          "--"
+              + NUMBERS
+              + " "
+              + numbers
+              + ": the no-spill condition would need a "
+              + medianNoSpillHeap
+              + " MB reducer, more than the "
+              + MAX_NO_SPILL_HEAP_MB
+              + " MB a NodeManager holds beside the AM; give fewer numbers or leave out"
+              + " no-spill");
+    }
     return new MedianSettings(
         jobs,
         numbers,

@@ -160,6 +160,9 @@ class MedianSettingsTest {
     assertTrue(error("--numbers", "5000", "--maps", "20000").contains("--maps"));
     String few = error("--numbers", "1000", "--maps", "2000");
     assertTrue(few.contains("--maps") || few.contains("--numbers"), few);
+    String big = error("--numbers", "60m", "--conditions", "none,no-spill");
+    assertTrue(big.contains("--numbers 60000000") && big.contains("no-spill"), big);
+    parse("--numbers", "60m", "--conditions", "none"); // without the no-spill line it runs
   }
 
   @Test

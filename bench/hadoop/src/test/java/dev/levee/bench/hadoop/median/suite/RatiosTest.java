@@ -50,17 +50,23 @@ class RatiosTest {
   }
 
   @Test
-  void noSpillHeapKeepsTheInputBelowTheInMemoryMergeThreshold() {
+  void noSpillHeapKeepsTheInputBelowEitherArmsInMemoryMergeThreshold() {
     long input = 240_000_000L;
     int heapMb = NoSpillReducer.heapMb(input);
-    double threshold =
+    double stockThreshold =
         (heapMb - NoSpillReducer.BASELINE_HEAP_MB)
             * (double) (1 << 20)
             * NoSpillReducer.SHUFFLE_BUFFER
             * NoSpillReducer.MERGE_PERCENT;
+    // SpongeFiles applies the same fractions to the old generation: two thirds of the heap.
+    double spongeThreshold = stockThreshold * 2 / 3;
     assertTrue(
-        input <= threshold * NoSpillReducer.HEADROOM + (1 << 20),
-        "heap " + heapMb + " MB too small");
-    assertTrue(heapMb < 600, "heap " + heapMb + " MB wastefully large for 240 MB");
+        input <= spongeThreshold * NoSpillReducer.HEADROOM + (1 << 20),
+        "heap " + heapMb + " MB too small for SpongeFiles' limits");
+    assertTrue(input <= stockThreshold * NoSpillReducer.HEADROOM, "and so for stock's");
+    assertTrue(heapMb < 800, "heap " + heapMb + " MB wastefully large for 240 MB");
+    assertTrue(
+        heapMb <= MedianSettings.MAX_NO_SPILL_HEAP_MB,
+        "heap " + heapMb + " MB does not fit a NodeManager beside the AM");
   }
 }
