@@ -6,8 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Turns result lines into {@code REPORT.md} and the registered {@link Figure}s under {@code
@@ -92,21 +97,20 @@ public final class ReportWriter {
    * suite are left out.
    */
   static Map<String, List<String>> suiteDrawn(
-      Path dir, List<FigureRegistry.Drawn> drawn, java.util.Set<String> suites) throws IOException {
-    Map<String, List<String>> out = new java.util.TreeMap<>();
+      Path dir, List<FigureRegistry.Drawn> drawn, Set<String> suites) throws IOException {
+    Map<String, List<String>> out = new TreeMap<>();
     if (!Files.isDirectory(dir)) {
       return out;
     }
-    java.util.Set<String> byReport =
-        drawn.stream().map(d -> d.figure().file()).collect(java.util.stream.Collectors.toSet());
-    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+    Set<String> byReport = drawn.stream().map(d -> d.figure().file()).collect(Collectors.toSet());
+    try (Stream<Path> files = Files.list(dir)) {
       for (String f : files.map(p -> p.getFileName().toString()).sorted().toList()) {
         if (!f.endsWith(".png") || byReport.contains(f)) {
           continue;
         }
         suites.stream()
             .filter(s -> f.startsWith(s + "-"))
-            .max(java.util.Comparator.comparingInt(String::length))
+            .max(Comparator.comparingInt(String::length))
             .ifPresent(s -> out.computeIfAbsent(s, k -> new ArrayList<>()).add(f));
       }
     }

@@ -5,9 +5,12 @@ import dev.levee.bench.report.ResultGroup;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.style.Styler;
@@ -43,7 +46,7 @@ final class BreakdownChart {
     }
     List<String> ordered = new ArrayList<>(phases);
     // Job by job, map before reduce: the stack reads as the query runs.
-    ordered.sort(java.util.Comparator.comparingInt(BreakdownChart::jobOf).thenComparing(p -> p));
+    ordered.sort(Comparator.comparingInt(BreakdownChart::jobOf).thenComparing(p -> p));
     phases = new LinkedHashSet<>(ordered);
     phases.add(PREFIX + "other");
     CategoryChart chart =
@@ -93,17 +96,16 @@ final class BreakdownChart {
     {new Color(0x8c, 0x56, 0x4b), new Color(0xc4, 0x9c, 0x94)},
   };
 
-  private static final java.util.regex.Pattern STAGE =
-      java.util.regex.Pattern.compile("^\\D*(\\d+)_(map|reduce)\\b.*");
+  private static final Pattern STAGE = Pattern.compile("^\\D*(\\d+)_(map|reduce)\\b.*");
 
-  /** "j2_map" -> 2; 0 for a phase not named after a job. */
+  /** "stage.j2_map" -> 2; 0 for a phase not named after a job. */
   static int jobOf(String phase) {
-    java.util.regex.Matcher m = STAGE.matcher(phase.substring(phase.indexOf('.') + 1));
+    Matcher m = STAGE.matcher(phase.substring(PREFIX.length()));
     return m.matches() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   static Color stageColour(String stage) {
-    java.util.regex.Matcher m = STAGE.matcher(stage);
+    Matcher m = STAGE.matcher(stage);
     if (!m.matches()) {
       return Charts.PLUGIN;
     }
