@@ -1,8 +1,7 @@
 package dev.levee.bench;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.OptionsCommand;
 import dev.levee.bench.cli.Sizes;
 import dev.levee.bench.demo.DemoTable;
 import dev.levee.bench.gen.Dataset;
@@ -48,50 +47,7 @@ public final class BenchCli {
   public static final int FAILED = 1;
   public static final int BAD_ARGUMENTS = 2;
 
-  private static final OptionSpec RESULTS =
-      OptionSpec.optional(
-          "results",
-          "DIR",
-          "results directory (default: a new run directory <repo>/"
-              + RepoLayout.RUNS
-              + "/<suite>-<time>)",
-          "");
-  private static final OptionSpec REPORT_RESULTS =
-      OptionSpec.optional(
-          "results",
-          "DIR",
-          "results to report on (default <repo>/"
-              + RepoLayout.DEFAULT_RESULTS
-              + ", or the run's directory with --run/--demo)",
-          "");
-  private static final OptionSpec REPORT_OUT =
-      OptionSpec.optional(
-          "out", "DIR", "where REPORT.md and figures/ go (default: the results directory)", "");
-  private static final OptionSpec REPORT_RUN =
-      OptionSpec.optional(
-          "run", "RUN_ID", "report on one run: <repo>/" + RepoLayout.RUNS + "/RUN_ID", "");
-  private static final OptionSpec REPORT_DEMO =
-      OptionSpec.optional(
-          "demo",
-          "RUN_ID",
-          "also print that ./levee demo run's table and write it to DEMO.md (implies --run)",
-          "");
-  private static final OptionSpec PUBLISH_LATEST =
-      OptionSpec.flag("latest", "publish the most recent run");
-  private static final OptionSpec PUBLISH_FIGURES =
-      OptionSpec.flag(
-          "figures",
-          "also replace the committed figures with the ones the run drew from itself alone (without"
-              + " it they stay in the run, listed: a narrow run would replace a figure of a whole"
-              + " sweep)");
-  private static final OptionSpec PUBLISH_TARGET =
-      OptionSpec.optional(
-          "results",
-          "DIR",
-          "committed results (default <repo>/" + RepoLayout.DEFAULT_RESULTS + ")",
-          "");
   public static final String DEMO_FILE = "DEMO.md";
-  private static final OptionSpec HELP = OptionSpec.flag("help", "show this help");
 
   private final String programName;
   private final SuiteRegistry suites;
@@ -160,7 +116,7 @@ public final class BenchCli {
           return OK;
         }
         case "generate" -> {
-          return generate(rest, argv);
+          return generate(rest);
         }
         case "report" -> {
           return report(rest);
@@ -185,7 +141,12 @@ public final class BenchCli {
       }
     } catch (BadArgumentException e) {
       err.println("error: " + e.getMessage());
-      err.println("run '" + programName + " --help' for usage");
+      boolean known =
+          List.of("generate", "report", "publish").contains(command) || suites.contains(command);
+      err.println(
+          "run '"
+              + programName
+              + (known ? " " + command + " --help' for its options" : " --help' for usage"));
       return BAD_ARGUMENTS;
     } catch (NoClassDefFoundError e) {
       // Hadoop and Jackson are 'provided': a runner whose classpath lacks them fails here, not with
@@ -205,26 +166,23 @@ public final class BenchCli {
   }
 
   private int runSuite(Suite suite, List<String> args, String[] argv) throws Exception {
-    List<OptionSpec> specs = new ArrayList<>(suite.options());
-    specs.add(RESULTS);
-    specs.add(HELP);
-    ParsedOptions o = ParsedOptions.parse(withoutRequired(specs, args), args);
-    if (o.flag("help")) {
-      out.print(commandHelp(suite.name()));
+    Object options = suite.newOptions();
+    BenchOptions.ForSuites common = new BenchOptions.ForSuites();
+    OptionsCommand command = suiteCommand(suite, options, common);
+    if (!command.parse(args)) {
+      out.print(command.usage());
       return OK;
     }
-    o = ParsedOptions.parse(specs, args);
-    noPositional(suite.name(), o);
-    boolean newRun = o.string("results").isEmpty();
+    boolean newRun = common.results.isEmpty();
     Path dir =
         newRun
             ? RepoLayout.runDir(repoRoot, RepoLayout.newRunId(suite.name(), Instant.now()))
-            : Path.of(o.string("results")).toAbsolutePath();
+            : Path.of(common.results).toAbsolutePath();
     ResultsStore store = new ResultsStore(dir);
     SuiteContext ctx =
         new SuiteContext(
             suite.name(),
-            o,
+            options,
             store,
             MachineInfo.current(),
             GitRevision.of(RepoLayout.repoRoot(Path.of(""))),
@@ -251,7 +209,7 @@ public final class BenchCli {
     return OK;
   }
 
-  private int generate(List<String> args, String[] argv) throws Exception {
+  private int generate(List<String> args) throws Exception {
     if (args.isEmpty() || args.get(0).startsWith("--")) {
       if (args.contains("--help")) {
         out.print(commandHelp("generate"));
@@ -259,30 +217,27 @@ public final class BenchCli {
       }
       throw new BadArgumentException("generate needs a dataset first; allowed: " + datasetNames());
     }
-    Dataset dataset = datasets.get(args.get(0));
-    List<String> rest = args.subList(1, args.size());
-    List<OptionSpec> specs = new ArrayList<>(generateOptions());
-    specs.addAll(dataset.options());
-    if (rest.contains("--help")) {
-      out.print(datasetHelp(dataset));
+    return generate(datasets.get(args.get(0)), args.subList(1, args.size()));
+  }
+
+  private <O> int generate(Dataset<O> dataset, List<String> args) throws Exception {
+    BenchOptions.Generate g = new BenchOptions.Generate();
+    O own = dataset.newOptions();
+    OptionsCommand command = generateCommand(dataset, g, own);
+    if (!command.parse(args)) {
+      out.print(command.usage());
       return OK;
     }
-    ParsedOptions o = ParsedOptions.parse(specs, rest);
-    noPositional("generate " + dataset.name(), o);
-    long seed = o.longAtLeast("seed", Long.MIN_VALUE);
-    long records = o.longAtLeast("records", 0);
-    int files = o.intIn("files", 1, 100_000);
-    int threads = o.intIn("threads", 1, 1024);
-    RecordGenerator generator = dataset.configure(seed, o);
+    RecordGenerator generator = dataset.configure(g.seed, own);
     DatasetWriter.Plan plan =
-        new DatasetWriter.Plan(o.string("out"), records, files, threads, o.flag("overwrite"));
+        new DatasetWriter.Plan(g.out, g.records, g.files, g.threads, g.overwrite);
     DatasetWriter.Result r;
     try (ProgressReporter progress =
         new ProgressReporter(
-            "generate " + dataset.name(), records, "records", err, 2_000, System::nanoTime)) {
+            "generate " + dataset.name(), g.records, "records", err, 2_000, System::nanoTime)) {
       r =
           new DatasetWriter(new Configuration())
-              .write(dataset.name(), seed, generator, o.effectiveValues(), plan, progress);
+              .write(dataset.name(), g.seed, generator, command.effectiveValues(), plan, progress);
     }
     out.printf(
         Locale.ROOT,
@@ -298,29 +253,25 @@ public final class BenchCli {
     return OK;
   }
 
-  private static List<OptionSpec> reportOptions() {
-    return List.of(REPORT_RESULTS, REPORT_OUT, REPORT_RUN, REPORT_DEMO, HELP);
-  }
-
   private int report(List<String> args) throws Exception {
-    ParsedOptions o = ParsedOptions.parse(reportOptions(), args);
-    if (o.flag("help")) {
-      out.print(commandHelp("report"));
+    BenchOptions.Report o = new BenchOptions.Report();
+    OptionsCommand command = reportCommand(o);
+    if (!command.parse(args)) {
+      out.print(command.usage());
       return OK;
     }
-    noPositional("report", o);
-    String demo = o.string("demo");
-    String run = o.string("run").isEmpty() ? demo : o.string("run");
+    String demo = o.demo;
+    String run = o.run.isEmpty() ? demo : o.run;
     Path resultsDir;
-    if (!o.string("results").isEmpty()) {
-      resultsDir = Path.of(o.string("results")).toAbsolutePath();
+    if (!o.results.isEmpty()) {
+      resultsDir = Path.of(o.results).toAbsolutePath();
     } else if (!run.isEmpty()) {
       resultsDir = runDir(run);
     } else {
       resultsDir = RepoLayout.resultsDir(repoRoot);
     }
     ResultsStore store = new ResultsStore(resultsDir);
-    Path outDir = o.string("out").isEmpty() ? store.dir() : Path.of(o.string("out"));
+    Path outDir = o.out.isEmpty() ? store.dir() : Path.of(o.out);
     List<Measurement> all = store.readAll();
     String md = reports.write(all, outDir);
     if (!demo.isEmpty()) {
@@ -364,19 +315,18 @@ public final class BenchCli {
     return OK;
   }
 
-  private static List<OptionSpec> publishOptions() {
-    return List.of(PUBLISH_LATEST, PUBLISH_FIGURES, PUBLISH_TARGET, HELP);
-  }
-
   private int publish(List<String> args) throws Exception {
-    ParsedOptions o = ParsedOptions.parse(publishOptions(), args);
-    if (o.flag("help")) {
-      out.print(commandHelp("publish"));
+    BenchOptions.Publish o = new BenchOptions.Publish();
+    OptionsCommand command = publishCommand(o);
+    if (!command.parse(args)) {
+      out.print(command.usage());
       return OK;
     }
     String runId;
-    if (o.flag("latest")) {
-      noPositional("publish --latest", o);
+    if (o.latest && o.runId != null) {
+      throw new BadArgumentException("publish: give a run id or --latest, not both");
+    }
+    if (o.latest) {
       runId =
           RepoLayout.latestRun(repoRoot)
               .orElseThrow(
@@ -384,8 +334,8 @@ public final class BenchCli {
                       new BadArgumentException(
                           "publish --latest: there are no runs under "
                               + RepoLayout.runsDir(repoRoot)));
-    } else if (o.positional().size() == 1) {
-      runId = o.positional().get(0);
+    } else if (o.runId != null) {
+      runId = o.runId;
     } else {
       throw new BadArgumentException(
           "publish needs one run id or --latest; runs are the directories of "
@@ -393,10 +343,8 @@ public final class BenchCli {
     }
     Path run = runDir(runId);
     Path target =
-        o.string("results").isEmpty()
-            ? RepoLayout.resultsDir(repoRoot)
-            : Path.of(o.string("results")).toAbsolutePath();
-    RunPublisher.Published p = RunPublisher.publish(run, target, o.flag("figures"));
+        o.results.isEmpty() ? RepoLayout.resultsDir(repoRoot) : Path.of(o.results).toAbsolutePath();
+    RunPublisher.Published p = RunPublisher.publish(run, target, o.figures);
     p.appendedLines()
         .forEach(
             (suite, n) ->
@@ -447,19 +395,32 @@ public final class BenchCli {
     return dir;
   }
 
-  private static List<OptionSpec> generateOptions() {
-    return List.of(
-        OptionSpec.required("out", "URI", "output directory: a path, file:///..., hdfs://..."),
-        OptionSpec.required("records", "N", "number of records (k, m, g = 10^3, 10^6, 10^9)"),
-        OptionSpec.required(
-            "seed", "S", "random seed; the same seed and options give byte-identical output"),
-        OptionSpec.optional("files", "N", "number of part files (one per intended mapper)", "1"),
-        OptionSpec.optional(
-            "threads",
-            "N",
-            "parallel writers",
-            Integer.toString(Runtime.getRuntime().availableProcessors())),
-        OptionSpec.flag("overwrite", "replace --out if it exists"));
+  private OptionsCommand suiteCommand(Suite suite, Object options, Object common) {
+    return new OptionsCommand(
+        programName + " " + suite.name() + " [options]", suite.summary(), options, common);
+  }
+
+  private OptionsCommand generateCommand(Dataset<?> dataset, Object common, Object own) {
+    return new OptionsCommand(
+        programName + " generate " + dataset.name() + " --out URI --records N --seed S [options]",
+        dataset.name() + ": " + dataset.summary(),
+        common,
+        own);
+  }
+
+  private OptionsCommand reportCommand(Object options) {
+    return new OptionsCommand(
+        programName + " report [--run RUN_ID | --demo RUN_ID | --results DIR] [--out DIR]",
+        "REPORT.md and the figures from the results files",
+        options);
+  }
+
+  private OptionsCommand publishCommand(Object options) {
+    return new OptionsCommand(
+        programName + " publish <run-id> | --latest [--figures]",
+        "appends the run's <suite>.jsonl lines that are not there yet to the committed results,"
+            + " copies its DEMO.md if any, and regenerates REPORT.md and figures/ there.",
+        options);
   }
 
   /**
@@ -476,29 +437,6 @@ public final class BenchCli {
         + Arrays.stream(argv)
             .map(a -> a.matches("[A-Za-z0-9_./:=,@+-]+") ? a : "'" + a + "'")
             .collect(Collectors.joining(" "));
-  }
-
-  private static void noPositional(String command, ParsedOptions o) {
-    if (!o.positional().isEmpty()) {
-      throw new BadArgumentException(
-          command
-              + ": unexpected argument '"
-              + o.positional().get(0)
-              + "' (options are written --name value)");
-    }
-  }
-
-  /**
-   * The same options with nothing required, to honour --help before complaining about missing
-   * options.
-   */
-  private static List<OptionSpec> withoutRequired(List<OptionSpec> specs, List<String> args) {
-    if (!args.contains("--help")) {
-      return specs;
-    }
-    return specs.stream()
-        .map(s -> s.isRequired() ? OptionSpec.optional(s.name(), s.valueHint(), s.help(), "") : s)
-        .toList();
   }
 
   private String commandNames() {
@@ -543,45 +481,22 @@ public final class BenchCli {
   }
 
   private String commandHelp(String command) {
-    StringBuilder b = new StringBuilder();
-    switch (command) {
-      case "generate" -> {
-        b.append("usage: ")
-            .append(programName)
-            .append(" generate <dataset> --out URI --records N --seed S [options]\n");
-        b.append("datasets: ").append(datasetNames()).append("\n\n");
-        generateOptions().forEach(s -> b.append(s.helpLine()).append('\n'));
-      }
-      case "report" -> {
-        b.append("usage: ")
-            .append(programName)
-            .append(" report [--run RUN_ID | --demo RUN_ID | --results DIR] [--out DIR]\n\n");
-        reportOptions().forEach(x -> b.append(x.helpLine()).append('\n'));
-      }
-      case "publish" -> {
-        b.append("usage: ")
-            .append(programName)
-            .append(" publish <run-id> | --latest [--figures]\n");
-        b.append(
-            "appends the run's <suite>.jsonl lines that are not there yet to the committed results,"
-                + "\ncopies its DEMO.md if any, and regenerates REPORT.md and figures/ there.\n\n");
-        publishOptions().forEach(x -> b.append(x.helpLine()).append('\n'));
-      }
+    return switch (command) {
+      case "generate" ->
+          "usage: "
+              + programName
+              + " generate <dataset> --out URI --records N --seed S [options]\n"
+              + "datasets: "
+              + datasetNames()
+              + "\n'"
+              + programName
+              + " generate <dataset> --help' shows the common options and the dataset's own.\n";
+      case "report" -> reportCommand(new BenchOptions.Report()).usage();
+      case "publish" -> publishCommand(new BenchOptions.Publish()).usage();
       default -> {
         Suite s = suites.get(command);
-        b.append("usage: ").append(programName).append(' ').append(s.name()).append(" [options]\n");
-        b.append(s.summary()).append("\n\n");
-        s.options().forEach(o -> b.append(o.helpLine()).append('\n'));
-        b.append(RESULTS.helpLine()).append('\n');
+        yield suiteCommand(s, s.newOptions(), new BenchOptions.ForSuites()).usage();
       }
-    }
-    return b.toString();
-  }
-
-  private String datasetHelp(Dataset d) {
-    StringBuilder b = new StringBuilder(commandHelp("generate"));
-    b.append("\n").append(d.name()).append(": ").append(d.summary()).append('\n');
-    d.options().forEach(o -> b.append(o.helpLine()).append('\n'));
-    return b.toString();
+    };
   }
 }

@@ -1,8 +1,5 @@
 package dev.levee.bench;
 
-import dev.levee.bench.cli.OptionSpec;
-import java.util.List;
-
 /**
  * A benchmark suite runnable as {@code BenchMain <name> [options]}.
  *
@@ -20,8 +17,12 @@ public interface Suite {
   /** One line for {@code --help}. */
   String summary();
 
-  /** The suite's own options; {@code --results} is added for every suite. */
-  List<OptionSpec> options();
+  /**
+   * A new object whose picocli {@code @Option} fields (and {@code @Mixin}s) are the suite's own
+   * options, with their defaults; {@code --results} and {@code --help} are added for every suite.
+   * The running suite reads it back through {@link SuiteContext#options(Class)}.
+   */
+  Object newOptions();
 
   void run(SuiteContext context) throws Exception;
 }

@@ -1,6 +1,5 @@
 package dev.levee.bench;
 
-import dev.levee.bench.cli.ParsedOptions;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.bench.results.MachineInfo;
 import dev.levee.bench.results.Measurement;
@@ -14,7 +13,7 @@ import java.util.Map;
  */
 public final class SuiteContext {
   private final String suite;
-  private final ParsedOptions options;
+  private final Object options;
   private final ResultsStore store;
   private final MachineInfo machine;
   private final String gitRevision;
@@ -24,7 +23,7 @@ public final class SuiteContext {
 
   public SuiteContext(
       String suite,
-      ParsedOptions options,
+      Object options,
       ResultsStore store,
       MachineInfo machine,
       String gitRevision,
@@ -41,8 +40,9 @@ public final class SuiteContext {
     this.err = err;
   }
 
-  public ParsedOptions options() {
-    return options;
+  /** The suite's options object ({@link Suite#newOptions()}), parsed from the command line. */
+  public <T> T options(Class<T> type) {
+    return type.cast(options);
   }
 
   /**

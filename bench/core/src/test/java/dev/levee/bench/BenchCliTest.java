@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.gen.Datasets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -80,10 +79,26 @@ class BenchCliTest {
             "1",
             "--s",
             "0"));
-    assertTrue(err().contains("--s: expected a number > 0.0"), err());
+    assertTrue(err().contains("--s: expected a value > 0 and <= 100, got 0"), err());
     err.reset();
     assertEquals(2, run(r, "generate", "zipf", "--records", "10", "--seed", "1"));
-    assertTrue(err().contains("missing required option --out URI"), err());
+    assertTrue(err().contains("Missing required option: '--out=URI'"), err());
+    err.reset();
+    assertEquals(2, run(r, "physical-limits", "--repetitons", "3"));
+    assertTrue(
+        err().contains("'--repetitons'")
+            && err().contains("did you mean --repetitions")
+            && err().contains("allowed: --repetitions, --probes"),
+        err());
+    err.reset();
+    assertEquals(2, run(r, "physical-limits", "--repetitions", "0"));
+    assertTrue(err().contains("--repetitions: expected a value from 1 to 1000, got 0"), err());
+    err.reset();
+    assertEquals(2, run(r, "physical-limits", "--tcp-bytes", "lots"));
+    assertTrue(err().contains("expected a size such as 4096, 64k, 512m or 2g, got 'lots'"), err());
+    err.reset();
+    assertEquals(2, run(r, "physical-limits", "--repetitions", "2", "--repetitions", "3"));
+    assertTrue(err().contains("should be specified only once"), err());
     err.reset();
     assertEquals(2, run(r, "physical-limits", "--probes", "gpu"));
     assertTrue(
@@ -97,7 +112,7 @@ class BenchCliTest {
         err());
     err.reset();
     assertEquals(0, run(r, "physical-limits", "--help"));
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--disk-bytes SIZE"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--disk-bytes=SIZE"));
   }
 
   @Test
@@ -208,13 +223,13 @@ class BenchCliTest {
           }
 
           @Override
-          public List<OptionSpec> options() {
-            return List.of(OptionSpec.optional("records", "N", "records", "10"));
+          public Object newOptions() {
+            return new RecordsOption();
           }
 
           @Override
           public void run(SuiteContext context) {
-            long n = context.options().longAtLeast("records", 1);
+            long n = context.options(RecordsOption.class).records;
             context.record("stock", Map.of("records", n), Map.of("seconds", 2.0), 0);
             context.record("sponge", Map.of("records", n), Map.of("seconds", 1.0), 0);
           }
@@ -227,5 +242,11 @@ class BenchCliTest {
     assertTrue(
         out.toString(StandardCharsets.UTF_8).contains("| sponge | records=5 | 0.500 |"),
         out.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The options of the test's own suite. */
+  static final class RecordsOption {
+    @picocli.CommandLine.Option(names = "--records")
+    long records = 10;
   }
 }

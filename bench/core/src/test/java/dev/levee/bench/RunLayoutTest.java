@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.levee.bench.cli.OptionSpec;
 import dev.levee.bench.demo.DemoTable;
 import dev.levee.bench.gen.Datasets;
 import dev.levee.bench.report.FigureRegistry;
@@ -51,15 +50,15 @@ class RunLayoutTest {
         }
 
         @Override
-        public List<OptionSpec> options() {
-          return List.of(OptionSpec.optional("run-id", "ID", "run", "demo-x"));
+        public Object newOptions() {
+          return new RunIdOption();
         }
 
         @Override
         public void run(SuiteContext c) {
           Map<String, Object> p =
               Map.of(
-                  DemoTable.RUN_ID, c.options().string("run-id"),
+                  DemoTable.RUN_ID, c.options(RunIdOption.class).runId,
                   DemoTable.MODULE, "spongefiles-hadoop",
                   DemoTable.WORKLOAD, "median of 10 numbers, 1 reducer");
           c.record(Measurement.STOCK, p, Map.of(DemoTable.SECONDS, 10.0), 0);
@@ -81,8 +80,8 @@ class RunLayoutTest {
         }
 
         @Override
-        public List<OptionSpec> options() {
-          return List.of();
+        public Object newOptions() {
+          return new Object();
         }
 
         @Override
@@ -218,5 +217,11 @@ class RunLayoutTest {
     }
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, p.exitValue(), inRun + " must be ignored by git");
+  }
+
+  /** The test demo's option. */
+  static final class RunIdOption {
+    @picocli.CommandLine.Option(names = "--run-id")
+    String runId = "demo-x";
   }
 }

@@ -1,9 +1,9 @@
 package dev.levee.bench.gen;
 
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
-import java.util.ArrayList;
+import dev.levee.bench.cli.Range;
 import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * A click log in time order, the input of the paper's Click-Sessions job: {@code timestamp_ms TAB
@@ -18,7 +18,7 @@ import java.util.List;
  *       dataset's seed and domain options the urls join with its pages.
  * </ul>
  */
-public final class ClickDataset implements Dataset {
+public final class ClickDataset implements Dataset<ClickDataset.Options> {
   private static final long CLICK_STREAM = 41;
 
   @Override
@@ -31,27 +31,52 @@ public final class ClickDataset implements Dataset {
     return "click log: timestamp (ms, increasing), user (Zipf activity), url of a Zipf-popular page";
   }
 
-  @Override
-  public List<OptionSpec> options() {
-    List<OptionSpec> o = new ArrayList<>(UrlScheme.options());
-    o.add(OptionSpec.optional("users", "N", "distinct users", "100000"));
-    o.add(OptionSpec.optional("user-s", "S", "Zipf exponent of clicks per user", "1.0"));
-    o.add(OptionSpec.optional("pages", "N", "distinct pages clicked", "1000000"));
-    o.add(OptionSpec.optional("page-s", "S", "Zipf exponent of clicks per page", "1.0"));
-    o.add(OptionSpec.optional("start-ms", "MS", "time of the first click", "1767225600000"));
-    o.add(OptionSpec.optional("gap-ms", "MS", "mean time between two clicks of the log", "10"));
-    return o;
+  /** The dataset's options. */
+  public static final class Options {
+    @Mixin UrlScheme.Options urls = new UrlScheme.Options();
+
+    @Option(names = "--users", paramLabel = "N", description = "distinct users")
+    @Range(min = 1)
+    long users = 100_000;
+
+    @Option(names = "--user-s", paramLabel = "S", description = "Zipf exponent of clicks per user")
+    @Range(min = 0, max = 100, exclusiveMin = true)
+    double userS = 1.0;
+
+    @Option(names = "--pages", paramLabel = "N", description = "distinct pages clicked")
+    @Range(min = 1)
+    long pages = 1_000_000;
+
+    @Option(names = "--page-s", paramLabel = "S", description = "Zipf exponent of clicks per page")
+    @Range(min = 0, max = 100, exclusiveMin = true)
+    double pageS = 1.0;
+
+    @Option(names = "--start-ms", paramLabel = "MS", description = "time of the first click")
+    @Range(min = 0)
+    long startMs = 1_767_225_600_000L;
+
+    @Option(
+        names = "--gap-ms",
+        paramLabel = "MS",
+        description = "mean time between two clicks of the log")
+    @Range(min = 1)
+    long gapMs = 10;
   }
 
   @Override
-  public RecordGenerator configure(long seed, ParsedOptions options) {
+  public Options newOptions() {
+    return new Options();
+  }
+
+  @Override
+  public RecordGenerator configure(long seed, Options o) {
     return new Generator(
         seed,
-        UrlScheme.from(seed, options),
-        new ZipfSampler(options.longAtLeast("users", 1), options.doubleIn("user-s", 0, 100, true)),
-        new ZipfSampler(options.longAtLeast("pages", 1), options.doubleIn("page-s", 0, 100, true)),
-        options.longAtLeast("start-ms", 0),
-        options.longAtLeast("gap-ms", 1));
+        o.urls.scheme(seed),
+        new ZipfSampler(o.users, o.userS),
+        new ZipfSampler(o.pages, o.pageS),
+        o.startMs,
+        o.gapMs);
   }
 
   private record Generator(

@@ -1,22 +1,25 @@
 package dev.levee.bench.gen;
 
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
-import java.util.List;
-
-/** A named synthetic dataset: its own options, and a generator configured from them. */
-public interface Dataset {
+/**
+ * A named synthetic dataset: its own options, and a generator configured from them.
+ *
+ * @param <O> its options: an object with picocli {@code @Option} fields
+ */
+public interface Dataset<O> {
 
   String name();
 
   String summary();
 
-  /** Options specific to this dataset, besides the common --out/--records/--seed/--files. */
-  List<OptionSpec> options();
+  /**
+   * A new object holding this dataset's own options with their defaults, besides the common
+   * --out/--records/--seed/--files.
+   */
+  O newOptions();
 
   /**
-   * Validates the options (failing with {@link dev.levee.bench.cli.BadArgumentException} naming the
-   * bad one) and returns a generator for them.
+   * A generator for options already parsed and checked ({@link
+   * dev.levee.bench.cli.OptionsCommand}).
    */
-  RecordGenerator configure(long seed, ParsedOptions options);
+  RecordGenerator configure(long seed, O options);
 }

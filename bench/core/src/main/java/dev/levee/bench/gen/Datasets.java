@@ -1,7 +1,7 @@
 package dev.levee.bench.gen;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.OptionsCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,10 +9,10 @@ import java.util.Map;
 
 /** The datasets {@code generate} knows, by name. */
 public final class Datasets {
-  private final Map<String, Dataset> byName = new LinkedHashMap<>();
+  private final Map<String, Dataset<?>> byName = new LinkedHashMap<>();
 
-  public Datasets(List<Dataset> datasets) {
-    for (Dataset d : datasets) {
+  public Datasets(List<Dataset<?>> datasets) {
+    for (Dataset<?> d : datasets) {
       if (byName.put(d.name(), d) != null) {
         throw new IllegalArgumentException("two datasets are named " + d.name());
       }
@@ -32,8 +32,8 @@ public final class Datasets {
             new ClickDataset()));
   }
 
-  public Dataset get(String name) {
-    Dataset d = byName.get(name);
+  public Dataset<?> get(String name) {
+    Dataset<?> d = byName.get(name);
     if (d == null) {
       throw new BadArgumentException(
           "unknown dataset '" + name + "'; allowed: " + String.join(", ", byName.keySet()));
@@ -47,17 +47,25 @@ public final class Datasets {
    * allowed.
    */
   public RecordGenerator configure(String name, long seed, Map<String, String> options) {
-    Dataset dataset = get(name);
     List<String> args = new ArrayList<>();
     options.forEach(
         (key, value) -> {
           args.add("--" + key);
           args.add(value);
         });
-    return dataset.configure(seed, ParsedOptions.parse(dataset.options(), args));
+    return configure(name, seed, args);
   }
 
-  public List<Dataset> all() {
+  /** The same from arguments written as on the command line ({@code --s 1.2}). */
+  public RecordGenerator configure(String name, long seed, List<String> args) {
+    return configure(get(name), seed, args);
+  }
+
+  private static <O> RecordGenerator configure(Dataset<O> dataset, long seed, List<String> args) {
+    return dataset.configure(seed, OptionsCommand.parse(dataset.newOptions(), args));
+  }
+
+  public List<Dataset<?>> all() {
     return List.copyOf(byName.values());
   }
 }

@@ -1,9 +1,10 @@
 package dev.levee.bench.gen;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Range;
+import dev.levee.bench.cli.Validated;
 import java.util.List;
+import picocli.CommandLine.Option;
 
 /**
  * A directed graph with power-law in-degree, one vertex per line, record number = vertex id: {@code
@@ -20,7 +21,7 @@ import java.util.List;
  *
  * Generate exactly {@code --vertices} records for every target to have its own line.
  */
-public final class GraphDataset implements Dataset {
+public final class GraphDataset implements Dataset<GraphDataset.Options> {
   public static final long INITIAL_RANK = 1_000_000;
   private static final long EDGES_STREAM = 31;
 
@@ -34,27 +35,49 @@ public final class GraphDataset implements Dataset {
     return "graph vertices: id, initial rank (millionths), out-links with Zipf(s) in-degree";
   }
 
-  @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional("vertices", "N", "vertex ids 0..N-1 (give --records N too)", "1000000"),
-        OptionSpec.optional("min-degree", "K", "fewest out-links of a vertex", "5"),
-        OptionSpec.optional("max-degree", "K", "most out-links of a vertex", "30"),
-        OptionSpec.optional(
-            "in-s", "S", "Zipf exponent of in-degree (> 0; larger is more skewed)", "0.8"));
+  /** The dataset's options. */
+  public static final class Options implements Validated {
+    @Option(
+        names = "--vertices",
+        paramLabel = "N",
+        description = "vertex ids 0..N-1 (give --records N too)")
+    @Range(min = 2)
+    long vertices = 1_000_000;
+
+    @Option(names = "--min-degree", paramLabel = "K", description = "fewest out-links of a vertex")
+    @Range(min = 0, max = 1_000_000)
+    int minDegree = 5;
+
+    @Option(names = "--max-degree", paramLabel = "K", description = "most out-links of a vertex")
+    @Range(min = 0, max = 1_000_000)
+    int maxDegree = 30;
+
+    @Option(
+        names = "--in-s",
+        paramLabel = "S",
+        description = "Zipf exponent of in-degree (larger is more skewed)")
+    @Range(min = 0, max = 100, exclusiveMin = true)
+    double inS = 0.8;
+
+    @Override
+    public void validate() {
+      if (maxDegree < minDegree) {
+        throw new BadArgumentException(
+            "--max-degree: must be >= --min-degree (" + minDegree + "), got " + maxDegree);
+      }
+    }
   }
 
   @Override
-  public RecordGenerator configure(long seed, ParsedOptions options) {
-    long vertices = options.longAtLeast("vertices", 2);
-    int min = options.intIn("min-degree", 0, 1_000_000);
-    int max = options.intIn("max-degree", 0, 1_000_000);
-    if (max < min) {
-      throw new BadArgumentException(
-          "--max-degree: must be >= --min-degree (" + min + "), got " + max);
-    }
-    ZipfSampler targets = new ZipfSampler(vertices, options.doubleIn("in-s", 0, 100, true));
-    return new Generator(seed, vertices, targets, min, max, RecordBuffer.digits(vertices - 1));
+  public Options newOptions() {
+    return new Options();
+  }
+
+  @Override
+  public RecordGenerator configure(long seed, Options o) {
+    ZipfSampler targets = new ZipfSampler(o.vertices, o.inS);
+    return new Generator(
+        seed, o.vertices, targets, o.minDegree, o.maxDegree, RecordBuffer.digits(o.vertices - 1));
   }
 
   private record Generator(

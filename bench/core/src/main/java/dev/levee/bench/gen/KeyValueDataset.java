@@ -1,9 +1,8 @@
 package dev.levee.bench.gen;
 
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
-import java.util.ArrayList;
+import dev.levee.bench.cli.Range;
 import java.util.List;
+import picocli.CommandLine.Option;
 
 /**
  * Key/value lines {@code key TAB value}: keys from a key space of n, Zipf-skewed or uniform; values
@@ -13,7 +12,7 @@ import java.util.List;
  * <p>Keys are "k" plus the rank zero-padded to the width of n, so text order equals rank order and
  * the hottest key is k...001 (rank 1).
  */
-public final class KeyValueDataset implements Dataset {
+public final class KeyValueDataset implements Dataset<KeyValueDataset.Options> {
   private static final long KEY_STREAM = 1;
   private static final long VALUE_STREAM = 2;
 
@@ -53,30 +52,47 @@ public final class KeyValueDataset implements Dataset {
     };
   }
 
-  @Override
-  public List<OptionSpec> options() {
-    List<OptionSpec> o = new ArrayList<>();
-    o.add(OptionSpec.optional("keys", "N", "size of the key space", "1000000"));
-    if (zipfKeys) {
-      o.add(
-          OptionSpec.optional(
-              "s", "S", "Zipf exponent (> 0; 1 is classic Zipf, larger is more skewed)", "1.0"));
+  /** The options of the uniform and Pareto presets. */
+  public static class Options {
+    @Option(names = "--keys", paramLabel = "N", description = "size of the key space")
+    @Range(min = 1)
+    long keys = 1_000_000;
+
+    @Option(
+        names = "--value-size",
+        paramLabel = "SPEC",
+        description = "value length: fixed:BYTES or pareto:ALPHA,X0,MAX")
+    String valueSize;
+
+    Options(String valueSize) {
+      this.valueSize = valueSize;
     }
-    o.add(
-        OptionSpec.optional(
-            "value-size",
-            "SPEC",
-            "value length: fixed:BYTES or pareto:ALPHA,X0,MAX",
-            defaultValueSize));
-    return o;
+  }
+
+  /** The Zipf preset's: its keys' exponent besides. */
+  public static final class ZipfOptions extends Options {
+    @Option(
+        names = "--s",
+        paramLabel = "S",
+        description = "Zipf exponent (1 is classic Zipf, larger is more skewed)")
+    @Range(min = 0, max = 100, exclusiveMin = true)
+    double s = 1.0;
+
+    ZipfOptions(String valueSize) {
+      super(valueSize);
+    }
   }
 
   @Override
-  public RecordGenerator configure(long seed, ParsedOptions options) {
-    long keys = options.longAtLeast("keys", 1);
-    ValueSize valueSize = ValueSize.parse("value-size", options.string("value-size"));
-    ZipfSampler zipf = zipfKeys ? new ZipfSampler(keys, options.doubleIn("s", 0, 100, true)) : null;
-    return new Generator(seed, keys, zipf, valueSize);
+  public Options newOptions() {
+    return zipfKeys ? new ZipfOptions(defaultValueSize) : new Options(defaultValueSize);
+  }
+
+  @Override
+  public RecordGenerator configure(long seed, Options o) {
+    ValueSize valueSize = ValueSize.parse("value-size", o.valueSize);
+    ZipfSampler zipf = o instanceof ZipfOptions z ? new ZipfSampler(o.keys, z.s) : null;
+    return new Generator(seed, o.keys, zipf, valueSize);
   }
 
   private static final class Generator implements RecordGenerator {

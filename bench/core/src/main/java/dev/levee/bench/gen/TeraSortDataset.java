@@ -1,7 +1,5 @@
 package dev.levee.bench.gen;
 
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
 import java.util.List;
 
 /**
@@ -17,7 +15,7 @@ import java.util.List;
  * byte   99     NEWLINE
  * </pre>
  */
-public final class TeraSortDataset implements Dataset {
+public final class TeraSortDataset implements Dataset<Object> {
   public static final int RECORD_BYTES = 100;
   public static final int KEY_BYTES = 10;
   private static final long KEY_STREAM = 3;
@@ -33,12 +31,12 @@ public final class TeraSortDataset implements Dataset {
   }
 
   @Override
-  public List<OptionSpec> options() {
-    return List.of();
+  public Object newOptions() {
+    return new Object(); // no options of its own
   }
 
   @Override
-  public RecordGenerator configure(long seed, ParsedOptions options) {
+  public RecordGenerator configure(long seed, Object options) {
     return new Generator(seed);
   }
 

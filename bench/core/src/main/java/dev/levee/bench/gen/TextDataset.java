@@ -1,16 +1,17 @@
 package dev.levee.bench.gen;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Range;
+import dev.levee.bench.cli.Validated;
 import java.util.List;
+import picocli.CommandLine.Option;
 
 /**
  * Lines of text whose word frequencies follow Zipf's law, as natural-language text does: each line
  * holds a uniform number of words in [min-words, max-words], each word drawn Zipf(s) over a
  * synthetic vocabulary ({@link SyntheticNames#word}). Input for word counting and n-gram counting.
  */
-public final class TextDataset implements Dataset {
+public final class TextDataset implements Dataset<TextDataset.Options> {
   private static final long WORDS_STREAM = 21;
 
   @Override
@@ -23,26 +24,41 @@ public final class TextDataset implements Dataset {
     return "lines of space-separated words, word frequencies Zipf(s) over a vocabulary of n";
   }
 
-  @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional("vocabulary", "N", "distinct words", "100000"),
-        OptionSpec.optional("s", "S", "Zipf exponent of word frequencies (> 0)", "1.0"),
-        OptionSpec.optional("min-words", "K", "fewest words in a line", "5"),
-        OptionSpec.optional("max-words", "K", "most words in a line", "20"));
+  /** The dataset's options. */
+  public static final class Options implements Validated {
+    @Option(names = "--vocabulary", paramLabel = "N", description = "distinct words")
+    @Range(min = 1)
+    long vocabulary = 100_000;
+
+    @Option(names = "--s", paramLabel = "S", description = "Zipf exponent of word frequencies")
+    @Range(min = 0, max = 100, exclusiveMin = true)
+    double s = 1.0;
+
+    @Option(names = "--min-words", paramLabel = "K", description = "fewest words in a line")
+    @Range(min = 1, max = 100_000)
+    int minWords = 5;
+
+    @Option(names = "--max-words", paramLabel = "K", description = "most words in a line")
+    @Range(min = 1, max = 100_000)
+    int maxWords = 20;
+
+    @Override
+    public void validate() {
+      if (maxWords < minWords) {
+        throw new BadArgumentException(
+            "--max-words: must be >= --min-words (" + minWords + "), got " + maxWords);
+      }
+    }
   }
 
   @Override
-  public RecordGenerator configure(long seed, ParsedOptions options) {
-    ZipfSampler words =
-        new ZipfSampler(options.longAtLeast("vocabulary", 1), options.doubleIn("s", 0, 100, true));
-    int min = options.intIn("min-words", 1, 100_000);
-    int max = options.intIn("max-words", 1, 100_000);
-    if (max < min) {
-      throw new BadArgumentException(
-          "--max-words: must be >= --min-words (" + min + "), got " + max);
-    }
-    return new Generator(seed, words, min, max);
+  public Options newOptions() {
+    return new Options();
+  }
+
+  @Override
+  public RecordGenerator configure(long seed, Options o) {
+    return new Generator(seed, new ZipfSampler(o.vocabulary, o.s), o.minWords, o.maxWords);
   }
 
   private record Generator(long seed, ZipfSampler words, int minWords, int maxWords)

@@ -1,8 +1,7 @@
 package dev.levee.bench.gen;
 
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
-import java.util.List;
+import dev.levee.bench.cli.Range;
+import picocli.CommandLine.Option;
 
 /**
  * The URL of page id p of a synthetic web: a pure function of (web seed, p, domain law), shared by
@@ -24,17 +23,22 @@ public final class UrlScheme {
     this.pathWords = new ZipfSampler(10_000, 1.0);
   }
 
-  /** The options that define the URL space; web and clicks both declare them. */
-  static List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional("domains", "N", "number of distinct domains", "100000"),
-        OptionSpec.optional(
-            "domain-s", "S", "Zipf exponent of domain popularity (pages per domain)", "1.0"));
-  }
+  /** The options that define the URL space; web and clicks both mix them in. */
+  static final class Options {
+    @Option(names = "--domains", paramLabel = "N", description = "number of distinct domains")
+    @Range(min = 1)
+    long domains = 100_000;
 
-  static UrlScheme from(long webSeed, ParsedOptions options) {
-    return new UrlScheme(
-        webSeed, options.longAtLeast("domains", 1), options.doubleIn("domain-s", 0, 100, true));
+    @Option(
+        names = "--domain-s",
+        paramLabel = "S",
+        description = "Zipf exponent of domain popularity (pages per domain)")
+    @Range(min = 0, max = 100, exclusiveMin = true)
+    double domainS = 1.0;
+
+    UrlScheme scheme(long webSeed) {
+      return new UrlScheme(webSeed, domains, domainS);
+    }
   }
 
   /**

@@ -1,9 +1,9 @@
 package dev.levee.bench.gen;
 
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
-import java.util.ArrayList;
+import dev.levee.bench.cli.Range;
 import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * A synthetic web crawl, one page per line, record number = page id: {@code url TAB domain TAB
@@ -20,7 +20,7 @@ import java.util.List;
  *   <li>anchor_text: 1..k space-separated words, each Zipf(1) over a synthetic vocabulary.
  * </ul>
  */
-public final class WebDataset implements Dataset {
+public final class WebDataset implements Dataset<WebDataset.Options> {
   private static final long FIELDS_STREAM = 11;
   static final String[] LANGUAGES = {
     "en", "de", "fr", "ja", "es", "ru", "zh", "pt", "it", "nl", "pl"
@@ -37,25 +37,43 @@ public final class WebDataset implements Dataset {
     return "web pages: url, domain (Zipf popularity), language, spam score, in-link count, anchor-text words";
   }
 
-  @Override
-  public List<OptionSpec> options() {
-    List<OptionSpec> o = new ArrayList<>(UrlScheme.options());
-    o.add(OptionSpec.optional("inlink-alpha", "A", "Pareto exponent of in-link counts", "1.1"));
-    o.add(OptionSpec.optional("max-inlinks", "N", "largest in-link count", "10000000"));
-    o.add(OptionSpec.optional("vocabulary", "N", "anchor-text vocabulary size", "50000"));
-    o.add(OptionSpec.optional("anchor-words", "K", "most words in one anchor text", "6"));
-    return o;
+  /** The dataset's options. */
+  public static final class Options {
+    @Mixin UrlScheme.Options urls = new UrlScheme.Options();
+
+    @Option(
+        names = "--inlink-alpha",
+        paramLabel = "A",
+        description = "Pareto exponent of in-link counts")
+    @Range(min = 0, max = 100, exclusiveMin = true)
+    double inlinkAlpha = 1.1;
+
+    @Option(names = "--max-inlinks", paramLabel = "N", description = "largest in-link count")
+    @Range(min = 0)
+    long maxInlinks = 10_000_000;
+
+    @Option(names = "--vocabulary", paramLabel = "N", description = "anchor-text vocabulary size")
+    @Range(min = 1)
+    long vocabulary = 50_000;
+
+    @Option(
+        names = "--anchor-words",
+        paramLabel = "K",
+        description = "most words in one anchor text")
+    @Range(min = 1, max = 1000)
+    int anchorWords = 6;
   }
 
   @Override
-  public RecordGenerator configure(long seed, ParsedOptions options) {
-    UrlScheme urls = UrlScheme.from(seed, options);
-    double alpha = options.doubleIn("inlink-alpha", 0, 100, true);
-    long maxInlinks = options.longAtLeast("max-inlinks", 0);
-    ParetoSampler inlinks = new ParetoSampler(alpha, 1, maxInlinks + 1.0);
-    ZipfSampler vocabulary = new ZipfSampler(options.longAtLeast("vocabulary", 1), 1.0);
-    int anchorWords = options.intIn("anchor-words", 1, 1000);
-    return new Generator(seed, urls, inlinks, vocabulary, anchorWords);
+  public Options newOptions() {
+    return new Options();
+  }
+
+  @Override
+  public RecordGenerator configure(long seed, Options o) {
+    ParetoSampler inlinks = new ParetoSampler(o.inlinkAlpha, 1, o.maxInlinks + 1.0);
+    return new Generator(
+        seed, o.urls.scheme(seed), inlinks, new ZipfSampler(o.vocabulary, 1.0), o.anchorWords);
   }
 
   static String language(SplitMix64 rng) {

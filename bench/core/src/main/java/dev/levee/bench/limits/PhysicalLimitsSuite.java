@@ -3,8 +3,9 @@ package dev.levee.bench.limits;
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Choices;
+import dev.levee.bench.cli.Converters;
+import dev.levee.bench.cli.Range;
 import dev.levee.bench.disk.DiskChoice;
 import dev.levee.bench.disk.DiskPlace;
 import dev.levee.bench.progress.ProgressReporter;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code physical-limits}: what this machine can move per second, so that benchmark results can be
@@ -39,81 +42,119 @@ public final class PhysicalLimitsSuite implements Suite {
     return "memcpy, loopback TCP, disk write/read and /dev/shm mmap bandwidth of this machine";
   }
 
+  /** The suite's options. */
+  static final class Options {
+    @Option(
+        names = "--repetitions",
+        paramLabel = "N",
+        description = "recorded repetitions per probe")
+    @Range(min = 1, max = 1000)
+    int repetitions = 5;
+
+    @Option(
+        names = "--probes",
+        paramLabel = "LIST",
+        split = ",",
+        description = "comma-separated subset of memcpy, tcp, disk, shm")
+    List<String> probes = PROBES;
+
+    @Option(
+        names = "--memcpy-buffer",
+        paramLabel = "SIZE",
+        defaultValue = "256m",
+        converter = Converters.ByteSize.class,
+        description =
+            "size of each memcpy buffer (well above the L3 cache; at most one Java array)")
+    @Range(min = 1 << 20, max = Integer.MAX_VALUE - 8)
+    long memcpyBuffer;
+
+    @Option(
+        names = "--memcpy-passes",
+        paramLabel = "N",
+        description = "copies of the whole buffer per repetition")
+    @Range(min = 1, max = 10_000)
+    int memcpyPasses = 4;
+
+    @Option(
+        names = "--tcp-bytes",
+        paramLabel = "SIZE",
+        defaultValue = "2g",
+        converter = Converters.ByteSize.class,
+        description = "bytes sent per TCP repetition")
+    @Range(min = 1 << 20)
+    long tcpBytes;
+
+    @Option(
+        names = "--disk-bytes",
+        paramLabel = "SIZE",
+        defaultValue = "1g",
+        converter = Converters.ByteSize.class,
+        description = "file size for the disk write and read probes (a multiple of 4m)")
+    @Range(min = 1 << 20)
+    long diskBytes;
+
+    @Option(
+        names = "--disk-dir",
+        paramLabel = "DIR",
+        description = "directory on the disk to measure")
+    String diskDir = System.getProperty("java.io.tmpdir");
+
+    @Option(
+        names = "--disk-read",
+        paramLabel = "MODE",
+        description = "direct (O_DIRECT, fall back to cached with a warning) or cached")
+    String diskRead = "direct";
+
+    @Option(
+        names = "--shm-bytes",
+        paramLabel = "SIZE",
+        defaultValue = "1g",
+        converter = Converters.ByteSize.class,
+        description = "mapped file size for the tmpfs probe")
+    @Range(min = 1 << 20)
+    long shmBytes;
+
+    @Option(names = "--shm-dir", paramLabel = "DIR", description = "tmpfs directory")
+    String shmDir = "/dev/shm";
+
+    @Mixin DiskChoice disk = new DiskChoice();
+  }
+
   @Override
-  public List<OptionSpec> options() {
-    List<OptionSpec> specs = new ArrayList<>();
-    specs.addAll(
-        List.of(
-            OptionSpec.optional("repetitions", "N", "recorded repetitions per probe", "5"),
-            OptionSpec.optional(
-                "probes",
-                "LIST",
-                "comma-separated subset of " + String.join(",", PROBES),
-                String.join(",", PROBES)),
-            OptionSpec.optional(
-                "memcpy-buffer",
-                "SIZE",
-                "size of each memcpy buffer (well above the L3 cache)",
-                "256m"),
-            OptionSpec.optional(
-                "memcpy-passes", "N", "copies of the whole buffer per repetition", "4"),
-            OptionSpec.optional("tcp-bytes", "SIZE", "bytes sent per TCP repetition", "2g"),
-            OptionSpec.optional(
-                "disk-bytes", "SIZE", "file size for the disk write and read probes", "1g"),
-            OptionSpec.optional(
-                "disk-dir",
-                "DIR",
-                "directory on the disk to measure",
-                System.getProperty("java.io.tmpdir")),
-            OptionSpec.optional(
-                "disk-read",
-                "MODE",
-                "direct (O_DIRECT, fall back to cached with a warning) or cached",
-                "direct"),
-            OptionSpec.optional("shm-bytes", "SIZE", "mapped file size for the tmpfs probe", "1g"),
-            OptionSpec.optional("shm-dir", "DIR", "tmpfs directory", "/dev/shm")));
-    specs.addAll(DiskChoice.options());
-    return specs;
+  public Object newOptions() {
+    return new Options();
   }
 
   @Override
   public void run(SuiteContext ctx) throws Exception {
-    ParsedOptions o = ctx.options();
-    int repetitions = o.intIn("repetitions", 1, 1000);
-    Set<String> probes = probeSet(o.string("probes"));
+    Options o = ctx.options(Options.class);
+    int repetitions = o.repetitions;
+    Set<String> probes = probeSet(String.join(",", o.probes));
     List<BandwidthProbe> plan = new ArrayList<>();
     if (probes.contains("memcpy")) {
-      long buffer = o.bytesAtLeast("memcpy-buffer", 1 << 20);
-      if (buffer > Integer.MAX_VALUE - 8) {
-        throw new BadArgumentException(
-            "--memcpy-buffer: at most 2g - 8 bytes (one Java array), got "
-                + o.string("memcpy-buffer"));
-      }
-      int passes = o.intIn("memcpy-passes", 1, 10_000);
-      plan.add(new MemcpyProbe(false, (int) buffer, passes));
-      plan.add(new MemcpyProbe(true, (int) buffer, passes));
+      plan.add(new MemcpyProbe(false, (int) o.memcpyBuffer, o.memcpyPasses));
+      plan.add(new MemcpyProbe(true, (int) o.memcpyBuffer, o.memcpyPasses));
     }
     if (probes.contains("tcp")) {
-      plan.add(new LoopbackTcpProbe(o.bytesAtLeast("tcp-bytes", 1 << 20)));
+      plan.add(new LoopbackTcpProbe(o.tcpBytes));
     }
     Path diskDir = null;
-    long diskBytes = 0;
+    long diskBytes = o.diskBytes;
     boolean direct = false;
     if (probes.contains("disk")) {
-      diskDir = existingDir("disk-dir", o.string("disk-dir"));
-      diskBytes = o.bytesAtLeast("disk-bytes", 1 << 20);
+      diskDir = existingDir("disk-dir", o.diskDir);
       if (diskBytes % DiskFiles.CHUNK != 0) {
         throw new BadArgumentException(
             "--disk-bytes: must be a multiple of 4m (O_DIRECT reads whole aligned blocks), got "
-                + o.string("disk-bytes"));
+                + diskBytes);
       }
-      direct = o.choice("disk-read", List.of("direct", "cached")).equals("direct");
+      direct =
+          Choices.oneOf("--disk-read", o.diskRead, List.of("direct", "cached")).equals("direct");
     }
     if (probes.contains("shm")) {
-      Path dir = existingDir("shm-dir", o.string("shm-dir"));
-      long bytes = o.bytesAtLeast("shm-bytes", 1 << 20);
-      plan.add(new ShmMmapProbe(dir, bytes, true));
-      plan.add(new ShmMmapProbe(dir, bytes, false));
+      Path dir = existingDir("shm-dir", o.shmDir);
+      plan.add(new ShmMmapProbe(dir, o.shmBytes, true));
+      plan.add(new ShmMmapProbe(dir, o.shmBytes, false));
     }
 
     List<Row> rows = new ArrayList<>();
@@ -121,7 +162,7 @@ public final class PhysicalLimitsSuite implements Suite {
       rows.add(runProbe(ctx, probe, repetitions));
     }
     if (diskDir != null) {
-      try (DiskPlace place = DiskChoice.open(o, diskDir, ctx.err())) {
+      try (DiskPlace place = o.disk.open(diskDir, ctx.err())) {
         rows.add(
             runProbe(
                 ctx,

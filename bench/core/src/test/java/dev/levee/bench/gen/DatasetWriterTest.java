@@ -67,9 +67,7 @@ class DatasetWriterTest {
   void refusesToOverwriteUnlessAsked() throws Exception {
     Path dir = tmp.resolve("x");
     Files.createDirectories(dir);
-    Dataset d = Datasets.builtIn().get("terasort");
-    RecordGenerator g =
-        d.configure(1, dev.levee.bench.cli.ParsedOptions.parse(List.of(), List.of()));
+    RecordGenerator g = Datasets.builtIn().configure("terasort", 1, List.of());
     var progress =
         new dev.levee.bench.progress.ProgressReporter(
             "t",

@@ -1,7 +1,5 @@
 package dev.levee.bench.gen;
 
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
 import dev.levee.bench.progress.ProgressReporter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,7 +7,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -28,14 +25,7 @@ final class GeneratedData {
       int threads,
       String... datasetArgs)
       throws IOException, InterruptedException {
-    Dataset d = Datasets.builtIn().get(dataset);
-    List<OptionSpec> specs = new ArrayList<>(d.options());
-    specs.add(OptionSpec.required("records", "N", "records"));
-    List<String> args = new ArrayList<>(Arrays.asList(datasetArgs));
-    args.add("--records");
-    args.add(Long.toString(records));
-    ParsedOptions o = ParsedOptions.parse(specs, args);
-    RecordGenerator g = d.configure(seed, o);
+    RecordGenerator g = Datasets.builtIn().configure(dataset, seed, Arrays.asList(datasetArgs));
     ProgressReporter quiet =
         new ProgressReporter(
             "test",

@@ -4,7 +4,7 @@ import java.nio.file.{Files, Path}
 import java.util
 import scala.jdk.CollectionConverters._
 import dev.levee.bench.{Suite, SuiteContext}
-import dev.levee.bench.cli.OptionSpec
+import dev.levee.bench.cli.{Range => Bounds}
 import dev.levee.bench.demo.{DemoSteps, DemoTable}
 import dev.levee.bench.gen.{DatasetWriter, Datasets}
 import dev.levee.bench.progress.StepProgress
@@ -12,6 +12,8 @@ import dev.levee.bench.spark.hurricane.{ClickLog, HurricaneBenchSuite}
 import dev.levee.bench.results.{Measurement, RepoLayout}
 import dev.levee.it.spark.{SparkCluster, SparkTopology}
 import org.apache.hadoop.conf.Configuration
+import picocli.CommandLine.{Option => Flag}
+import scala.annotation.meta.field
 
 /**
  * The Spark half of `./levee demo`: groupByKey over uniform five-digit keys with short string values (the leaky
@@ -27,20 +29,14 @@ final class SparkDemoSuite extends Suite {
   override def summary(): String =
     "the Spark-side rows of ./levee demo (local-cluster[2,1,1024], two executor JVMs)"
 
-  override def options(): util.List[OptionSpec] = util.List.of(
-    OptionSpec.required("run-id", "ID", "groups this run's rows in the demo table"),
-    OptionSpec.optional("records", "N", "key/value records grouped", "3m"),
-    OptionSpec.optional("reduce-tasks", "N", "reduce tasks (the DMR's denominator)", "4"),
-    OptionSpec.optional("repetitions", "N", "runs of each variant", "1"),
-    OptionSpec.optional("hurricane-clicks", "N", "clicks in Hurricane's ClickLog row", "1m")
-  )
+  override def newOptions(): AnyRef = new SparkDemoSuite.Options
 
   override def run(context: SuiteContext): Unit = {
-    val o = context.options()
-    val runId = o.string("run-id")
-    val records = o.longAtLeast("records", 1)
-    val reduceTasks = o.intIn("reduce-tasks", 1, 10000)
-    val repetitions = o.intIn("repetitions", 1, 100)
+    val o = context.options(classOf[SparkDemoSuite.Options])
+    val runId = o.runId
+    val records = o.records
+    val reduceTasks = o.reduceTasks
+    val repetitions = o.repetitions
 
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/demo-spark")
     Files.createDirectories(base)
@@ -51,7 +47,7 @@ final class SparkDemoSuite extends Suite {
     )
     try {
       runAll(context, progress, base, runId, records, reduceTasks, repetitions)
-      hurricaneRow(context, progress, runId, o.longAtLeast("hurricane-clicks", 1000))
+      hurricaneRow(context, progress, runId, o.hurricaneClicks)
     } finally progress.close()
   }
 
@@ -209,5 +205,51 @@ final class SparkDemoSuite extends Suite {
       )
     } finally progress.close()
     dir
+  }
+}
+
+object SparkDemoSuite {
+
+  /** The suite's options. */
+  final class Options {
+    @(Flag @field)(
+      names = Array("--run-id"),
+      required = true,
+      paramLabel = "ID",
+      description = Array("groups this run's rows in the demo table")
+    )
+    var runId: String = _
+
+    @(Flag @field)(
+      names = Array("--records"),
+      paramLabel = "N",
+      description = Array("key/value records grouped")
+    )
+    @(Bounds @field)(min = 1)
+    var records: Long = 3000000L
+
+    @(Flag @field)(
+      names = Array("--reduce-tasks"),
+      paramLabel = "N",
+      description = Array("reduce tasks (the DMR's denominator)")
+    )
+    @(Bounds @field)(min = 1, max = 10000)
+    var reduceTasks: Int = 4
+
+    @(Flag @field)(
+      names = Array("--repetitions"),
+      paramLabel = "N",
+      description = Array("runs of each variant")
+    )
+    @(Bounds @field)(min = 1, max = 100)
+    var repetitions: Int = 1
+
+    @(Flag @field)(
+      names = Array("--hurricane-clicks"),
+      paramLabel = "N",
+      description = Array("clicks in Hurricane's ClickLog row")
+    )
+    @(Bounds @field)(min = 1000)
+    var hurricaneClicks: Long = 1000000L
   }
 }

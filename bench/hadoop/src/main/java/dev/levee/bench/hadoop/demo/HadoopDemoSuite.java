@@ -2,8 +2,8 @@ package dev.levee.bench.hadoop.demo;
 
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Converters;
+import dev.levee.bench.cli.Range;
 import dev.levee.bench.demo.DemoSteps;
 import dev.levee.bench.demo.DemoTable;
 import dev.levee.bench.hadoop.median.MedianRun;
@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import picocli.CommandLine.Option;
 
 /**
  * The Hadoop half of {@code ./levee demo}: starts HDFS + YARN with three NodeManagers in this JVM
@@ -54,48 +55,94 @@ public final class HadoopDemoSuite implements Suite {
     return "the Hadoop-side rows of ./levee demo (HDFS + YARN with 3 NodeManagers, in-process)";
   }
 
+  /** The suite's options. */
+  static final class Options {
+    @Option(
+        names = "--run-id",
+        required = true,
+        paramLabel = "ID",
+        description = "groups this run's rows in the demo table")
+    String runId;
+
+    @Option(
+        names = "--numbers",
+        paramLabel = "N",
+        defaultValue = "10m",
+        description = "numbers the median job sorts through its one reducer")
+    @Range(min = 1)
+    long numbers;
+
+    @Option(
+        names = "--maps",
+        paramLabel = "N",
+        description = "input files (one map each); more than io.sort.factor=10 forces merge rounds")
+    @Range(min = 1, max = 1000)
+    int maps = 12;
+
+    @Option(
+        names = "--reduce-heap-mb",
+        paramLabel = "MB",
+        description = "the reducer's -Xmx; the shuffle keeps half of it")
+    @Range(min = 16, max = 4096)
+    int reduceHeapMb = 48;
+
+    @Option(
+        names = "--sponge-pool-mb",
+        paramLabel = "MB",
+        description =
+            "each NodeManager's sponge; less than the reducer's input, so chunks also go to the"
+                + " other nodes' sponges")
+    @Range(min = 1, max = 1 << 20)
+    int poolMb = 48;
+
+    @Option(
+        names = "--repetitions",
+        paramLabel = "N",
+        description = "runs of each variant; the row shows medians")
+    @Range(min = 1, max = 100)
+    int repetitions = 3;
+
+    @Option(
+        names = "--disk-readers",
+        paramLabel = "N",
+        description =
+            "background readers on the NodeManagers' disk during the SpongeFiles row (0: none)")
+    @Range(min = 0, max = 16)
+    int diskReaders = 2;
+
+    @Option(
+        names = "--disk-reader-file",
+        paramLabel = "SIZE",
+        converter = Converters.ByteSize.class,
+        defaultValue = "1g",
+        description = "the file each background reader scans")
+    @Range(min = 16 << 20)
+    long readerFile;
+
+    @Option(
+        names = "--themis-records",
+        paramLabel = "N",
+        description = "100-byte records Themis's sort row sorts")
+    @Range(min = 1000)
+    long themisRecords = 500_000;
+  }
+
   @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.required("run-id", "ID", "groups this run's rows in the demo table"),
-        OptionSpec.optional(
-            "numbers", "N", "numbers the median job sorts through its one reducer", "10m"),
-        OptionSpec.optional(
-            "maps",
-            "N",
-            "input files (one map each); more than io.sort.factor=10 forces merge rounds",
-            "12"),
-        OptionSpec.optional(
-            "reduce-heap-mb", "MB", "the reducer's -Xmx; the shuffle keeps half of it", "48"),
-        OptionSpec.optional(
-            "sponge-pool-mb",
-            "MB",
-            "each NodeManager's sponge; less than the reducer's input, so "
-                + "chunks also go to the other nodes' sponges",
-            "48"),
-        OptionSpec.optional("repetitions", "N", "runs of each variant; the row shows medians", "3"),
-        OptionSpec.optional(
-            "disk-readers",
-            "N",
-            "background readers on the NodeManagers' disk during the SpongeFiles row (0: none)",
-            "2"),
-        OptionSpec.optional(
-            "disk-reader-file", "SIZE", "the file each background reader scans", "1g"),
-        OptionSpec.optional(
-            "themis-records", "N", "100-byte records Themis's sort row sorts", "500000"));
+  public Object newOptions() {
+    return new Options();
   }
 
   @Override
   public void run(SuiteContext context) throws Exception {
-    ParsedOptions o = context.options();
-    String runId = o.string("run-id");
-    long numbers = o.longAtLeast("numbers", 1);
-    int maps = o.intIn("maps", 1, 1000);
-    int reduceHeapMb = o.intIn("reduce-heap-mb", 16, 4096);
-    int repetitions = o.intIn("repetitions", 1, 100);
-    int poolMb = o.intIn("sponge-pool-mb", 1, 1 << 20);
-    int diskReaders = o.intIn("disk-readers", 0, 16);
-    long readerFile = o.bytesAtLeast("disk-reader-file", 16L << 20);
+    Options o = context.options(Options.class);
+    String runId = o.runId;
+    long numbers = o.numbers;
+    int maps = o.maps;
+    int reduceHeapMb = o.reduceHeapMb;
+    int repetitions = o.repetitions;
+    int poolMb = o.poolMb;
+    int diskReaders = o.diskReaders;
+    long readerFile = o.readerFile;
 
     java.nio.file.Path base =
         RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath()).resolve(".levee/demo");
@@ -175,7 +222,7 @@ public final class HadoopDemoSuite implements Suite {
         }
       }
       progress.begin(DemoSteps.THEMIS);
-      ThemisDemoRow.run(conf, context, runId, o.longAtLeast("themis-records", 1000));
+      ThemisDemoRow.run(conf, context, runId, o.themisRecords);
       progress.begin(DemoSteps.PIRANHA);
       PiranhaDemoRow.run(context, cluster.cluster(), 200_000, runId, base.resolve("piranha-zk"));
     }

@@ -2,8 +2,7 @@ package dev.levee.bench.hadoop.fuzz;
 
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Range;
 import dev.levee.bench.hadoop.sponge.SpongeServerProcess;
 import dev.levee.bench.results.RunFigures;
 import dev.levee.sponge.config.SpongeConf;
@@ -19,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Option;
 
 /**
  * {@code sponge-fuzz}: the long fuzz and load run of issue 13. A sponge server runs as its own JVM
@@ -57,47 +57,88 @@ public final class SpongeFuzzSuite implements Suite {
         + " of connections; crashes, hangs, peak direct memory, clients refused";
   }
 
-  @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional("inputs", "N", "hostile frames in the fuzz phase", "100000"),
-        OptionSpec.optional("churn", "N", "short connections in the churn phase", "20000"),
-        OptionSpec.optional("crowd", "N", "connections opened together and held", "4000"),
-        OptionSpec.optional("slow-peers", "N", "peers trickling a byte every 200 ms", "200"),
-        OptionSpec.optional("pool-mb", "MB", "the server's pool", "64"),
-        OptionSpec.optional(
-            "max-connections",
-            "N",
-            "levee.sponge.server.max-connections of the server",
-            Integer.toString(SpongeConf.MAX_CONNECTIONS.defaultValue())),
-        OptionSpec.optional(
-            "max-connections-per-peer",
-            "N",
-            "levee.sponge.server.max-connections-per-peer of the server",
-            Integer.toString(SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue())),
-        OptionSpec.optional("seed", "N", "the fuzz seed", "20261124"),
-        OptionSpec.optional(
-            "auth",
-            "true|false",
+  /** The suite's options. */
+  static final class Options {
+    @Option(names = "--inputs", paramLabel = "N", description = "hostile frames in the fuzz phase")
+    @Range(min = 1000)
+    long inputs = 100_000;
+
+    @Option(
+        names = "--churn",
+        paramLabel = "N",
+        description = "short connections in the churn phase")
+    @Range(min = 0, max = 1_000_000)
+    int churn = 20_000;
+
+    @Option(
+        names = "--crowd",
+        paramLabel = "N",
+        description = "connections opened together and held")
+    @Range(min = 0, max = 15_000)
+    int crowd = 4000;
+
+    @Option(
+        names = "--slow-peers",
+        paramLabel = "N",
+        description = "peers trickling a byte every 200 ms")
+    @Range(min = 0, max = 1000)
+    int slowPeers = 200;
+
+    @Option(names = "--pool-mb", paramLabel = "MB", description = "the server's pool")
+    @Range(min = 4, max = 1 << 16)
+    int poolMb = 64;
+
+    @Option(
+        names = "--max-connections",
+        paramLabel = "N",
+        description = "levee.sponge.server.max-connections of the server")
+    @Range(min = 1, max = 10_000)
+    int maxConnections = SpongeConf.MAX_CONNECTIONS.defaultValue();
+
+    @Option(
+        names = "--max-connections-per-peer",
+        paramLabel = "N",
+        description = "levee.sponge.server.max-connections-per-peer of the server")
+    @Range(min = 1, max = 10_000)
+    int maxConnectionsPerPeer = SpongeConf.MAX_CONNECTIONS_PER_PEER.defaultValue();
+
+    @Option(names = "--seed", paramLabel = "N", description = "the fuzz seed")
+    @Range(min = 0)
+    long seed = 20_261_124;
+
+    @Option(
+        names = "--auth",
+        paramLabel = "true|false",
+        arity = "1",
+        description =
             "levee.sponge.server.auth.required of the server (the default install: true, with a"
-                + " cluster secret; the canary proves its application's derived secret)",
-            "true"),
-        OptionSpec.optional(
-            "figures", "DIR", "where the figure goes (default: the run's own directory)", ""));
+                + " cluster secret; the canary proves its application's derived secret)")
+    boolean auth = true;
+
+    @Option(
+        names = "--figures",
+        paramLabel = "DIR",
+        description = "where the figure goes (default: the run's own directory)")
+    String figures = "";
+  }
+
+  @Override
+  public Object newOptions() {
+    return new Options();
   }
 
   @Override
   public void run(SuiteContext context) throws Exception {
-    ParsedOptions o = context.options();
-    long inputs = o.longAtLeast("inputs", 1000);
-    int churn = o.intIn("churn", 0, 1_000_000);
-    int crowd = o.intIn("crowd", 0, 15_000);
-    int slow = o.intIn("slow-peers", 0, 1000);
-    int poolMb = o.intIn("pool-mb", 4, 1 << 16);
-    long seed = o.longAtLeast("seed", 0);
-    int maxConnections = o.intIn("max-connections", 1, 10_000);
-    int perPeer = o.intIn("max-connections-per-peer", 1, 10_000);
-    boolean auth = o.choice("auth", List.of("true", "false")).equals("true");
+    Options o = context.options(Options.class);
+    long inputs = o.inputs;
+    int churn = o.churn;
+    int crowd = o.crowd;
+    int slow = o.slowPeers;
+    int poolMb = o.poolMb;
+    long seed = o.seed;
+    int maxConnections = o.maxConnections;
+    int perPeer = o.maxConnectionsPerPeer;
+    boolean auth = o.auth;
     Map<String, String> settings = new LinkedHashMap<>(SERVER_SETTINGS);
     settings.put(SpongeConf.MAX_CONNECTIONS.name(), Integer.toString(maxConnections));
     settings.put(SpongeConf.MAX_CONNECTIONS_PER_PEER.name(), Integer.toString(perPeer));
@@ -240,7 +281,7 @@ public final class SpongeFuzzSuite implements Suite {
           canary.noRoom.get(),
           canary.corrupt.get());
 
-      Path figures = RunFigures.dir(context, o.string("figures"));
+      Path figures = RunFigures.dir(context, o.figures);
       FuzzFigure.write(
           figures,
           sampler.samples(),

@@ -2,7 +2,7 @@ package dev.levee.bench.hadoop.piranha;
 
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
-import dev.levee.bench.cli.OptionSpec;
+import dev.levee.bench.cli.Range;
 import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.report.ResultGroup;
 import dev.levee.bench.report.Summary;
@@ -29,6 +29,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobID;
+import picocli.CommandLine.Option;
 
 /**
  * {@code ./levee bench piranha}: the paper's Table-1 floor (an empty MapReduce job with a reduce,
@@ -66,33 +67,71 @@ public final class PiranhaSuite implements Suite {
         + " Pig and Piranha";
   }
 
+  /** The suite's options. */
+  static final class Options {
+    @Option(
+        names = "--runs",
+        paramLabel = "N",
+        description = "rounds; every arm runs once per round")
+    @Range(min = 1, max = 100)
+    int runs = 5;
+
+    @Option(
+        names = "--workloads",
+        paramLabel = "LIST",
+        split = ",",
+        description = "which workloads: floor, or the paper's queries (${COMPLETION-CANDIDATES})",
+        completionCandidates = QueryNames.class)
+    List<String> workloads = List.of(FLOOR, "top-k-words");
+
+    @Option(names = "--records", paramLabel = "N", description = "web records the queries read")
+    @Range(min = 1)
+    long records = 400_000;
+
+    @Option(
+        names = "--reducers",
+        paramLabel = "N",
+        description = "tasks of every shuffle stage of a query")
+    @Range(min = 1, max = 16)
+    int reducers = 2;
+
+    @Option(
+        names = "--node-managers",
+        paramLabel = "N",
+        description = "NodeManagers of the mini cluster")
+    @Range(min = 1, max = 8)
+    int nodeManagers = 2;
+
+    @Option(
+        names = "--configs",
+        paramLabel = "LIST",
+        split = ",",
+        description = "Piranha configurations: fused|kept - none|local|dfs")
+    List<String> configs = List.of("fused-none", "kept-none", "fused-dfs", "kept-dfs");
+  }
+
+  /** The paper's query names, for the help. */
+  static final class QueryNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return PaperQueries.NAMES.iterator();
+    }
+  }
+
   @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional("runs", "N", "rounds; every arm runs once per round", "5"),
-        OptionSpec.optional(
-            "workloads",
-            "LIST",
-            "which workloads: floor, " + String.join(", ", PaperQueries.NAMES),
-            "floor,top-k-words"),
-        OptionSpec.optional("records", "N", "web records the queries read", "400000"),
-        OptionSpec.optional("reducers", "N", "tasks of every shuffle stage of a query", "2"),
-        OptionSpec.optional("node-managers", "N", "NodeManagers of the mini cluster", "2"),
-        OptionSpec.optional(
-            "configs",
-            "LIST",
-            "Piranha configurations: fused|kept - none|local|dfs",
-            "fused-none,kept-none,fused-dfs,kept-dfs"));
+  public Object newOptions() {
+    return new Options();
   }
 
   @Override
   public void run(SuiteContext context) throws Exception {
-    int runs = context.options().intIn("runs", 1, 100);
-    long records = context.options().longAtLeast("records", 1);
-    int nms = context.options().intIn("node-managers", 1, 8);
-    List<String> configs = List.of(context.options().string("configs").split(","));
-    List<String> workloads = List.of(context.options().string("workloads").split(","));
-    int reducers = context.options().intIn("reducers", 1, 16);
+    Options o = context.options(Options.class);
+    int runs = o.runs;
+    long records = o.records;
+    int nms = o.nodeManagers;
+    List<String> configs = o.configs;
+    List<String> workloads = o.workloads;
+    int reducers = o.reducers;
     List<PaperQuery> queries = new ArrayList<>();
     for (String w : workloads) {
       if (PaperQueries.NAMES.contains(w)) {

@@ -2,8 +2,8 @@ package dev.levee.bench.hadoop.scatter;
 
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Converters;
+import dev.levee.bench.cli.Range;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.sponge.placement.BatchSamplingPolicy;
 import dev.levee.sponge.placement.FreeListPolicy;
@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
 /**
  * {@code scatter-sim}: SpongeFiles' remote placement at 32 to 1,000 servers, simulated. Both
@@ -34,63 +36,102 @@ public final class ScatterSimSuite implements Suite {
         + " servers (real placement code, stale tracker list)";
   }
 
-  @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.optional("servers", "N,N,...", "numbers of sponge servers", "32,100,320,1000"),
-        OptionSpec.optional(
-            "tasks-per-server", "N", "spilling tasks per server (M = N x this)", "1"),
-        OptionSpec.optional("capacity", "N", "free chunks per server at the start", "128"),
-        OptionSpec.optional("sample-size", "K", "servers sampled per chunk", "5"),
-        OptionSpec.optional(
-            "window-factor", "PHI", "stores in flight per task = ceil(PHI x K)", "2"),
-        OptionSpec.optional(
-            "stale-rounds",
-            "N",
-            "rounds between two tracker lists (a round = one chunk store per server)",
-            "100"),
-        OptionSpec.optional(
-            "file-chunks", "N", "chunks per spill file (one tracker read each)", "16"),
-        OptionSpec.optional("replicas", "N", "copies of each chunk", "1"),
-        OptionSpec.optional(
-            "reply-rounds",
-            "N",
-            "rounds a store's reply takes to reach its task (0: before the next round)",
-            "0"),
-        OptionSpec.optional(
-            "load-reports",
-            "on|off",
+  /** The suite's options. */
+  static final class Options {
+    @Option(
+        names = "--servers",
+        paramLabel = "N,N,...",
+        split = ",",
+        description = "numbers of sponge servers")
+    @Range(min = 2, max = 100_000)
+    List<Integer> servers = List.of(32, 100, 320, 1000);
+
+    @Option(
+        names = "--tasks-per-server",
+        paramLabel = "N",
+        description = "spilling tasks per server (M = N x this)")
+    @Range(min = 1, max = 64)
+    int tasksPerServer = 1;
+
+    @Option(
+        names = "--capacity",
+        paramLabel = "N",
+        description = "free chunks per server at the start")
+    @Range(min = 1, max = 1 << 20)
+    int capacity = 128;
+
+    @Option(names = "--sample-size", paramLabel = "K", description = "servers sampled per chunk")
+    @Range(min = 1, max = 64)
+    int sampleSize = 5;
+
+    @Option(
+        names = "--window-factor",
+        paramLabel = "PHI",
+        description = "stores in flight per task = ceil(PHI x K)")
+    @Range(min = 1, max = 16)
+    double windowFactor = 2;
+
+    @Option(
+        names = "--stale-rounds",
+        paramLabel = "N",
+        description = "rounds between two tracker lists (a round = one chunk store per server)")
+    @Range(min = 1, max = 1 << 20)
+    int staleRounds = 100;
+
+    @Option(
+        names = "--file-chunks",
+        paramLabel = "N",
+        description = "chunks per spill file (one tracker read each)")
+    @Range(min = 1, max = 1 << 20)
+    int fileChunks = 16;
+
+    @Option(names = "--replicas", paramLabel = "N", description = "copies of each chunk")
+    @Range(min = 1, max = 3)
+    int replicas = 1;
+
+    @Option(
+        names = "--reply-rounds",
+        paramLabel = "N",
+        description = "rounds a store's reply takes to reach its task (0: before the next round)")
+    @Range(min = 0, max = 1000)
+    int replyRounds = 0;
+
+    @Option(
+        names = "--load-reports",
+        paramLabel = "on|off",
+        arity = "1",
+        converter = Converters.OnOff.class,
+        defaultValue = "on",
+        showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+        description =
             "whether store replies report the server's queue and free chunks (off: servers before"
-                + " they did)",
-            "on"),
-        OptionSpec.optional("seeds", "N", "seeds per scale and policy", "3"));
+                + " they did)")
+    boolean loadReports;
+
+    @Option(names = "--seeds", paramLabel = "N", description = "seeds per scale and policy")
+    @Range(min = 1, max = 1000)
+    int seeds = 3;
+  }
+
+  @Override
+  public Object newOptions() {
+    return new Options();
   }
 
   @Override
   public void run(SuiteContext context) {
-    ParsedOptions o = context.options();
-    List<Integer> scales = new ArrayList<>();
-    for (String s : o.string("servers").split(",")) {
-      int n = Integer.parseInt(s.trim());
-      if (n < 2 || n > 100_000) {
-        throw new IllegalArgumentException("--servers: each value in [2, 100000], got " + n);
-      }
-      scales.add(n);
-    }
-    int perServer = o.intIn("tasks-per-server", 1, 64);
-    int capacity = o.intIn("capacity", 1, 1 << 20);
-    int k = o.intIn("sample-size", 1, 64);
-    double phi = o.doubleIn("window-factor", 1, 16, false);
-    int stale = o.intIn("stale-rounds", 1, 1 << 20);
-    int fileChunks = o.intIn("file-chunks", 1, 1 << 20);
-    int replicas = o.intIn("replicas", 1, 3);
-    int replyRounds = o.intIn("reply-rounds", 0, 1000);
-    String reports = o.string("load-reports");
-    if (!reports.equals("on") && !reports.equals("off")) {
-      throw new IllegalArgumentException("--load-reports: on or off, got " + reports);
-    }
-    boolean loadReports = reports.equals("on");
-    int seeds = o.intIn("seeds", 1, 1000);
+    Options o = context.options(Options.class);
+    List<Integer> scales = o.servers;
+    int perServer = o.tasksPerServer;
+    int capacity = o.capacity;
+    int k = o.sampleSize;
+    double phi = o.windowFactor;
+    int stale = o.staleRounds;
+    int fileChunks = o.fileChunks;
+    int replicas = o.replicas;
+    int replyRounds = o.replyRounds;
+    boolean loadReports = o.loadReports;
+    int seeds = o.seeds;
     List<String> policies = List.of(FreeListPolicy.NAME, BatchSamplingPolicy.NAME);
     ProgressReporter progress =
         context.progress("scatter-sim", (long) scales.size() * seeds * policies.size(), "runs");

@@ -1,8 +1,10 @@
 package dev.levee.bench.hadoop.sponge;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Converters;
+import dev.levee.bench.cli.Preset;
+import dev.levee.bench.cli.Range;
+import dev.levee.bench.cli.Sizes;
 import dev.levee.bench.disk.DiskChoice;
 import dev.levee.sponge.config.SpongeConf;
 import java.nio.file.Path;
@@ -12,6 +14,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The options of {@code sponge-micro}, validated, with the {@code --quick} preset applied to every
@@ -32,143 +36,152 @@ record MicroSettings(
     String limitsDir,
     boolean quick) {
 
-  static final String CHUNKS = "chunks";
-  static final String CHUNK_SIZE = "chunk-size";
-  static final String BATCH = "batch";
-  static final String DISK_DIR = "disk-dir";
-  static final String DISK_FILE_SIZE = "disk-file-size";
-  static final String BACKGROUND_STREAMS = "background-streams";
-  static final String BACKGROUND_FILE_SIZE = "background-file-size";
-  static final String MEMORY_PRESSURE = "memory-pressure";
-  static final String VARIANTS = "variants";
-  static final String IN_FLIGHT = "in-flight";
-  static final String REPETITIONS = "repetitions";
-  static final String LIMITS = "limits";
-  static final String QUICK = "quick";
-
   static final int MAX_CHUNK_SIZE = 64 << 20;
 
-  /** Option name -> value under {@code --quick} (about 30 s instead of minutes). */
-  static final Map<String, String> QUICK_PRESET =
-      Map.of(
-          CHUNKS, "400",
-          BATCH, "100",
-          DISK_FILE_SIZE, "512m",
-          BACKGROUND_FILE_SIZE, "256m");
+  /** The suite's options. */
+  static final class Options {
+    @Option(
+        names = "--chunks",
+        paramLabel = "N",
+        description = "chunks spilled (and read back) per medium; the paper's 10,000")
+    @Range(min = 1, max = 10_000_000)
+    long chunks = 10_000;
 
-  static List<OptionSpec> options() {
-    List<OptionSpec> specs =
-        new ArrayList<>(
-            List.of(
-                OptionSpec.optional(
-                    CHUNKS,
-                    "N",
-                    "chunks spilled (and read back) per medium; the paper's 10,000",
-                    "10000"),
-                OptionSpec.optional(
-                    CHUNK_SIZE, "SIZE", "bytes per chunk (a multiple of 4k, at most 64m)", "1m"),
-                OptionSpec.optional(
-                    BATCH, "N", "chunks held at once: written, read back, then freed", "256"),
-                OptionSpec.optional(
-                    DISK_DIR,
-                    "DIR",
-                    "directory on the disk spills go to (tmpfs refused)",
-                    "/var/tmp"),
-                OptionSpec.optional(
-                    DISK_FILE_SIZE,
-                    "SIZE",
-                    "span of the disk file random offsets are drawn from",
-                    "2g"),
-                OptionSpec.optional(
-                    BACKGROUND_STREAMS, "N", "background reader/writer threads on the disk", "2"),
-                OptionSpec.optional(
-                    BACKGROUND_FILE_SIZE,
-                    "SIZE",
-                    "file each background stream writes and reads",
-                    "1g"),
-                OptionSpec.optional(
-                    MEMORY_PRESSURE,
-                    "SIZE",
-                    "memory pinned (tmpfs) for the disk-bg-io-mem medium; 0 skips that medium",
-                    "0"),
-                OptionSpec.optional(
-                    VARIANTS,
-                    "LIST",
-                    "comma-separated media: " + String.join(",", Medium.variants()),
-                    "all"),
-                OptionSpec.optional(
-                    IN_FLIGHT,
-                    "N",
-                    "chunks the remote-spongefile medium keeps in flight per file ("
-                        + SpongeConf.WRITE_MAX_IN_FLIGHT.name()
-                        + ", 1.."
-                        + SpongeConf.MAX_IN_FLIGHT_CHUNKS
-                        + ")",
-                    Integer.toString(SpongeConf.WRITE_MAX_IN_FLIGHT.defaultValue())),
-                OptionSpec.optional(REPETITIONS, "N", "runs of every medium", "1"),
-                OptionSpec.optional(
-                    LIMITS,
-                    "DIR",
-                    "results dir holding physical-limits.jsonl (default <repo>/bench/results)",
-                    ""),
-                OptionSpec.flag(QUICK, "a ~30 s run: " + QUICK_PRESET + " unless given")));
-    specs.addAll(DiskChoice.options());
-    return specs;
+    @Option(
+        names = "--chunk-size",
+        paramLabel = "SIZE",
+        defaultValue = "1m",
+        converter = Converters.ByteSize.class,
+        description = "bytes per chunk (a multiple of 4k, at most 64m)")
+    @Range(min = 4096, max = MAX_CHUNK_SIZE)
+    long chunkSize;
+
+    @Option(
+        names = "--batch",
+        paramLabel = "N",
+        description = "chunks held at once: written, read back, then freed")
+    @Range(min = 1, max = 65_536)
+    int batch = 256;
+
+    @Option(
+        names = "--disk-dir",
+        paramLabel = "DIR",
+        description = "directory on the disk spills go to (tmpfs refused)")
+    String diskDir = "/var/tmp";
+
+    @Option(
+        names = "--disk-file-size",
+        paramLabel = "SIZE",
+        defaultValue = "2g",
+        converter = Converters.ByteSize.class,
+        description = "span of the disk file random offsets are drawn from")
+    long diskFileSize;
+
+    @Option(
+        names = "--background-streams",
+        paramLabel = "N",
+        description = "background reader/writer threads on the disk")
+    @Range(min = 1, max = 64)
+    int backgroundStreams = 2;
+
+    @Option(
+        names = "--background-file-size",
+        paramLabel = "SIZE",
+        defaultValue = "1g",
+        converter = Converters.ByteSize.class,
+        description = "file each background stream writes and reads")
+    @Range(min = 4 << 20)
+    long backgroundFileSize;
+
+    @Option(
+        names = "--memory-pressure",
+        paramLabel = "SIZE",
+        converter = Converters.ByteSize.class,
+        description = "memory pinned (tmpfs) for the disk-bg-io-mem medium; 0 skips that medium")
+    @Range(min = 0)
+    long memoryPressure = 0;
+
+    @Option(
+        names = "--variants",
+        paramLabel = "LIST",
+        completionCandidates = MediumNames.class,
+        description = "all, or comma-separated media of ${COMPLETION-CANDIDATES}")
+    String variants = "all";
+
+    @Option(
+        names = "--in-flight",
+        paramLabel = "N",
+        description =
+            "chunks the remote-spongefile medium keeps in flight per file"
+                + " (levee.sponge.write.max-in-flight)")
+    @Range(min = 1, max = SpongeConf.MAX_IN_FLIGHT_CHUNKS)
+    int inFlight = SpongeConf.WRITE_MAX_IN_FLIGHT.defaultValue();
+
+    @Option(names = "--repetitions", paramLabel = "N", description = "runs of every medium")
+    @Range(min = 1, max = 100)
+    int repetitions = 1;
+
+    @Option(
+        names = "--limits",
+        paramLabel = "DIR",
+        description = "results dir holding physical-limits.jsonl (default <repo>/bench/results)")
+    String limits = "";
+
+    @Option(
+        names = "--quick",
+        description =
+            "a ~30 s run: --chunks 400 --batch 100 --disk-file-size 512m --background-file-size"
+                + " 256m unless given")
+    @Preset({"chunks=400", "batch=100", "disk-file-size=512m", "background-file-size=256m"})
+    boolean quick;
+
+    @Mixin DiskChoice disk = new DiskChoice();
   }
 
-  static MicroSettings from(ParsedOptions o) {
-    boolean quick = o.flag(QUICK);
-    long chunks = longAtLeast(o, quick, CHUNKS, 1);
-    if (chunks > 10_000_000) {
-      throw new BadArgumentException("--" + CHUNKS + ": at most 10,000,000, got " + chunks);
+  /** The media's names, for the help. */
+  static final class MediumNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Medium.variants().iterator();
     }
-    long chunkSize = o.bytesAtLeast(CHUNK_SIZE, 4096);
-    if (chunkSize > MAX_CHUNK_SIZE || chunkSize % 4096 != 0) {
+  }
+
+  static MicroSettings from(Options o) {
+    long chunkSize = o.chunkSize;
+    if (chunkSize % 4096 != 0) {
       throw new BadArgumentException(
-          "--"
-              + CHUNK_SIZE
-              + ": must be a multiple of 4k (4096 bytes) between 4k and 64m,"
-              + " got "
-              + o.string(CHUNK_SIZE));
+          "--chunk-size: must be a multiple of 4k (4096 bytes) between 4k and 64m, got "
+              + chunkSize);
     }
-    int batch = (int) Math.min(chunks, intIn(o, quick, BATCH, 1, 65_536));
-    long diskFile = bytesAtLeast(o, quick, DISK_FILE_SIZE, chunkSize);
+    int batch = (int) Math.min(o.chunks, o.batch);
+    long diskFile = o.diskFileSize;
     if (diskFile / chunkSize < batch) {
       throw new BadArgumentException(
-          "--"
-              + DISK_FILE_SIZE
-              + " "
-              + o.string(DISK_FILE_SIZE)
+          "--disk-file-size "
+              + Sizes.format(diskFile)
               + " holds "
               + diskFile / chunkSize
-              + " chunks; it must hold at least a batch (--"
-              + BATCH
-              + " "
+              + " chunks; it must hold at least a batch (--batch "
               + batch
               + ")");
     }
-    String dir = o.string(DISK_DIR);
-    if (dir.isBlank()) {
-      throw new BadArgumentException("--" + DISK_DIR + " must name a directory");
+    if (o.diskDir.isBlank()) {
+      throw new BadArgumentException("--disk-dir must name a directory");
     }
-    int streams = o.intIn(BACKGROUND_STREAMS, 1, 64);
-    long bgFile = bytesAtLeast(o, quick, BACKGROUND_FILE_SIZE, 4L << 20);
-    long pressure = o.bytesAtLeast(MEMORY_PRESSURE, 0);
-    List<Medium> media = media(o.string(VARIANTS), pressure);
     return new MicroSettings(
-        chunks,
+        o.chunks,
         (int) chunkSize,
         batch,
-        Path.of(dir),
+        Path.of(o.diskDir),
         diskFile,
-        streams,
-        bgFile,
-        pressure,
-        media,
-        o.intIn(IN_FLIGHT, 1, SpongeConf.MAX_IN_FLIGHT_CHUNKS),
-        o.intIn(REPETITIONS, 1, 100),
-        o.string(LIMITS),
-        quick);
+        o.backgroundStreams,
+        o.backgroundFileSize,
+        o.memoryPressure,
+        media(o.variants, o.memoryPressure),
+        o.inFlight,
+        o.repetitions,
+        o.limits,
+        o.quick);
   }
 
   /** "all" is every medium, except the memory-pressure one when no pressure is asked for. */
@@ -186,9 +199,7 @@ record MicroSettings(
       String t = v.trim();
       if (!Medium.variants().contains(t)) {
         throw new BadArgumentException(
-            "--"
-                + VARIANTS
-                + ": unknown medium '"
+            "--variants: unknown medium '"
                 + t
                 + "'; allowed: all or any of "
                 + String.join(",", Medium.variants()));
@@ -197,15 +208,9 @@ record MicroSettings(
     }
     if (out.contains(Medium.DISK_BACKGROUND_IO_MEMORY) && pressureBytes == 0) {
       throw new BadArgumentException(
-          "--"
-              + VARIANTS
-              + " includes "
+          "--variants includes "
               + Medium.DISK_BACKGROUND_IO_MEMORY.variant
-              + " but --"
-              + MEMORY_PRESSURE
-              + " is 0; give the memory to pin, e.g. --"
-              + MEMORY_PRESSURE
-              + " 8g");
+              + " but --memory-pressure is 0; give the memory to pin, e.g. --memory-pressure 8g");
     }
     return new ArrayList<>(out);
   }
@@ -224,33 +229,5 @@ record MicroSettings(
     p.put("memory_pressure_bytes", memoryPressureBytes);
     p.put("spongefile_in_flight_chunks", inFlight);
     return p;
-  }
-
-  private static String value(ParsedOptions o, boolean quick, String name) {
-    return quick && !o.isGiven(name) && QUICK_PRESET.containsKey(name)
-        ? QUICK_PRESET.get(name)
-        : o.string(name);
-  }
-
-  private static long longAtLeast(ParsedOptions o, boolean quick, String name, long min) {
-    return reparse(o, quick, name).longAtLeast(name, min);
-  }
-
-  private static int intIn(ParsedOptions o, boolean quick, String name, int min, int max) {
-    return reparse(o, quick, name).intIn(name, min, max);
-  }
-
-  private static long bytesAtLeast(ParsedOptions o, boolean quick, String name, long min) {
-    return reparse(o, quick, name).bytesAtLeast(name, min);
-  }
-
-  /**
-   * One option with the preset applied, parsed again so that the typed getters' checks and messages
-   * apply.
-   */
-  private static ParsedOptions reparse(ParsedOptions o, boolean quick, String name) {
-    OptionSpec spec =
-        options().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
-    return ParsedOptions.parse(List.of(spec), List.of("--" + name, value(o, quick, name)));
   }
 }

@@ -2,8 +2,6 @@ package dev.levee.bench.hadoop.sponge;
 
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.disk.DiskChoice;
 import dev.levee.bench.disk.DiskPlace;
 import dev.levee.bench.disk.MountTable;
 import dev.levee.bench.progress.ProgressReporter;
@@ -59,17 +57,18 @@ public final class SpongeMicroSuite implements Suite {
   }
 
   @Override
-  public List<OptionSpec> options() {
-    return MicroSettings.options();
+  public Object newOptions() {
+    return new MicroSettings.Options();
   }
 
   @Override
   public void run(SuiteContext context) throws Exception {
-    MicroSettings s = MicroSettings.from(context.options());
+    MicroSettings.Options options = context.options(MicroSettings.Options.class);
+    MicroSettings s = MicroSettings.from(options);
     PrintStream err = context.err();
     // Refuse a memory-backed "disk" before starting anything.
     if (s.media().stream().anyMatch(Medium::usesDisk)) {
-      MountTable.Mount m = MountTable.current().requireDisk(MicroSettings.DISK_DIR, s.diskDir());
+      MountTable.Mount m = MountTable.current().requireDisk("disk-dir", s.diskDir());
       err.printf(
           "sponge-micro: disk chunks go to %s (%s on %s, mounted at %s)%n",
           s.diskDir(), m.type(), m.device(), m.mountPoint());
@@ -89,7 +88,7 @@ public final class SpongeMicroSuite implements Suite {
     long pid = ProcessHandle.current().pid();
     // On --disk emulated every disk file of the run (chunks, background load, servers' disk tier)
     // shares the one emulated spindle, as they would share a node's disk.
-    try (DiskPlace place = DiskChoice.open(context.options(), s.diskDir(), err);
+    try (DiskPlace place = options.disk.open(s.diskDir(), err);
         Cleanup cleanup = new Cleanup(err)) {
       Map<String, Object> params = new LinkedHashMap<>(s.params());
       params.putAll(place.params());
@@ -175,9 +174,7 @@ public final class SpongeMicroSuite implements Suite {
             .printf("sponge-micro: pinning %d MiB of memory%n", s.memoryPressureBytes() >> 20);
         pressure =
             MemoryPressure.pin(
-                MicroSettings.MEMORY_PRESSURE,
-                nodes.shmBase.resolve("pressure"),
-                s.memoryPressureBytes());
+                "memory-pressure", nodes.shmBase.resolve("pressure"), s.memoryPressureBytes());
       }
       if (medium.hasBackgroundIo()) {
         background =

@@ -3,10 +3,7 @@ package dev.levee.bench.hadoop.themis;
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
 import dev.levee.bench.disk.BusySampler;
-import dev.levee.bench.disk.DiskChoice;
 import dev.levee.bench.disk.DiskPlace;
 import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.results.RepoLayout;
@@ -60,93 +57,17 @@ public final class ThemisSuite implements Suite {
   }
 
   @Override
-  public List<OptionSpec> options() {
-    List<OptionSpec> options = new ArrayList<>(baseOptions());
-    options.addAll(DiskChoice.options());
-    return options;
-  }
-
-  private static List<OptionSpec> baseOptions() {
-    return List.of(
-        OptionSpec.optional(
-            "workloads",
-            "W,W",
-            "all, or some of " + String.join(", ", Workloads.all().names()),
-            "all"),
-        OptionSpec.optional(
-            "records",
-            "N",
-            "100-byte records to sort (the sort workload; overrides --scale for it); the default"
-                + " gives each reducer more than stock keeps in memory during its shuffle (0.7 x"
-                + " 0.66 of the heap) but less than Themis's 0.6",
-            "3200000"),
-        OptionSpec.optional(
-            "scale",
-            "F",
-            "multiplies every workload's default input (sized for stock jobs of 20-60 s here)",
-            "1"),
-        OptionSpec.optional("maps", "N", "input files, one map each", "3"),
-        OptionSpec.optional(
-            "reducers",
-            "N",
-            "reduce tasks (the planned variants take phase 0's count instead)",
-            "2"),
-        OptionSpec.optional(
-            "variants",
-            "V,V",
-            "all, or some of "
-                + String.join(
-                    ", ",
-                    java.util.Arrays.stream(ShuffleVariant.values()).map(v -> v.label).toList())
-                + "; the -planned ones run at the reducer count Themis's phase 0 chooses",
-            ShuffleVariant.DEFAULT_SELECTION),
-        OptionSpec.optional(
-            "task-heap-mb",
-            "MB",
-            "every map task's -Xmx, and every reduce task's unless --reduce-heap-mb is given; the"
-                + " same for all variants; the default makes a map's output outgrow stock's 100 MB"
-                + " sort buffer",
-            "400"),
-        OptionSpec.optional(
-            "reduce-heap-mb",
-            "MB",
-            "every reduce task's -Xmx, for reducers small next to their partitions (default:"
-                + " --task-heap-mb)",
-            ""),
-        OptionSpec.optional(
-            "node-memory-mb",
-            "MB",
-            "container memory of each of the two NodeManagers, which bounds the tasks running at"
-                + " once (default: room for the AM and two of the largest containers, at least"
-                + " 2048)",
-            ""),
-        OptionSpec.optional(
-            "task-java-opts",
-            "FLAGS",
-            "JVM flags added to every map and reduce task of every variant (a profile, e.g."
-                + " -XX:StartFlightRecording=filename=/tmp/task-@taskid@.jfr); recorded on each line",
-            ""),
-        OptionSpec.optional("repetitions", "N", "runs of each variant (order rotates)", "1"),
-        OptionSpec.flag(
-            "drop-caches",
-            "drop the page cache (sync; echo 3 > /proc/sys/vm/drop_caches; needs root) before"
-                + " each job and again when its last map ends, with reduce slow start 1.0 for"
-                + " every variant, so the disks serve the input and the map outputs"),
-        OptionSpec.optional(
-            "figures",
-            "DIR",
-            "where the PNG and the ratio table go (default: the run directory's figures/)",
-            ""),
-        OptionSpec.flag("keep-data", "leave the cluster's directory under .levee/ in place"));
+  public Object newOptions() {
+    return new ThemisRunSettings.Options();
   }
 
   @Override
   public void run(SuiteContext context) throws Exception {
-    ParsedOptions o = context.options();
-    ThemisRunSettings settings = ThemisRunSettings.parse(o);
-    boolean dropCaches = o.flag("drop-caches");
+    ThemisRunSettings.Options o = context.options(ThemisRunSettings.Options.class);
+    ThemisRunSettings settings = ThemisRunSettings.from(o);
+    boolean dropCaches = o.dropCaches;
     java.nio.file.Path root = RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath());
-    java.nio.file.Path figures = RunFigures.dir(context, o.string("figures"));
+    java.nio.file.Path figures = RunFigures.dir(context, o.figures);
     java.nio.file.Path base = root.resolve(".levee/themis-bench");
     Files.createDirectories(base);
     if (dropCaches) {
@@ -181,12 +102,12 @@ public final class ThemisSuite implements Suite {
     boolean emulated;
     // On --disk emulated the whole cluster (HDFS and the NodeManagers' local dirs) lives on one
     // emulated spindle, as a ThemisMR node's input, intermediate and output data shared its disks.
-    try (DiskPlace place = DiskChoice.open(o, base, context.err())) {
+    try (DiskPlace place = o.disk.open(base, context.err())) {
       disk = diskLine(context, root, place);
       emulated = place.isEmulated();
       runWorkloads(context, settings, place, disk, memory, results, descriptions, dropCaches);
     } finally {
-      if (!o.flag("keep-data")) {
+      if (!o.keepData) {
         org.apache.hadoop.fs.FileUtil.fullyDelete(base.toFile());
       }
     }

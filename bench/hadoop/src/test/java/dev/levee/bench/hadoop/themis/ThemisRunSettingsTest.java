@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.OptionsCommand;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The themis suite's options are checked before any disk is mounted or cluster started. */
 class ThemisRunSettingsTest {
   private static ThemisRunSettings parse(String... args) {
-    return ThemisRunSettings.parse(ParsedOptions.parse(new ThemisSuite().options(), List.of(args)));
+    return ThemisRunSettings.from(
+        OptionsCommand.parse(new ThemisRunSettings.Options(), List.of(args)));
   }
 
   @Test

@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import dev.levee.bench.{Suite, SuiteContext}
-import dev.levee.bench.cli.OptionSpec
+import dev.levee.bench.cli.Choices
 import dev.levee.hurricane.HurricanePlugin
 import dev.levee.it.spark.{SparkCluster, SparkTopology}
 import org.apache.spark.shuffle.levee.{HurricaneShuffleManager, LeakyShuffleManager}
@@ -27,113 +27,10 @@ final class HurricaneBenchSuite extends Suite {
   override def summary(): String =
     "Hurricane vs stock Spark: ClickLog slowdown under Zipf skew, real CPU (2 slots) and emulated compute (16 slots)"
 
-  override def options(): util.List[OptionSpec] = Seq(
-    OptionSpec.optional("regime", "R", "real | emulated | both", "both"),
-    OptionSpec.optional(
-      "arms",
-      "LIST",
-      s"comma-separated, of: ${Arms.keys.mkString(", ")}",
-      "stock,dynamic"
-    ),
-    OptionSpec.optional("s-real", "LIST", "Zipf exponents in the real-CPU regime", "0,1,2,3"),
-    OptionSpec.optional(
-      "s-emulated",
-      "LIST",
-      "Zipf exponents in the emulated regime",
-      "0,0.5,1,1.5"
-    ),
-    OptionSpec.optional("records", "N", "clicks in the real-CPU regime", "24000000"),
-    OptionSpec.optional("emulated-records", "N", "clicks in the emulated regime", "2000000"),
-    OptionSpec.optional(
-      "park-ns",
-      "NS",
-      "emulated reduce-side cost per click, in nanoseconds",
-      "48000"
-    ),
-    OptionSpec.optional(
-      "chunk-real",
-      "BYTES",
-      "chunk size (spark.levee.hurricane.chunk.targetBytes) in the real-CPU regime: the module's default",
-      "4m"
-    ),
-    OptionSpec.optional("chunk-emulated", "BYTES", "chunk size in the emulated regime", "8k"),
-    OptionSpec.optional(
-      "workload",
-      "W",
-      "clicklog (the thesis's aggregation) | join (a skewed join against the Dataset path) | both",
-      "clicklog"
-    ),
-    OptionSpec.optional(
-      "join-arms",
-      "LIST",
-      s"comma-separated, of: ${JoinBench.Arms.keys.toSeq.sorted.mkString(", ")}",
-      "stock,hurricane-join,hurricane,dataset-aqe,dataset-broadcast"
-    ),
-    OptionSpec.optional(
-      "join-s-real",
-      "LIST",
-      "Zipf exponents of the join in the real-CPU regime",
-      "0,1,3"
-    ),
-    OptionSpec.optional(
-      "join-s-emulated",
-      "LIST",
-      "Zipf exponents of the join in the emulated regime",
-      "0,1"
-    ),
-    OptionSpec.optional(
-      "join-records",
-      "N",
-      "probe rows of the join in the real-CPU regime",
-      "4000000"
-    ),
-    OptionSpec.optional(
-      "join-emulated-records",
-      "N",
-      "probe rows of the join in the emulated regime",
-      "1000000"
-    ),
-    OptionSpec.optional(
-      "join-rows-per-key",
-      "N",
-      "build rows per key (each probe row joins this many)",
-      "8"
-    ),
-    OptionSpec.optional(
-      "join-park-ns",
-      "NS",
-      "emulated work per joined pair in the emulated regime, in nanoseconds",
-      "8000"
-    ),
-    OptionSpec.optional(
-      "clicklog-shape",
-      "SHAPE",
-      "bitset (the thesis's: a distinct-IP bitset per region) | pairs (the distinct (region, IP) pairs, a wide" +
-        " aggregation whose hot partition spills at a tight executor memory; its own regime and table)",
-      "bitset"
-    ),
-    OptionSpec.optional(
-      "ip-bits",
-      "N",
-      "with --clicklog-shape pairs: clicks' IPs come from 2^N addresses (22: a region's IPs recur, so a clone's share" +
-        " of the pairs is nearly all of them; 26: nearly every click is a new pair, so shares split the pairs)",
-      "22"
-    ),
-    OptionSpec.optional(
-      "executor-mb",
-      "MB",
-      "spark.executor.memory of the real-CPU regime's two executors (ClickLog's; another value makes its own regime)",
-      "1024"
-    ),
-    OptionSpec.optional("reps", "N", "repetitions of every point (medians are reported)", "3"),
-    OptionSpec.flag(
-      "figures",
-      "no runs: the tables and figures from the results file, each point (arm, regime, s) from the newest run that measured it"
-    )
-  ).asJava
+  override def newOptions(): AnyRef = new HurricaneOptions
 
   override def run(context: SuiteContext): Unit =
-    if (context.options().flag("figures"))
+    if (context.options(classOf[HurricaneOptions]).figures)
       report(context, HurricaneResults.newestPerPoint(context.store()))
     else report(context, runAll(context))
 
@@ -154,27 +51,27 @@ final class HurricaneBenchSuite extends Suite {
   }
 
   private def runAll(context: SuiteContext): Seq[Point] = {
-    val o = context.options()
-    val workload = o.choice("workload", List("clicklog", "join", "both").asJava)
+    val o = context.options(classOf[HurricaneOptions])
+    val workload = Choices.oneOf("--workload", o.workload, List("clicklog", "join", "both").asJava)
     val clicks = if (workload == "join") Nil else runClickLog(context)
     clicks ++ (if (workload == "clicklog") Nil else runJoin(context))
   }
 
   private def runJoin(context: SuiteContext): Seq[Point] = {
-    val o = context.options()
-    val arms = o.string("join-arms").split(",").map(_.trim).filter(_.nonEmpty).toSeq
-    val reps = o.intIn("reps", 1, 50)
-    val rows = o.intIn("join-rows-per-key", 1, 10000)
+    val o = context.options(classOf[HurricaneOptions])
+    val arms = o.joinArms.split(",").map(_.trim).filter(_.nonEmpty).toSeq
+    val reps = o.reps
+    val rows = o.joinRowsPerKey
     val real = JoinBench.Regime(
       "join, real CPU",
       SparkTopology.LocalCluster(2, 1, 2048),
       2,
-      exponents(o.string("join-s-real")),
-      o.longAtLeast("join-records", 1000),
+      exponents(o.joinSReal),
+      o.joinRecords,
       64,
       rows,
       0L,
-      o.bytesAtLeast("chunk-real", 1024),
+      o.chunkReal,
       4L << 20,
       4L << 20
     )
@@ -182,37 +79,39 @@ final class HurricaneBenchSuite extends Suite {
       "join, emulated compute",
       SparkTopology.LocalCluster(4, 4, 1536),
       16,
-      exponents(o.string("join-s-emulated")),
-      o.longAtLeast("join-emulated-records", 1000),
+      exponents(o.joinSEmulated),
+      o.joinEmulatedRecords,
       256,
       rows,
-      o.longAtLeast("join-park-ns", 0),
-      o.bytesAtLeast("chunk-emulated", 1024),
+      o.joinParkNs,
+      o.chunkEmulated,
       256L << 10,
       256L << 10
     )
-    val regimes = o.choice("regime", List("real", "emulated", "both").asJava) match {
-      case "both" => Seq(real, emulated)
-      case "real" => Seq(real)
-      case _      => Seq(emulated)
-    }
+    val regimes =
+      Choices.oneOf("--regime", o.regime, List("real", "emulated", "both").asJava) match {
+        case "both" => Seq(real, emulated)
+        case "real" => Seq(real)
+        case _      => Seq(emulated)
+      }
     regimes.flatMap(JoinBench.run(context, _, arms, reps))
   }
 
   private def runClickLog(context: SuiteContext): Seq[Point] = {
-    val o = context.options()
-    val arms = o.string("arms").split(",").map(_.trim).filter(_.nonEmpty).toSeq
+    val o = context.options(classOf[HurricaneOptions])
+    val arms = o.arms.split(",").map(_.trim).filter(_.nonEmpty).toSeq
     arms.filterNot(Arms.contains).foreach { a =>
       throw new IllegalArgumentException(
         s"unknown arm '$a': allowed are ${Arms.keys.mkString(", ")}"
       )
     }
-    val reps = o.intIn("reps", 1, 50)
-    val regimes = o.choice("regime", List("real", "emulated", "both").asJava) match {
-      case "both" => Seq(real(o), emulated(o))
-      case "real" => Seq(real(o))
-      case _      => Seq(emulated(o))
-    }
+    val reps = o.reps
+    val regimes =
+      Choices.oneOf("--regime", o.regime, List("real", "emulated", "both").asJava) match {
+        case "both" => Seq(real(o), emulated(o))
+        case "real" => Seq(real(o))
+        case _      => Seq(emulated(o))
+      }
     val points = mutable.Buffer.empty[Point]
     for (regime <- regimes) points ++= runRegime(context, regime, arms, reps, regime.chunkBytes)
     points.toSeq
@@ -221,13 +120,13 @@ final class HurricaneBenchSuite extends Suite {
   private def exponents(s: String): Seq[Double] =
     s.split(",").map(_.trim).filter(_.nonEmpty).map(_.toDouble).toSeq
 
-  private def pairs(o: dev.levee.bench.cli.ParsedOptions): Boolean =
-    o.choice("clicklog-shape", List("bitset", "pairs").asJava) == "pairs"
+  private def pairs(o: HurricaneOptions): Boolean =
+    Choices.oneOf("--clicklog-shape", o.clicklogShape, List("bitset", "pairs").asJava) == "pairs"
 
   /** The pairs shape's IP bits, named in the regime when they are not the default. */
-  private def ipBits(o: dev.levee.bench.cli.ParsedOptions): Int = o.intIn("ip-bits", 8, 30)
+  private def ipBits(o: HurricaneOptions): Int = o.ipBits
 
-  private def shapeName(o: dev.levee.bench.cli.ParsedOptions): Option[String] =
+  private def shapeName(o: HurricaneOptions): Option[String] =
     if (!pairs(o)) None
     else if (ipBits(o) == ClickLog.IpBits) Some("(region, IP) pairs")
     else Some(s"(region, IP) pairs of 2^${ipBits(o)} IPs")
@@ -236,44 +135,44 @@ final class HurricaneBenchSuite extends Suite {
    * The regime's name says what differs from the figure's regimes (the shape, a smaller executor), so the results
    * file keeps such runs apart from them.
    */
-  private def real(o: dev.levee.bench.cli.ParsedOptions): Regime = {
-    val memoryMb = o.intIn("executor-mb", 384, 16384)
+  private def real(o: HurricaneOptions): Regime = {
+    val memoryMb = o.executorMb
     val name = regimeName(
       Seq(
         Some("real CPU"),
         shapeName(o),
         if (memoryMb != 1024) Some(s"$memoryMb MB executors") else None
       ).flatten.mkString(", "),
-      o.longAtLeast("records", 1000)
+      o.records
     )
     Regime(
       name,
       SparkTopology.LocalCluster(2, 1, math.max(2048, memoryMb)),
       2,
-      exponents(o.string("s-real")),
-      o.longAtLeast("records", 1000),
+      exponents(o.sReal),
+      o.records,
       0L,
       64,
-      o.bytesAtLeast("chunk-real", 1024),
+      o.chunkReal,
       pairs(o),
       ipBits(o),
       Map("spark.executor.memory" -> s"${memoryMb}m")
     )
   }
 
-  private def emulated(o: dev.levee.bench.cli.ParsedOptions): Regime =
+  private def emulated(o: HurricaneOptions): Regime =
     Regime(
       regimeName(
         ("emulated compute" +: shapeName(o).toSeq).mkString(", "),
-        o.longAtLeast("emulated-records", 1000)
+        o.emulatedRecords
       ),
       SparkTopology.LocalCluster(4, 4, 1536),
       16,
-      exponents(o.string("s-emulated")),
-      o.longAtLeast("emulated-records", 1000),
-      o.longAtLeast("park-ns", 0),
+      exponents(o.sEmulated),
+      o.emulatedRecords,
+      o.parkNs,
       256,
-      o.bytesAtLeast("chunk-emulated", 1024),
+      o.chunkEmulated,
       pairs(o),
       ipBits(o)
     )

@@ -11,7 +11,6 @@ import scala.util.control.NonFatal
 import org.apache.spark.SparkContext
 
 import dev.levee.bench.{Suite, SuiteContext}
-import dev.levee.bench.cli.OptionSpec
 import dev.levee.bench.results.{Measurement, RepoLayout}
 import dev.levee.bench.spark.{
   AggregationWorkloads,
@@ -42,21 +41,10 @@ final class LeakySuite extends Suite {
   override def summary(): String =
     "leaky buffer vs stock Spark: groupByKey/join DMR sweep on local-cluster[2,1,1024], ParallelGC and G1"
 
-  override def options(): util.List[OptionSpec] = (LeakySweepPlan.options ++ Seq(
-    OptionSpec.flag(
-      "figures",
-      "only draw the figures (results/figures/leaky-*.png) from the results file, no runs"
-    ),
-    OptionSpec.optional(
-      "figures-revision",
-      "REV",
-      "git revision (prefix) whose points the figures show; default: for each figure, the newest that measured stock and leaky and can draw it",
-      ""
-    )
-  )).asJava
+  override def newOptions(): AnyRef = new LeakySweepPlan.Options
 
   override def run(context: SuiteContext): Unit =
-    if (context.options().flag("figures")) writeFigures(context)
+    if (context.options(classOf[LeakySweepPlan.Options]).figures) writeFigures(context)
     else {
       val plan = sweep(context)
       // An ablation (no stock variant) has no frontier to draw; its table above is its result.
@@ -66,7 +54,9 @@ final class LeakySuite extends Suite {
 
   private def writeFigures(context: SuiteContext): Unit = {
     val revision =
-      Option(context.options().string("figures-revision")).map(_.trim).filter(_.nonEmpty)
+      Option(context.options(classOf[LeakySweepPlan.Options]).figuresRevision)
+        .map(_.trim)
+        .filter(_.nonEmpty)
     LeakyFigures
       .writeFromResults(context.store(), revision)
       .foreach(d =>
@@ -75,7 +65,7 @@ final class LeakySuite extends Suite {
   }
 
   private def sweep(context: SuiteContext): LeakySweepPlan = {
-    val plan = LeakySweepPlan.parse(context.options())
+    val plan = LeakySweepPlan.parse(context.options(classOf[LeakySweepPlan.Options]))
     val base = RepoLayout.repoRoot(Path.of("").toAbsolutePath).resolve(".levee/bench-leaky")
     Files.createDirectories(base)
     val inputs =

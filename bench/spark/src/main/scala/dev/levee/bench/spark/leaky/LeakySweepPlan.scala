@@ -2,8 +2,12 @@ package dev.levee.bench.spark.leaky
 
 import java.util.Locale
 
-import dev.levee.bench.cli.{BadArgumentException, OptionSpec, ParsedOptions, Sizes}
+import scala.annotation.meta.field
+import scala.jdk.CollectionConverters._
+
+import dev.levee.bench.cli.{BadArgumentException, Converters, Preset, Range => Bounds}
 import dev.levee.leaky.LeakyKeys
+import picocli.CommandLine.Option
 
 /**
  * What one `leaky` bench run measures: for each GC and executor heap, one cluster per variant and repetition, and in
@@ -46,124 +50,166 @@ object LeakySweepPlan {
   /** local-cluster workers are started with this much memory each. */
   val MaxMemoryMb = 1024
 
-  private final case class Preset(
-      records: String,
-      reduceTasks: String,
-      memories: String,
-      repetitions: String,
-      gcs: String,
-      datasets: String,
-      ops: String,
-      variants: String
-  )
-
-  // ~10-15 min on 2 quiet cores: 16 clusters of ~20-40 s start-up plus 12 jobs each. The DMR (40 MB of input)
-  // reaches ~0.6 at 1 reduce task and a 64 MB heap, ~0.03 at 8 reduce tasks and 192 MB; --records 4m or
-  // --memories 32m,... pushes the top past 1, where stock thrashes until --job-timeout.
-  private val Full =
-    Preset(
-      "2m",
-      "1,2,8",
-      "64m,192m",
-      "2",
-      "parallel,g1",
-      "uniform,zipf",
-      "groupby,join",
-      LeakySuite.Variants.mkString(",")
+  /**
+   * The suite's options. Without --quick, the full sweep: ~10-15 min on 2 quiet cores, 16 clusters of ~20-40 s
+   * start-up plus 12 jobs each. The DMR (40 MB of input) reaches ~0.6 at 1 reduce task and a 64 MB heap, ~0.03 at 8
+   * reduce tasks and 192 MB; --records 4m or --memories 32m,... pushes the top past 1, where stock thrashes until
+   * --job-timeout. --quick (~2-3 min) is 2 clusters of 8 jobs each, a smoke run rather than a sweep.
+   */
+  final class Options {
+    @(Option @field)(
+      names = Array("--quick"),
+      description = Array(
+        "small preset (~2 min): records 300k, reduce-tasks 1,4, memories 96m, repetitions 1, gcs parallel, " +
+          "variants stock,leaky; explicit options still win"
+      )
     )
-  // ~2-3 min: 2 clusters of 8 jobs each, a smoke run rather than a sweep.
-  private val Quick =
-    Preset("300k", "1,4", "96m", "1", "parallel", "uniform,zipf", "groupby,join", "stock,leaky")
-
-  def options: Seq[OptionSpec] = Seq(
-    OptionSpec
-      .flag("quick", "small preset (~2 min): " + describe(Quick) + "; explicit options still win"),
-    OptionSpec.optional(
-      "records",
-      "N",
-      "records per dataset (the join's right side has a tenth)",
-      Full.records
-    ),
-    OptionSpec.optional(
-      "reduce-tasks",
-      "N,..",
-      "reduce task counts (the DMR's denominator)",
-      Full.reduceTasks
-    ),
-    OptionSpec.optional(
-      "memories",
-      "SIZE,..",
-      s"executor heaps, ${MinMemoryMb}m..${MaxMemoryMb}m",
-      Full.memories
-    ),
-    OptionSpec.optional(
-      "repetitions",
-      "N",
-      "clusters per heap and variant, each running every point (medians over all runs reported)",
-      Full.repetitions
-    ),
-    OptionSpec.optional(
-      "executor-java-options",
-      "OPTS",
-      "extra executor JVM options, every variant alike (e.g. a JFR recording: -XX:StartFlightRecording=...)",
-      ""
-    ),
-    OptionSpec.optional(
-      "runs-per-cluster",
-      "N",
-      "runs of every point inside each cluster (more repetitions without more cluster starts)",
-      "1"
-    ),
-    OptionSpec
-      .optional("gcs", "GC,..", "executor collectors: " + Gcs.map(_.name).mkString(", "), Full.gcs),
-    OptionSpec
-      .optional("datasets", "NAME,..", "uniform (the paper's) and/or zipf keys", Full.datasets),
-    OptionSpec.optional(
-      "ops",
-      "OP,..",
-      "groupby, join (the paper's), reduce (word count), aggregate (a set per key), combine (combineByKey without " +
-        "map-side combine), distinct",
-      Full.ops
-    ),
-    OptionSpec.optional(
-      "job-timeout",
-      "SECONDS",
-      "a job still running after this is cancelled and counted failed",
-      "180"
-    ),
-    OptionSpec.optional(
-      "variants",
-      "NAME,..",
-      "stock, leaky, dataframe (Tungsten rows, on-heap), dataframe-offheap (half the memory off-heap); without " +
-        "stock: an ablation, no frontier",
-      Full.variants
-    ),
-    OptionSpec.optional(
-      "leaky-conf",
-      "KEY=VALUE,..",
-      s"${LeakyKeys.Prefix}* settings for the leaky variant, recorded with its results (e.g. " +
-        s"${LeakyKeys.MaxLiveFraction}=1 switches the live-heap ceiling off)",
-      ""
+    @(Preset @field)(
+      Array(
+        "records=300k",
+        "reduce-tasks=1,4",
+        "memories=96m",
+        "repetitions=1",
+        "gcs=parallel",
+        "variants=stock,leaky"
+      )
     )
-  )
+    var quick: Boolean = false
 
-  private def describe(p: Preset) =
-    s"records ${p.records}, reduce-tasks ${p.reduceTasks}, memories ${p.memories}, repetitions ${p.repetitions}, " +
-      s"gcs ${p.gcs}, variants ${p.variants}"
+    @(Option @field)(
+      names = Array("--records"),
+      paramLabel = "N",
+      defaultValue = "2m",
+      description = Array("records per dataset (the join's right side has a tenth)")
+    )
+    @(Bounds @field)(min = 1)
+    var records: Long = _
 
-  def parse(o: ParsedOptions): LeakySweepPlan = {
-    val preset = if (o.flag("quick")) Quick else Full
-    def value(name: String, presetValue: String) =
-      if (o.isGiven(name)) o.string(name) else presetValue
-    def list(name: String, presetValue: String) =
-      value(name, presetValue)
-        .split(',')
-        .map(_.trim.toLowerCase(Locale.ROOT))
-        .filter(_.nonEmpty)
-        .toSeq
-        .distinct
-    def choices(name: String, presetValue: String, allowed: Seq[String]) = {
-      val picked = list(name, presetValue)
+    @(Option @field)(
+      names = Array("--reduce-tasks"),
+      paramLabel = "N,..",
+      split = ",",
+      description = Array("reduce task counts (the DMR's denominator)")
+    )
+    @(Bounds @field)(min = 1, max = 10000)
+    var reduceTasks: java.util.List[Integer] = java.util.List.of[Integer](1, 2, 8)
+
+    @(Option @field)(
+      names = Array("--memories"),
+      paramLabel = "SIZE,..",
+      split = ",",
+      converter = Array(classOf[Converters.ByteSize]),
+      defaultValue = "64m,192m",
+      description = Array("executor heaps, 32m..1024m")
+    )
+    @(Bounds @field)(min = 33554432.0, max = 1073741824.0) // MinMemoryMb..MaxMemoryMb
+    var memories: java.util.List[java.lang.Long] = _
+
+    @(Option @field)(
+      names = Array("--repetitions"),
+      paramLabel = "N",
+      description = Array(
+        "clusters per heap and variant, each running every point (medians over all runs reported)"
+      )
+    )
+    @(Bounds @field)(min = 1, max = 100)
+    var repetitions: Int = 2
+
+    @(Option @field)(
+      names = Array("--executor-java-options"),
+      paramLabel = "OPTS",
+      description = Array(
+        "extra executor JVM options, every variant alike (e.g. a JFR recording: -XX:StartFlightRecording=...)"
+      )
+    )
+    var executorJavaOptions: String = ""
+
+    @(Option @field)(
+      names = Array("--runs-per-cluster"),
+      paramLabel = "N",
+      description = Array(
+        "runs of every point inside each cluster (more repetitions without more cluster starts)"
+      )
+    )
+    @(Bounds @field)(min = 1, max = 100)
+    var runsPerCluster: Int = 1
+
+    @(Option @field)(
+      names = Array("--gcs"),
+      paramLabel = "GC,..",
+      description = Array("executor collectors: parallel, g1")
+    )
+    var gcs: String = "parallel,g1"
+
+    @(Option @field)(
+      names = Array("--datasets"),
+      paramLabel = "NAME,..",
+      description = Array("uniform (the paper's) and/or zipf keys")
+    )
+    var datasets: String = "uniform,zipf"
+
+    @(Option @field)(
+      names = Array("--ops"),
+      paramLabel = "OP,..",
+      description = Array(
+        "groupby, join (the paper's), reduce (word count), aggregate (a set per key), combine (combineByKey " +
+          "without map-side combine), distinct"
+      )
+    )
+    var ops: String = "groupby,join"
+
+    @(Option @field)(
+      names = Array("--job-timeout"),
+      paramLabel = "SECONDS",
+      description = Array("a job still running after this is cancelled and counted failed")
+    )
+    @(Bounds @field)(min = 1, max = 86400)
+    var jobTimeout: Int = 180
+
+    @(Option @field)(
+      names = Array("--variants"),
+      paramLabel = "NAME,..",
+      description = Array(
+        "stock, leaky, dataframe (Tungsten rows, on-heap), dataframe-offheap (half the memory off-heap); " +
+          "without stock: an ablation, no frontier"
+      )
+    )
+    var variants: String = "stock,leaky,dataframe,dataframe-offheap"
+
+    @(Option @field)(
+      names = Array("--leaky-conf"),
+      paramLabel = "KEY=VALUE,..",
+      description = Array(
+        "spark.levee.leaky.* settings for the leaky variant, recorded with its results (e.g. " +
+          "spark.levee.leaky.memory.maxLiveFraction=1 switches the live-heap ceiling off)"
+      )
+    )
+    var leakyConf: String = ""
+
+    @(Option @field)(
+      names = Array("--figures"),
+      description = Array(
+        "only draw the figures (results/figures/leaky-*.png) from the results file, no runs"
+      )
+    )
+    var figures: Boolean = false
+
+    @(Option @field)(
+      names = Array("--figures-revision"),
+      paramLabel = "REV",
+      description = Array(
+        "git revision (prefix) whose points the figures show; default: for each figure, the newest that measured " +
+          "stock and leaky and can draw it"
+      )
+    )
+    var figuresRevision: String = ""
+  }
+
+  def parse(o: Options): LeakySweepPlan = {
+    def list(raw: String) =
+      raw.split(',').map(_.trim.toLowerCase(Locale.ROOT)).filter(_.nonEmpty).toSeq.distinct
+    def choices(name: String, raw: String, allowed: Seq[String]) = {
+      val picked = list(raw)
       val bad = picked.filterNot(allowed.contains)
       if (picked.isEmpty || bad.nonEmpty) {
         throw new BadArgumentException(
@@ -172,55 +218,20 @@ object LeakySweepPlan {
       }
       picked
     }
-    def positive(name: String, raw: String, max: Long): Long = {
-      val t = raw.trim.toLowerCase(Locale.ROOT)
-      val scale = t.lastOption.collect {
-        case 'k' => 1000L; case 'm' => 1000000L; case 'g' => 1000000000L
-      }
-      val v = t
-        .stripSuffix(scale.fold("")(_ => t.takeRight(1)))
-        .toLongOption
-        .map(_ * scale.getOrElse(1L))
-        .getOrElse(
-          throw new BadArgumentException(
-            s"--$name: '$raw' is not a count (suffixes k, m, g allowed)"
-          )
-        )
-      if (v < 1 || v > max)
-        throw new BadArgumentException(s"--$name: $raw must be between 1 and $max")
-      v
-    }
-    val memories = list("memories", preset.memories).map { raw =>
-      val bytes =
-        try Sizes.parseBytes(raw)
-        catch {
-          case _: RuntimeException =>
-            throw new BadArgumentException(s"--memories: '$raw' is not a size such as 64m")
-        }
-      val mb = bytes >> 20
-      if (mb < MinMemoryMb || mb > MaxMemoryMb) {
-        throw new BadArgumentException(
-          s"--memories: $raw is outside ${MinMemoryMb}m..${MaxMemoryMb}m"
-        )
-      }
-      mb.toInt
-    }.sorted
-    val reduceTasks =
-      list("reduce-tasks", preset.reduceTasks).map(positive("reduce-tasks", _, 10000).toInt).sorted
-    val gcNames = choices("gcs", preset.gcs, Gcs.map(_.name))
+    val gcNames = choices("gcs", o.gcs, Gcs.map(_.name))
     LeakySweepPlan(
-      records = positive("records", value("records", preset.records), Long.MaxValue),
-      reduceTasks = reduceTasks,
-      memoriesMb = memories,
-      repetitions = positive("repetitions", value("repetitions", preset.repetitions), 100).toInt,
+      records = o.records,
+      reduceTasks = o.reduceTasks.asScala.map(_.intValue).distinct.sorted.toSeq,
+      memoriesMb = o.memories.asScala.map(b => (b >> 20).toInt).distinct.sorted.toSeq,
+      repetitions = o.repetitions,
       gcs = Gcs.filter(g => gcNames.contains(g.name)),
-      datasets = choices("datasets", preset.datasets, Datasets),
-      ops = choices("ops", preset.ops, Ops),
-      jobTimeoutSeconds = positive("job-timeout", o.string("job-timeout"), 86400).toInt,
-      variants = choices("variants", preset.variants, Variants),
-      leakyConf = parseLeakyConf(if (o.isGiven("leaky-conf")) o.string("leaky-conf") else ""),
-      runsPerCluster = positive("runs-per-cluster", o.string("runs-per-cluster"), 100).toInt,
-      executorJavaOptions = o.string("executor-java-options").trim
+      datasets = choices("datasets", o.datasets, Datasets),
+      ops = choices("ops", o.ops, Ops),
+      jobTimeoutSeconds = o.jobTimeout,
+      variants = choices("variants", o.variants, Variants),
+      leakyConf = parseLeakyConf(o.leakyConf),
+      runsPerCluster = o.runsPerCluster,
+      executorJavaOptions = o.executorJavaOptions.trim
     )
   }
 

@@ -2,12 +2,12 @@ package dev.levee.bench.spark.leaky
 
 import scala.jdk.CollectionConverters._
 
-import dev.levee.bench.cli.{BadArgumentException, ParsedOptions}
+import dev.levee.bench.cli.{BadArgumentException, OptionsCommand}
 import org.scalatest.funsuite.AnyFunSuite
 
 class LeakySweepPlanSuite extends AnyFunSuite {
   private def plan(args: String*): LeakySweepPlan =
-    LeakySweepPlan.parse(ParsedOptions.parse(LeakySweepPlan.options.asJava, args.asJava))
+    LeakySweepPlan.parse(OptionsCommand.parse(new LeakySweepPlan.Options, args.asJava))
 
   test(
     "stock and leaky in the quick preset, the DataFrame peers too in the full one; no leaky settings"

@@ -1,17 +1,21 @@
 package dev.levee.bench.hadoop.median.suite;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.Converters;
+import dev.levee.bench.cli.Preset;
+import dev.levee.bench.cli.Range;
+import dev.levee.bench.cli.Sizes;
 import dev.levee.bench.disk.DiskChoice;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.load.SqueezePlan;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The options of {@code sponge-median}, validated, with the {@code --quick} preset applied to every
@@ -47,28 +51,6 @@ record MedianSettings(
     int pigNoSpillHeapMb,
     boolean quick) {
 
-  static final String JOBS = "jobs";
-  static final String NUMBERS = "numbers";
-  static final String MAPS = "maps";
-  static final String REDUCE_HEAP_MB = "reduce-heap-mb";
-  static final String IO_SORT_FACTOR = "io-sort-factor";
-  static final String SPONGE_POOL_MB = "sponge-pool-mb";
-  static final String CHUNK_SIZE = "chunk-size";
-  static final String CONDITIONS = "conditions";
-  static final String VARIANTS = "variants";
-  static final String REPETITIONS = "repetitions";
-  static final String DISK_READERS = "disk-readers";
-  static final String DISK_READER_FILE = "disk-reader-file";
-  static final String SQUEEZE_LEAVE = "squeeze-leave";
-  static final String SQUEEZE_MAX = "squeeze-max";
-  static final String CO_RUNNER = "co-runner";
-  static final String CO_RUNNER_RECORDS = "co-runner-records";
-  static final String JOB_TIMEOUT = "job-timeout";
-  static final String PAGES = "pages";
-  static final String PIG_REDUCE_HEAP_MB = "pig-reduce-heap-mb";
-  static final String PIG_NO_SPILL_HEAP_MB = "pig-no-spill-heap-mb";
-  static final String QUICK = "quick";
-
   static final String AUTO = "auto";
 
   /** Pig's default share of the heap a bag holds before spilling, set alike for every arm. */
@@ -84,19 +66,6 @@ record MedianSettings(
   static final int NODE_MANAGERS = 3;
 
   /**
-   * Option name -> value under {@code --quick}: a smoke run of every job and condition (3-5 minutes
-   * for the Median job alone).
-   */
-  static final Map<String, String> QUICK_PRESET =
-      Map.of(
-          NUMBERS, "4m",
-          MAPS, "12",
-          REDUCE_HEAP_MB, "24",
-          DISK_READER_FILE, "256m",
-          CO_RUNNER_RECORDS, "100k",
-          PAGES, "1m");
-
-  /**
    * The largest no-spill reducer heap: its container (heap plus {@link
    * NoSpillReducer#CONTAINER_OVERHEAD_MB}) must fit a NodeManager beside the job's AM.
    */
@@ -105,199 +74,282 @@ record MedianSettings(
           - dev.levee.it.hadoop.MiniClusterSettings.AM_MEMORY_MB
           - NoSpillReducer.CONTAINER_OVERHEAD_MB;
 
-  static List<OptionSpec> options() {
-    List<OptionSpec> specs =
-        new ArrayList<>(
-            List.of(
-                OptionSpec.optional(
-                    JOBS,
-                    "LIST",
-                    "comma-separated, of "
-                        + String.join(", ", Workload.labels())
-                        + " (the paper's three)",
-                    String.join(",", Workload.labels())),
-                OptionSpec.optional(
-                    NUMBERS,
-                    "N",
-                    "numbers the median job sorts through its one reducer (10 bytes each in"
-                        + " the shuffle)",
-                    "24m"),
-                OptionSpec.optional(
-                    MAPS, "N", "input files, one map each; must exceed --" + IO_SORT_FACTOR, "24"),
-                OptionSpec.optional(
-                    REDUCE_HEAP_MB,
-                    "MB",
-                    "the reducer's -Xmx in the spilling conditions (default: a tenth of"
-                        + " the reducer's input, the paper's ratio)",
-                    "24"),
-                OptionSpec.optional(
-                    IO_SORT_FACTOR,
-                    "N",
-                    "mapreduce.task.io.sort.factor: runs merged per pass",
-                    "10"),
-                OptionSpec.optional(
-                    SPONGE_POOL_MB,
-                    "MB",
-                    "each NodeManager's sponge (and stock-tmpfs's tmpfs); auto = "
-                        + (int) (AUTO_POOL_SHARE * 100)
-                        + "% of the largest reducer input among the jobs",
-                    AUTO),
-                // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two
-                // dozen
-                // runs from remote
-                // sponges needs a read buffer per run in direct memory, which HotSpot caps at -Xmx:
-                // smaller
-                // chunks keep the
-                // ratio of chunk to heap nearer the paper's.
-                OptionSpec.optional(
-                    CHUNK_SIZE, "SIZE", "levee.sponge.chunk.size on every node (4k..1g)", "256k"),
-                OptionSpec.optional(
-                    CONDITIONS,
-                    "LIST",
-                    "comma-separated, of " + String.join(", ", Condition.labels()),
-                    String.join(",", Condition.DEFAULT.stream().map(c -> c.label).toList())),
-                OptionSpec.optional(
-                    VARIANTS,
-                    "LIST",
-                    "comma-separated, of "
-                        + String.join(", ", Variant.labels())
-                        + " (stock is required: every ratio is to it; the no-spill condition runs stock and"
-                        + " spongefiles only)",
-                    String.join(",", Variant.labels())),
-                OptionSpec.optional(
-                    REPETITIONS,
-                    "N",
-                    "runs of every condition and variant (order alternates)",
-                    "1"),
-                OptionSpec.optional(
-                    DISK_READERS,
-                    "N",
-                    "background O_DIRECT readers on the spill disk (disk-contention)",
-                    "2"),
-                OptionSpec.optional(
-                    DISK_READER_FILE, "SIZE", "file each background reader scans", "1g"),
-                OptionSpec.optional(
-                    SQUEEZE_LEAVE,
-                    "SIZE",
-                    "memory-pressure: pin memory until MemAvailable is this (>= 1g);"
-                        + " the pin shrinks whenever MemAvailable falls below half of it",
-                    "3g"),
-                OptionSpec.optional(
-                    SQUEEZE_MAX, "SIZE", "memory-pressure: never pin more than this", "20g"),
-                OptionSpec.optional(
-                    CO_RUNNER, "on|off", "run a small sort alone and next to each variant", "on"),
-                OptionSpec.optional(
-                    CO_RUNNER_RECORDS, "N", "lines (~100 bytes) the co-runner sorts", "400k"),
-                OptionSpec.optional(
-                    JOB_TIMEOUT,
-                    "SECONDS",
-                    "a job still running after this is killed and recorded failed",
-                    "1800"),
-                OptionSpec.optional(
-                    PAGES,
-                    "N",
-                    "web pages the Pig jobs read (about 100 bytes each; "
-                        + "the largest domain holds a fifth, English half)",
-                    "2m"),
-                OptionSpec.optional(
-                    PIG_REDUCE_HEAP_MB,
-                    "MB",
-                    "the Pig jobs' reducer -Xmx in the spilling conditions (Pig needs more than"
-                        + " the Median reducer's to start)",
-                    "128"),
-                OptionSpec.optional(
-                    PIG_NO_SPILL_HEAP_MB,
-                    "MB",
-                    "the Pig jobs' reducer -Xmx in the no-spill condition (at most "
-                        + MAX_NO_SPILL_HEAP_MB
-                        + ": its container must fit a NodeManager beside the AM)",
-                    "1024"),
-                OptionSpec.flag(
-                    QUICK,
-                    "a smoke run (3-5 minutes per job and arm set): "
-                        + new java.util.TreeMap<>(QUICK_PRESET)
-                        + " unless given")));
-    specs.addAll(DiskChoice.options());
-    return specs;
+  /** The suite's options. */
+  static final class Options {
+    @Option(
+        names = "--jobs",
+        paramLabel = "LIST",
+        split = ",",
+        converter = Workloads.class,
+        defaultValue = "median,anchortext,quantiles",
+        description = "comma-separated, of ${COMPLETION-CANDIDATES} (the paper's three)",
+        completionCandidates = Workloads.class)
+    List<Workload> jobs;
+
+    @Option(
+        names = "--numbers",
+        paramLabel = "N",
+        defaultValue = "24m",
+        description =
+            "numbers the median job sorts through its one reducer (10 bytes each in the shuffle)")
+    @Range(min = 1000)
+    long numbers;
+
+    @Option(
+        names = "--maps",
+        paramLabel = "N",
+        description = "input files, one map each; must exceed --io-sort-factor")
+    @Range(min = 2, max = 10_000)
+    int maps = 24;
+
+    @Option(
+        names = "--reduce-heap-mb",
+        paramLabel = "MB",
+        description =
+            "the reducer's -Xmx in the spilling conditions (the default is a tenth of the"
+                + " reducer's input, the paper's ratio)")
+    @Range(min = 16, max = 4096)
+    int reduceHeapMb = 24;
+
+    @Option(
+        names = "--io-sort-factor",
+        paramLabel = "N",
+        description = "mapreduce.task.io.sort.factor: runs merged per pass")
+    @Range(min = 2, max = 1000)
+    int ioSortFactor = 10;
+
+    @Option(
+        names = "--sponge-pool-mb",
+        paramLabel = "MB",
+        description =
+            "each NodeManager's sponge (and stock-tmpfs's tmpfs); auto = 40%% of the largest"
+                + " reducer input among the jobs")
+    String spongePoolMb = AUTO;
+
+    // The paper's 1 MB chunks sat next to 1 GB task heaps. A 24 MB reducer merging two dozen runs
+    // from remote sponges needs a read buffer per run in direct memory, which HotSpot caps at
+    // -Xmx: smaller chunks keep the ratio of chunk to heap nearer the paper's.
+    @Option(
+        names = "--chunk-size",
+        paramLabel = "SIZE",
+        description = "levee.sponge.chunk.size on every node (4k..1g)")
+    String chunkSize = "256k";
+
+    @Option(
+        names = "--conditions",
+        paramLabel = "LIST",
+        split = ",",
+        converter = Conditions.class,
+        completionCandidates = Conditions.class,
+        defaultValue = "none,disk-contention,memory-pressure,no-spill",
+        description = "comma-separated, of ${COMPLETION-CANDIDATES}")
+    List<Condition> conditions;
+
+    @Option(
+        names = "--variants",
+        paramLabel = "LIST",
+        split = ",",
+        converter = Variants.class,
+        completionCandidates = Variants.class,
+        defaultValue = "stock,stock-tuned,spongefiles,stock-tmpfs",
+        description =
+            "comma-separated, of ${COMPLETION-CANDIDATES} (stock is required: every ratio is to"
+                + " it; the no-spill condition runs stock and spongefiles only)")
+    List<Variant> variants;
+
+    @Option(
+        names = "--repetitions",
+        paramLabel = "N",
+        description = "runs of every condition and variant (order alternates)")
+    @Range(min = 1, max = 100)
+    int repetitions = 1;
+
+    @Option(
+        names = "--disk-readers",
+        paramLabel = "N",
+        description = "background O_DIRECT readers on the spill disk (disk-contention)")
+    @Range(min = 1, max = 16)
+    int diskReaders = 2;
+
+    @Option(
+        names = "--disk-reader-file",
+        paramLabel = "SIZE",
+        converter = Converters.ByteSize.class,
+        defaultValue = "1g",
+        description = "file each background reader scans")
+    @Range(min = 16 << 20)
+    long diskReaderFile;
+
+    @Option(
+        names = "--squeeze-leave",
+        paramLabel = "SIZE",
+        defaultValue = "3g",
+        converter = Converters.ByteSize.class,
+        description =
+            "memory-pressure: pin memory until MemAvailable is this (>= 1g); the pin shrinks"
+                + " whenever MemAvailable falls below half of it")
+    @Range(min = SqueezePlan.MIN_LEAVE_BYTES)
+    long squeezeLeave;
+
+    @Option(
+        names = "--squeeze-max",
+        paramLabel = "SIZE",
+        converter = Converters.ByteSize.class,
+        defaultValue = "20g",
+        description = "memory-pressure: never pin more than this")
+    @Range(min = 0)
+    long squeezeMax;
+
+    @Option(
+        names = "--co-runner",
+        paramLabel = "on|off",
+        arity = "1",
+        converter = Converters.OnOff.class,
+        defaultValue = "on",
+        showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+        description = "run a small sort alone and next to each variant")
+    boolean coRunner;
+
+    @Option(
+        names = "--co-runner-records",
+        paramLabel = "N",
+        defaultValue = "400k",
+        description = "lines (~100 bytes) the co-runner sorts")
+    @Range(min = 1000)
+    long coRunnerRecords;
+
+    @Option(
+        names = "--job-timeout",
+        paramLabel = "SECONDS",
+        description = "a job still running after this is killed and recorded failed")
+    @Range(min = 60, max = 86_400)
+    long jobTimeout = 1800;
+
+    @Option(
+        names = "--pages",
+        paramLabel = "N",
+        defaultValue = "2m",
+        description =
+            "web pages the Pig jobs read (about 100 bytes each; the largest domain holds a fifth,"
+                + " English half)")
+    @Range(min = 1000)
+    long pages;
+
+    @Option(
+        names = "--pig-reduce-heap-mb",
+        paramLabel = "MB",
+        description =
+            "the Pig jobs' reducer -Xmx in the spilling conditions (Pig needs more than the Median"
+                + " reducer's to start)")
+    @Range(min = 64, max = 4096)
+    int pigReduceHeapMb = 128;
+
+    @Option(
+        names = "--pig-no-spill-heap-mb",
+        paramLabel = "MB",
+        description =
+            "the Pig jobs' reducer -Xmx in the no-spill condition (its container must fit a"
+                + " NodeManager beside the AM)")
+    @Range(min = 64, max = MAX_NO_SPILL_HEAP_MB)
+    int pigNoSpillHeapMb = 1024;
+
+    @Option(
+        names = "--quick",
+        description =
+            "a smoke run (3-5 minutes per job and arm set): --numbers 4m --maps 12"
+                + " --reduce-heap-mb 24 --disk-reader-file 256m --co-runner-records 100k --pages 1m"
+                + " unless given")
+    @Preset({
+      "numbers=4m",
+      "maps=12",
+      "reduce-heap-mb=24",
+      "disk-reader-file=256m",
+      "co-runner-records=100k",
+      "pages=1m"
+    })
+    boolean quick;
+
+    @Mixin DiskChoice disk = new DiskChoice();
   }
 
-  static MedianSettings from(ParsedOptions o) {
-    boolean quick = o.flag(QUICK);
-    List<Workload> jobs = jobs(o.string(JOBS));
-    long numbers = reparse(o, quick, NUMBERS).longAtLeast(NUMBERS, 1000);
-    int maps = reparse(o, quick, MAPS).intIn(MAPS, 2, 10_000);
-    int heap = reparse(o, quick, REDUCE_HEAP_MB).intIn(REDUCE_HEAP_MB, 16, 4096);
-    int factor = o.intIn(IO_SORT_FACTOR, 2, 1000);
-    if (maps <= factor) {
-      throw new BadArgumentException(
-          "--"
-              + MAPS
-              + " "
-              + maps
-              + " must exceed --"
-              + IO_SORT_FACTOR
-              + " "
-              + factor
-              + ": with no more map outputs than one merge pass takes, stock never merges in rounds");
+  /** Jobs by label. */
+  static final class Workloads extends Converters.Labels<Workload> {
+    Workloads() {
+      super(Workload.values(), w -> w.label);
     }
-    if (numbers < maps) {
+  }
+
+  /** Conditions by label. */
+  static final class Conditions extends Converters.Labels<Condition> {
+    Conditions() {
+      super(Condition.values(), c -> c.label);
+    }
+  }
+
+  /** Variants by label. */
+  static final class Variants extends Converters.Labels<Variant> {
+    Variants() {
+      super(Variant.values(), v -> v.label);
+    }
+  }
+
+  static MedianSettings from(Options o) {
+    if (o.jobs.isEmpty()) {
       throw new BadArgumentException(
-          "--"
-              + NUMBERS
-              + " "
-              + numbers
-              + " must be at least --"
-              + MAPS
-              + " "
-              + maps
+          "--jobs: name at least one of " + String.join(", ", Workload.labels()));
+    }
+    if (o.conditions.isEmpty()) {
+      throw new BadArgumentException(
+          "--conditions: name at least one of " + String.join(", ", Condition.labels()));
+    }
+    if (o.maps <= o.ioSortFactor) {
+      throw new BadArgumentException(
+          "--maps "
+              + o.maps
+              + " must exceed --io-sort-factor "
+              + o.ioSortFactor
+              + ": with no more map outputs than one merge pass takes, stock never merges in"
+              + " rounds");
+    }
+    if (o.numbers < o.maps) {
+      throw new BadArgumentException(
+          "--numbers "
+              + o.numbers
+              + " must be at least --maps "
+              + o.maps
               + " (every map needs input)");
     }
-    long chunk = o.bytesAtLeast(CHUNK_SIZE, 4096);
-    if (chunk > (1L << 30)) {
-      throw new BadArgumentException(
-          "--" + CHUNK_SIZE + " " + o.string(CHUNK_SIZE) + ": at most 1g");
+    long chunk;
+    try {
+      chunk = Sizes.parseBytes(o.chunkSize);
+    } catch (NumberFormatException e) {
+      chunk = -1;
     }
-    List<Condition> conditions = conditions(o.string(CONDITIONS));
-    List<Variant> variants = variants(o.string(VARIANTS));
-    int readers = o.intIn(DISK_READERS, 1, 16);
-    long readerFile = reparse(o, quick, DISK_READER_FILE).bytesAtLeast(DISK_READER_FILE, 16L << 20);
-    long leave = o.bytesAtLeast(SQUEEZE_LEAVE, SqueezePlan.MIN_LEAVE_BYTES);
-    long max = o.bytesAtLeast(SQUEEZE_MAX, 0);
-    boolean coRunner =
-        switch (o.string(CO_RUNNER)) {
-          case "on" -> true;
-          case "off" -> false;
-          default ->
-              throw new BadArgumentException(
-                  "--" + CO_RUNNER + ": expected on or off, got '" + o.string(CO_RUNNER) + "'");
-        };
-    long coRecords = reparse(o, quick, CO_RUNNER_RECORDS).longAtLeast(CO_RUNNER_RECORDS, 1000);
-    long timeout = o.intIn(JOB_TIMEOUT, 60, 86_400);
-    long pages = reparse(o, quick, PAGES).longAtLeast(PAGES, 1000);
-    int pool = poolMb(o.string(SPONGE_POOL_MB), largestReducerInput(jobs, numbers, pages));
-    int pigHeap = o.intIn(PIG_REDUCE_HEAP_MB, 64, 4096);
-    int pigNoSpillHeap = o.intIn(PIG_NO_SPILL_HEAP_MB, 64, MAX_NO_SPILL_HEAP_MB);
-    if (pigNoSpillHeap <= pigHeap) {
+    if (chunk < 4096 || chunk > (1L << 30)) {
       throw new BadArgumentException(
-          "--"
-              + PIG_NO_SPILL_HEAP_MB
-              + " "
-              + pigNoSpillHeap
-              + " must exceed --"
-              + PIG_REDUCE_HEAP_MB
-              + " "
-              + pigHeap
+          "--chunk-size: expected a size from 4k to 1g, got '" + o.chunkSize + "'");
+    }
+    List<Workload> jobs = inOrderOf(Workload.values(), o.jobs);
+    List<Variant> variants = inOrderOf(Variant.values(), o.variants);
+    if (!variants.contains(Variant.STOCK)) {
+      throw new BadArgumentException(
+          "--variants must include stock (every ratio is to stock), got " + labels(o.variants));
+    }
+    if (o.pigNoSpillHeapMb <= o.pigReduceHeapMb) {
+      throw new BadArgumentException(
+          "--pig-no-spill-heap-mb "
+              + o.pigNoSpillHeapMb
+              + " must exceed --pig-reduce-heap-mb "
+              + o.pigReduceHeapMb
               + ": the no-spill line is the bigger heap");
     }
-    int medianNoSpillHeap = NoSpillReducer.heapMb(NumbersInput.shuffleBytes(numbers));
+    int medianNoSpillHeap = NoSpillReducer.heapMb(NumbersInput.shuffleBytes(o.numbers));
     if (jobs.contains(Workload.MEDIAN)
-        && conditions.contains(Condition.NO_SPILL)
+        && o.conditions.contains(Condition.NO_SPILL)
         && medianNoSpillHeap > MAX_NO_SPILL_HEAP_MB) {
       throw new BadArgumentException(
-          "--"
-              + NUMBERS
-              + " "
-              + numbers
+          "--numbers "
+              + o.numbers
               + ": the no-spill condition would need a "
               + medianNoSpillHeap
               + " MB reducer, more than the "
@@ -307,26 +359,39 @@ record MedianSettings(
     }
     return new MedianSettings(
         jobs,
-        numbers,
-        maps,
-        heap,
-        factor,
-        pool,
-        o.string(CHUNK_SIZE).trim(),
-        conditions,
+        o.numbers,
+        o.maps,
+        o.reduceHeapMb,
+        o.ioSortFactor,
+        poolMb(o.spongePoolMb, largestReducerInput(jobs, o.numbers, o.pages)),
+        o.chunkSize.trim(),
+        List.copyOf(new LinkedHashSet<>(o.conditions)),
         variants,
-        o.intIn(REPETITIONS, 1, 100),
-        readers,
-        readerFile,
-        leave,
-        max,
-        coRunner,
-        coRecords,
-        timeout,
-        pages,
-        pigHeap,
-        pigNoSpillHeap,
-        quick);
+        o.repetitions,
+        o.diskReaders,
+        o.diskReaderFile,
+        o.squeezeLeave,
+        o.squeezeMax,
+        o.coRunner,
+        o.coRunnerRecords,
+        o.jobTimeout,
+        o.pages,
+        o.pigReduceHeapMb,
+        o.pigNoSpillHeapMb,
+        o.quick);
+  }
+
+  /**
+   * The chosen values once each, in the declaration order of {@code all} (the paper's order for
+   * jobs, the suite's fixed order for variants, so the rotation between repetitions does not depend
+   * on how the list was written).
+   */
+  private static <E extends Enum<E>> List<E> inOrderOf(E[] all, List<E> chosen) {
+    return Arrays.stream(all).filter(chosen::contains).toList();
+  }
+
+  private static String labels(List<Variant> variants) {
+    return String.join(",", variants.stream().map(v -> v.label).toList());
   }
 
   /** The input of the largest reducer among {@code jobs}: the sponges are sized for it. */
@@ -354,91 +419,11 @@ record MedianSettings(
       // reported below
     }
     throw new BadArgumentException(
-        "--"
-            + SPONGE_POOL_MB
-            + ": expected auto or a whole number of MB from 1 to "
+        "--sponge-pool-mb: expected auto or a whole number of MB from 1 to "
             + (1 << 20)
             + ", got '"
             + value
             + "'");
-  }
-
-  static List<Workload> jobs(String list) {
-    Set<Workload> out = new LinkedHashSet<>();
-    for (String item : list.split(",")) {
-      String t = item.trim();
-      if (t.isEmpty()) {
-        continue;
-      }
-      if (!Workload.labels().contains(t)) {
-        throw new BadArgumentException(
-            "--"
-                + JOBS
-                + ": unknown job '"
-                + t
-                + "'; allowed: "
-                + String.join(", ", Workload.labels()));
-      }
-      out.add(Workload.ofLabel(t));
-    }
-    if (out.isEmpty()) {
-      throw new BadArgumentException(
-          "--" + JOBS + ": name at least one of " + String.join(", ", Workload.labels()));
-    }
-    // In the paper's order, whatever the order given.
-    return java.util.Arrays.stream(Workload.values()).filter(out::contains).toList();
-  }
-
-  static List<Condition> conditions(String list) {
-    Set<Condition> out = new LinkedHashSet<>();
-    for (String item : list.split(",")) {
-      String t = item.trim();
-      if (t.isEmpty()) {
-        continue;
-      }
-      if (!Condition.labels().contains(t)) {
-        throw new BadArgumentException(
-            "--"
-                + CONDITIONS
-                + ": unknown condition '"
-                + t
-                + "'; allowed: "
-                + String.join(", ", Condition.labels()));
-      }
-      out.add(Condition.ofLabel(t));
-    }
-    if (out.isEmpty()) {
-      throw new BadArgumentException(
-          "--" + CONDITIONS + ": name at least one of " + String.join(", ", Condition.labels()));
-    }
-    return new ArrayList<>(out);
-  }
-
-  static List<Variant> variants(String list) {
-    Set<Variant> out = new LinkedHashSet<>();
-    for (String item : list.split(",")) {
-      String t = item.trim();
-      if (t.isEmpty()) {
-        continue;
-      }
-      if (!Variant.labels().contains(t)) {
-        throw new BadArgumentException(
-            "--"
-                + VARIANTS
-                + ": unknown variant '"
-                + t
-                + "'; allowed: "
-                + String.join(", ", Variant.labels()));
-      }
-      out.add(Variant.ofLabel(t));
-    }
-    if (!out.contains(Variant.STOCK)) {
-      throw new BadArgumentException(
-          "--" + VARIANTS + " " + list + ": must include stock (every ratio is to stock)");
-    }
-    // In the suite's fixed order, so the rotation between repetitions does not depend on how the
-    // list was written.
-    return java.util.Arrays.stream(Variant.values()).filter(out::contains).toList();
   }
 
   /** The reducer's input in bytes, as the shuffle counts it. */
@@ -477,19 +462,5 @@ record MedianSettings(
       p.put("squeeze_max_bytes", squeezeMaxBytes);
     }
     return p;
-  }
-
-  /**
-   * One option with the preset applied, parsed again so that the typed getters' checks and messages
-   * apply.
-   */
-  private static ParsedOptions reparse(ParsedOptions o, boolean quick, String name) {
-    String value =
-        quick && !o.isGiven(name) && QUICK_PRESET.containsKey(name)
-            ? QUICK_PRESET.get(name)
-            : o.string(name);
-    OptionSpec spec =
-        options().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
-    return ParsedOptions.parse(List.of(spec), List.of("--" + name, value));
   }
 }

@@ -3,8 +3,6 @@ package dev.levee.bench.hadoop.median.suite;
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.OptionSpec;
-import dev.levee.bench.disk.DiskChoice;
 import dev.levee.bench.disk.DiskPlace;
 import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
@@ -74,13 +72,14 @@ public final class SpongeMedianSuite implements Suite {
   }
 
   @Override
-  public List<OptionSpec> options() {
-    return MedianSettings.options();
+  public Object newOptions() {
+    return new MedianSettings.Options();
   }
 
   @Override
   public void run(SuiteContext context) throws Exception {
-    MedianSettings s = MedianSettings.from(context.options());
+    MedianSettings.Options options = context.options(MedianSettings.Options.class);
+    MedianSettings s = MedianSettings.from(options);
     PrintStream err = context.err();
     java.nio.file.Path base =
         RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath())
@@ -117,7 +116,7 @@ public final class SpongeMedianSuite implements Suite {
     Map<Workload, String> reference = new EnumMap<>(Workload.class);
     List<Variant> onDisk = s.variants().stream().filter(v -> !v.onTmpfs()).toList();
     List<Variant> onTmpfs = s.variants().stream().filter(Variant::onTmpfs).toList();
-    if (!onTmpfs.isEmpty() && context.options().string(DiskChoice.DISK).equals("emulated")) {
+    if (!onTmpfs.isEmpty() && options.disk.emulated()) {
       throw new BadArgumentException(
           "--disk emulated with "
               + onTmpfs.stream().map(v -> v.label).toList()
@@ -128,7 +127,7 @@ public final class SpongeMedianSuite implements Suite {
     if (!onDisk.isEmpty()) {
       // On --disk emulated the whole cluster (HDFS, the NodeManagers' local dirs, the background
       // readers' files) lives on one emulated spindle, as a node's tasks shared its disks.
-      try (DiskPlace place = DiskChoice.open(context.options(), base, err)) {
+      try (DiskPlace place = options.disk.open(base, err)) {
         // ZooKeeper stays on the real disk: a deployment gives it a disk of its own.
         rows.addAll(phase(context, s, place, onDisk, null, base.resolve("zookeeper"), reference));
       }

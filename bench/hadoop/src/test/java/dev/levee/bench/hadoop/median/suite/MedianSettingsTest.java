@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.levee.bench.cli.BadArgumentException;
-import dev.levee.bench.cli.ParsedOptions;
+import dev.levee.bench.cli.OptionsCommand;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MedianSettingsTest {
   private static MedianSettings parse(String... args) {
-    return MedianSettings.from(ParsedOptions.parse(MedianSettings.options(), List.of(args)));
+    return MedianSettings.from(OptionsCommand.parse(new MedianSettings.Options(), List.of(args)));
   }
 
   private static String error(String... args) {
