@@ -212,12 +212,21 @@ public final class SpongeJobsFigure implements Figure {
     if (bound == null || s == null || p == null) {
       return "";
     }
-    double penalty = s - bound.median();
+    return closes(s, p, bound.median());
+  }
+
+  /** ", closes 40%" of the penalty {@code stock - bound}, or ", no penalty" within the noise. */
+  static String closes(double stock, double sponge, double bound) {
+    double penalty = stock - bound;
     // A penalty within a twentieth of the bound is run-to-run noise here: a share of it is not.
-    if (penalty <= NOISE * bound.median()) {
+    if (penalty <= NOISE * bound) {
       return ", no penalty";
     }
-    return String.format(Locale.ROOT, ", closes %.0f%%", 100 * (s - p) / penalty);
+    // Below the bound is not a share above 100%: say by how much it beat the bound.
+    if (sponge <= bound) {
+      return String.format(Locale.ROOT, ", closes all (%.1f s under the bound)", bound - sponge);
+    }
+    return String.format(Locale.ROOT, ", closes %.0f%%", 100 * (stock - sponge) / penalty);
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.levee.bench.report.Charts;
 import dev.levee.bench.report.Figure;
 import dev.levee.bench.report.Results;
 import dev.levee.bench.results.Measurement;
+import java.awt.BasicStroke;
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.CategoryChart;
 
 /**
@@ -28,6 +30,12 @@ public final class SpongeMedianEmulatedFigure implements Figure {
     CONDITIONS.put("disk-contention", "disk contention");
   }
 
+  /**
+   * The bound of the "alone" condition: stock with a reducer heap that holds its whole input, on
+   * the same emulated disk.
+   */
+  static final String NO_SPILL = "no-spill";
+
   private static final Map<String, String> ARMS = new LinkedHashMap<>();
 
   static {
@@ -43,7 +51,9 @@ public final class SpongeMedianEmulatedFigure implements Figure {
   @Override
   public String caption() {
     return "SpongeFiles' Median job on an EMULATED 7200-rpm disk (one spindle under the whole"
-        + " cluster): job and final-merge seconds, medians per condition, stock against SpongeFiles.";
+        + " cluster): job and final-merge seconds, medians per condition, stock against SpongeFiles;"
+        + " the green line is the no-spill bound (stock with a reducer heap that holds its input)"
+        + " and 'closes N%' the share of stock's spill penalty SpongeFiles removes.";
   }
 
   @Override
@@ -60,6 +70,9 @@ public final class SpongeMedianEmulatedFigure implements Figure {
   public List<Measurement> drawnFrom(Results results) {
     List<Measurement> out = new ArrayList<>();
     CONDITIONS.keySet().forEach(c -> out.addAll(chosenRun(results, c)));
+    if (!out.isEmpty()) {
+      out.addAll(chosenRun(results, NO_SPILL));
+    }
     return out;
   }
 
@@ -100,6 +113,16 @@ public final class SpongeMedianEmulatedFigure implements Figure {
         .toList();
   }
 
+  /** ", closes 75%" as a sentence of the strip below the panels. */
+  private static String sentence(String closes) {
+    if (closes.isEmpty()) {
+      return "";
+    }
+    return closes.equals(", no penalty")
+        ? " Stock pays no spill penalty over the bound here."
+        : " Of stock's spill penalty over the bound, SpongeFiles" + closes.substring(1) + ".";
+  }
+
   @Override
   public BufferedImage draw(Results results) {
     CategoryChart job =
@@ -114,6 +137,9 @@ public final class SpongeMedianEmulatedFigure implements Figure {
     List<String> notes = new ArrayList<>();
     double maxJob = 0;
     double maxMerge = 0;
+    List<Measurement> noSpill = chosenRun(results, NO_SPILL);
+    double bound =
+        noSpill.isEmpty() ? Double.NaN : Results.median(arm(noSpill, Measurement.STOCK), "seconds");
     for (Map.Entry<String, String> c : CONDITIONS.entrySet()) {
       List<Measurement> run = chosenRun(results, c.getKey());
       if (run.isEmpty()) {
@@ -122,6 +148,12 @@ public final class SpongeMedianEmulatedFigure implements Figure {
       List<Measurement> stock = arm(run, Measurement.STOCK);
       List<Measurement> sponge = arm(run, "spongefiles");
       double ratio = Results.median(stock, "seconds") / Results.median(sponge, "seconds");
+      String closes =
+          c.getKey().equals("none") && !Double.isNaN(bound)
+              ? SpongeJobsFigure.closes(
+                  Results.median(stock, "seconds"), Results.median(sponge, "seconds"), bound)
+              : "";
+      // The label stays short (two sit side by side under each panel); the share goes below.
       labels.add(String.format(Locale.ROOT, "%s: stock / SpongeFiles %.2fx", c.getValue(), ratio));
       for (String a : ARMS.keySet()) {
         double s = Results.median(arm(run, a), "seconds");
@@ -133,23 +165,44 @@ public final class SpongeMedianEmulatedFigure implements Figure {
       }
       notes.add(
           String.format(
-              Locale.ROOT,
-              "%s: run at %s, %d run(s) per arm; SpongeFiles' spill %.0f MB in its own node's sponge,"
-                  + " %.0f MB in other nodes', %.1f MB on disk; stock's %.0f MB on disk in %.0f merge"
-                  + " rounds.",
-              c.getValue(),
-              run.get(0).gitRevision().substring(0, 7),
-              stock.size(),
-              Results.median(sponge, "spill_local_memory_bytes") / 1e6,
-              Results.median(sponge, "spill_remote_memory_bytes") / 1e6,
-              Results.median(sponge, "spill_local_disk_bytes") / 1e6,
-              Results.median(stock, "spill_local_disk_bytes") / 1e6,
-              Results.median(stock, "merge_rounds")));
+                  Locale.ROOT,
+                  "%s: run at %s, %d run(s) per arm; SpongeFiles' spill %.0f MB in its own node's sponge,"
+                      + " %.0f MB in other nodes', %.1f MB on disk; stock's %.0f MB on disk in %.0f merge"
+                      + " rounds.",
+                  c.getValue(),
+                  run.get(0).gitRevision().substring(0, 7),
+                  stock.size(),
+                  Results.median(sponge, "spill_local_memory_bytes") / 1e6,
+                  Results.median(sponge, "spill_remote_memory_bytes") / 1e6,
+                  Results.median(sponge, "spill_local_disk_bytes") / 1e6,
+                  Results.median(stock, "spill_local_disk_bytes") / 1e6,
+                  Results.median(stock, "merge_rounds"))
+              + sentence(closes));
     }
     for (Map.Entry<String, String> a : ARMS.entrySet()) {
       java.awt.Color colour = a.getKey().equals(Measurement.STOCK) ? Charts.STOCK : Charts.PLUGIN;
       job.addSeries(a.getValue(), labels, jobSeconds.get(a.getKey())).setFillColor(colour);
       merge.addSeries(a.getValue(), labels, mergeSeconds.get(a.getKey())).setFillColor(colour);
+    }
+    if (!Double.isNaN(bound)) {
+      // The bound is stock's time without a spill; a line, since it is not a third arm.
+      job.addAnnotation(new AnnotationLine(bound, false, false));
+      job.getStyler().setAnnotationLineColor(Charts.BOUND);
+      job.getStyler().setAnnotationLineStroke(new BasicStroke(3f));
+      job.setXAxisTitle(
+          String.format(
+              Locale.ROOT, "condition; no-spill bound %.1f s (green, alone only)", bound));
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "no-spill bound: run at %s, %d run(s): stock with a %s MB reducer that holds the"
+                  + " input took %.1f s, SpongeFiles at that heap %.1f s; 'closes N%%' is the"
+                  + " share of stock's spill penalty (stock minus the bound) SpongeFiles removes.",
+              noSpill.get(0).gitRevision().substring(0, 7),
+              arm(noSpill, Measurement.STOCK).size(),
+              arm(noSpill, Measurement.STOCK).get(0).params().get("reduce_heap_mb"),
+              bound,
+              Results.median(arm(noSpill, "spongefiles"), "seconds")));
     }
     job.getStyler().setDecimalPattern("#,##0");
     merge.getStyler().setDecimalPattern("#,##0.0");

@@ -72,6 +72,27 @@ class SpongeMedianEmulatedFigureTest {
   }
 
   @Test
+  void theNoSpillRunIsTheAloneConditionsBound() {
+    Results r =
+        new Results(
+            List.of(
+                line("stock", "none", true, "spill", "2026-12-01T01", 160),
+                line("spongefiles", "none", true, "spill", "2026-12-01T01", 130),
+                line("stock", "no-spill", true, "bound", "2026-12-01T00", 120),
+                line("spongefiles", "no-spill", true, "bound", "2026-12-01T00", 108)));
+    SpongeMedianEmulatedFigure f = new SpongeMedianEmulatedFigure();
+    assertEquals(
+        List.of("spill", "bound"),
+        f.drawnFrom(r).stream().map(Measurement::command).distinct().toList(),
+        "the bound's run is among the lines the figure names");
+    // (160 - 130) / (160 - 120) of stock's spill penalty.
+    assertEquals(", closes 75%", SpongeJobsFigure.closes(160, 130, 120));
+    assertEquals(", no penalty", SpongeJobsFigure.closes(121, 119, 120));
+    assertEquals(", closes all (5.5 s under the bound)", SpongeJobsFigure.closes(150, 114.5, 120));
+    FiguresTest.assertDrawsVisibly(f, r);
+  }
+
+  @Test
   void realDiskRunsAloneDrawNothing() {
     Results r =
         new Results(
