@@ -55,6 +55,13 @@ class BenchCliTest {
   }
 
   @Test
+  void everySuitesDefaultsPassTheirOwnChecks() {
+    assertTrue(
+        SuiteOptionsCheck.checkEverySuite(SuiteRegistry.discover(getClass().getClassLoader()))
+            >= 1);
+  }
+
+  @Test
   void badArgumentsExitTwoWithAMessageNamingThem() {
     SuiteRegistry r = SuiteRegistry.discover(getClass().getClassLoader());
     assertEquals(2, run(r, "generate", "zipff", "--out", "x"));
@@ -90,6 +97,9 @@ class BenchCliTest {
             && err().contains("did you mean --repetitions")
             && err().contains("allowed: --repetitions, --probes"),
         err());
+    err.reset();
+    assertEquals(2, run(r, "physical-limits", "--disk", "Emulated"));
+    assertTrue(err().contains("--disk: expected one of real, emulated, got 'Emulated'"), err());
     err.reset();
     assertEquals(2, run(r, "physical-limits", "--repetitions", "0"));
     assertTrue(err().contains("--repetitions: expected a value from 1 to 1000, got 0"), err());

@@ -27,7 +27,6 @@ public final class OptionsCommand {
   private static final int HELP_WIDTH = 100;
 
   private final CommandLine line;
-  private final List<Object> parts;
 
   /**
    * @param synopsis the usage line, e.g. {@code levee bench scatter-sim [options]}
@@ -38,7 +37,7 @@ public final class OptionsCommand {
    */
   public OptionsCommand(String synopsis, String description, Object... options) {
     CommandSpec spec = CommandSpec.create();
-    parts = new ArrayList<>(List.of(options));
+    List<Object> parts = new ArrayList<>(List.of(options));
     parts.add(new HelpOption());
     for (int i = 0; i < parts.size(); i++) {
       // A plain Object is a command without options of its own (picocli refuses to scan one).
@@ -55,6 +54,8 @@ public final class OptionsCommand {
         .requiredOptionMarker('*')
         .width(HELP_WIDTH);
     line = new CommandLine(spec);
+    // An argument starting with @ is a value here (a revision, a path), never a file to expand.
+    line.setExpandAtFiles(false);
     line.registerConverter(Long.class, new Converters.Count());
     line.registerConverter(Long.TYPE, new Converters.Count());
     line.registerConverter(Integer.class, new Converters.IntCount());
@@ -76,19 +77,42 @@ public final class OptionsCommand {
    * @return false when {@code --help} was asked for (nothing is checked then)
    */
   public boolean parse(List<String> args) {
-    Map<String, String> preset = presetDefaults(args);
-    line.getCommandSpec()
-        .defaultValueProvider(a -> a instanceof OptionSpec o ? preset.get(o.longestName()) : null);
+    // Once with the declared defaults; once more when a preset flag came out true, so that the
+    // flag is read as picocli reads it (--quick, --quick=TRUE) and the preset fills the rest.
+    line.getCommandSpec().defaultValueProvider(null);
+    if (!parseOnce(args)) {
+      return false;
+    }
+    Map<String, String> preset = chosenPresets();
+    if (!preset.isEmpty()) {
+      line.getCommandSpec()
+          .defaultValueProvider(
+              a -> a instanceof OptionSpec o ? preset.get(o.longestName()) : null);
+      parseOnce(args);
+    }
+    options().forEach(OptionsCommand::checkRange);
+    validated(line.getCommandSpec()).forEach(Validated::validate);
+    return true;
+  }
+
+  private boolean parseOnce(List<String> args) {
     try {
-      if (line.parseArgs(args.toArray(String[]::new)).isUsageHelpRequested()) {
-        return false;
-      }
+      return !line.parseArgs(args.toArray(String[]::new)).isUsageHelpRequested();
     } catch (ParameterException e) {
       throw new BadArgumentException(message(e));
     }
-    options().forEach(OptionsCommand::checkRange);
-    parts.stream().filter(Validated.class::isInstance).forEach(p -> ((Validated) p).validate());
-    return true;
+  }
+
+  /** The option objects that check themselves, mixed in at any depth (--disk's DiskChoice). */
+  private static List<Validated> validated(CommandSpec spec) {
+    List<Validated> out = new ArrayList<>();
+    for (CommandSpec mixin : spec.mixins().values()) {
+      if (mixin.userObject() instanceof Validated v) {
+        out.add(v);
+      }
+      out.addAll(validated(mixin));
+    }
+    return out;
   }
 
   /** Whether the user gave {@code --name} (rather than its default applying). */
@@ -121,12 +145,12 @@ public final class OptionsCommand {
     return line.getCommandSpec().options();
   }
 
-  /** The defaults of the {@link Preset}s given in {@code args}, by option name. */
-  private Map<String, String> presetDefaults(List<String> args) {
+  /** The defaults of the {@link Preset} flags that were set, by option name. */
+  private Map<String, String> chosenPresets() {
     Map<String, String> preset = new LinkedHashMap<>();
     for (OptionSpec o : options()) {
       Preset p = annotation(o, Preset.class);
-      if (p != null && givenAsTrue(o, args)) {
+      if (p != null && Boolean.TRUE.equals(o.getValue())) {
         for (String pair : p.value()) {
           int eq = pair.indexOf('=');
           preset.put("--" + pair.substring(0, eq), pair.substring(eq + 1));
@@ -134,15 +158,6 @@ public final class OptionsCommand {
       }
     }
     return preset;
-  }
-
-  private static boolean givenAsTrue(OptionSpec o, List<String> args) {
-    for (String name : o.names()) {
-      if (args.contains(name) || args.contains(name + "=true")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static void checkRange(OptionSpec o) {

@@ -105,6 +105,49 @@ class OptionsCommandTest {
     assertEquals(64 << 10, plain.size);
   }
 
+  /** Options that check themselves, mixed into another options object as --disk is. */
+  static final class Nested implements Validated {
+    @Option(names = "--mode")
+    String mode = "real";
+
+    @Override
+    public void validate() {
+      Choices.oneOf("--mode", mode, List.of("real", "emulated"));
+    }
+  }
+
+  static final class Outer {
+    @Option(names = "--revision")
+    String revision = "";
+
+    @picocli.CommandLine.Mixin Nested nested = new Nested();
+  }
+
+  @Test
+  void aPresetFollowsTheFlagAsPicocliReadsIt() {
+    Example upper = new Example();
+    new OptionsCommand("t", "", upper).parse(List.of("--records", "1", "--quick=TRUE"));
+    assertTrue(upper.quick);
+    assertEquals(1024, upper.size, "--quick=TRUE sets the flag, so its preset applies");
+    Example off = new Example();
+    new OptionsCommand("t", "", off).parse(List.of("--records", "1", "--quick=false"));
+    assertEquals(64 << 10, off.size, "--quick=false: no preset");
+  }
+
+  @Test
+  void mixedInOptionsCheckThemselvesAndAtSignsAreValues() {
+    assertEquals(
+        "--mode: expected one of real, emulated, got 'fuse'",
+        assertThrows(
+                BadArgumentException.class,
+                () -> OptionsCommand.parse(new Outer(), List.of("--mode", "fuse")))
+            .getMessage());
+    // picocli would read the file /etc/hostname here; a value starting with @ stays a value.
+    assertEquals(
+        "@/etc/hostname",
+        OptionsCommand.parse(new Outer(), List.of("--revision", "@/etc/hostname")).revision);
+  }
+
   @Test
   void errorsNameTheArgumentAndWhatIsAllowed() {
     assertMessage(
