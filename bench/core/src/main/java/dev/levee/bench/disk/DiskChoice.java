@@ -65,10 +65,25 @@ public final class DiskChoice implements Validated {
     if (!emulated()) {
       return DiskPlace.real(realDir);
     }
-    DiskModel model = new DiskModel(bandwidthMb, seekMs, cacheMb);
     Path work = realDir.resolve("levee-emulated-disk-" + ProcessHandle.current().pid());
-    EmulatedDisk disk = EmulatedDisk.mount(RepoLayout.repoRoot(Path.of("")), work, model);
+    EmulatedDisk disk = EmulatedDisk.mount(RepoLayout.repoRoot(Path.of("")), work, model());
     err.println("disk: " + disk);
     return DiskPlace.emulated(disk, work, err);
+  }
+
+  /**
+   * With {@code --disk emulated}: one more emulated spindle of the same model for each of {@code
+   * nodes} nodes, in new directories under {@code realDir}.
+   */
+  public NodeDisks openPerNode(Path realDir, int nodes, PrintStream err)
+      throws IOException, InterruptedException {
+    if (!emulated()) {
+      throw new IllegalStateException("a spindle per node is an emulated disk's; --disk is real");
+    }
+    return NodeDisks.mount(RepoLayout.repoRoot(Path.of("")), realDir, nodes, model(), err);
+  }
+
+  private DiskModel model() {
+    return new DiskModel(bandwidthMb, seekMs, cacheMb);
   }
 }

@@ -85,6 +85,8 @@ public final class SpongeMedianEmulatedFigure implements Figure {
     List<Measurement> lines =
         results.of(SpongeMedianFigure.SUITE).stream()
             .filter(SpongeMedianFigure::onEmulatedDisk)
+            // One spindle under the whole cluster; a spindle per node is another regime.
+            .filter(m -> !m.params().containsKey("spindles"))
             .filter(m -> Objects.equals(m.params().getOrDefault("job", "median"), "median"))
             .filter(m -> condition.equals(m.params().get("condition")))
             .filter(m -> ARMS.containsKey(m.variant()))

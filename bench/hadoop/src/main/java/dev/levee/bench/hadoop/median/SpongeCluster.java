@@ -1,5 +1,6 @@
 package dev.levee.bench.hadoop.median;
 
+import dev.levee.bench.disk.NodeDisks;
 import dev.levee.it.hadoop.MiniMapReduceCluster;
 import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.sponge.config.SpongeConf;
@@ -65,6 +66,7 @@ public final class SpongeCluster implements AutoCloseable {
         nodeManagerMemoryMb,
         chunkSize,
         null,
+        null,
         base.resolve("zookeeper"));
   }
 
@@ -74,7 +76,8 @@ public final class SpongeCluster implements AutoCloseable {
    * is marked bad within the job that filled it, and ZooKeeper's data in {@code zooKeeperDir}: off
    * an emulated disk, as a real ZooKeeper has its own (its log is synced on every write; on the
    * spindle the jobs and the background readers share, the sessions of SpongeFiles' servers timed
-   * out and the tasks spilled to disk instead of to other nodes' memory).
+   * out and the tasks spilled to disk instead of to other nodes' memory). With {@code nodeDisks}
+   * each NodeManager's local dirs are on a spindle of their own, and HDFS stays under {@code base}.
    */
   public static SpongeCluster start(
       Path base,
@@ -84,6 +87,7 @@ public final class SpongeCluster implements AutoCloseable {
       int nodeManagerMemoryMb,
       String chunkSize,
       TmpfsLocalDirs localDirs,
+      NodeDisks nodeDisks,
       Path zooKeeperDir)
       throws Exception {
     Path pools = Path.of("/dev/shm", "levee-" + poolTag + "-" + ProcessHandle.current().pid());
@@ -120,6 +124,9 @@ public final class SpongeCluster implements AutoCloseable {
             .set(YarnConfiguration.NM_DISK_HEALTH_CHECK_INTERVAL_MS, "1000")
             .set(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, "0")
             .set(YarnConfiguration.NM_LOG_RETAIN_SECONDS, "3600");
+      }
+      if (nodeDisks != null) {
+        builder.nodeManagerLocalDirs(nodeDisks::dir);
       }
       MiniMapReduceCluster cluster = builder.start().closeOnShutdown();
       return new SpongeCluster(zooKeeper, cluster, pools, deletePools);

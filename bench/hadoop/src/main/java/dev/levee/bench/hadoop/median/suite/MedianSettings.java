@@ -1,6 +1,7 @@
 package dev.levee.bench.hadoop.median.suite;
 
 import dev.levee.bench.cli.BadArgumentException;
+import dev.levee.bench.cli.Choices;
 import dev.levee.bench.cli.Converters;
 import dev.levee.bench.cli.Preset;
 import dev.levee.bench.cli.Range;
@@ -49,7 +50,8 @@ record MedianSettings(
     long pages,
     int pigReduceHeapMb,
     int pigNoSpillHeapMb,
-    boolean quick) {
+    boolean quick,
+    boolean spindlePerNode) {
 
   static final String AUTO = "auto";
 
@@ -269,8 +271,20 @@ record MedianSettings(
     })
     boolean quick;
 
+    @Option(
+        names = "--spindles",
+        paramLabel = "shared|per-node",
+        description =
+            "with --disk emulated: one spindle under the whole cluster (shared), or besides it one"
+                + " per NodeManager for its local dirs (per-node, as the paper's nodes each had"
+                + " disks of their own; HDFS and the background readers stay on the shared one)")
+    String spindles = SHARED;
+
     @Mixin DiskChoice disk = new DiskChoice();
   }
+
+  static final String SHARED = "shared";
+  static final String PER_NODE = "per-node";
 
   /** Jobs by label. */
   static final class Workloads extends Converters.Labels<Workload> {
@@ -294,6 +308,12 @@ record MedianSettings(
   }
 
   static MedianSettings from(Options o) {
+    boolean perNode =
+        Choices.oneOf("--spindles", o.spindles, List.of(SHARED, PER_NODE)).equals(PER_NODE);
+    if (perNode && !o.disk.emulated()) {
+      throw new BadArgumentException(
+          "--spindles per-node: a spindle per node is an emulated disk's; give --disk emulated");
+    }
     if (o.jobs.isEmpty()) {
       throw new BadArgumentException(
           "--jobs: name at least one of " + String.join(", ", Workload.labels()));
@@ -378,7 +398,8 @@ record MedianSettings(
         o.pages,
         o.pigReduceHeapMb,
         o.pigNoSpillHeapMb,
-        o.quick);
+        o.quick,
+        perNode);
   }
 
   /**
@@ -445,6 +466,10 @@ record MedianSettings(
     } else {
       p.put("numbers", numbers);
       p.put("reducer_input_bytes", reducerInputBytes());
+    }
+    if (spindlePerNode) {
+      // Only then: the shared spindle's lines keep the parameters they had before the choice.
+      p.put("spindles", PER_NODE);
     }
     p.put("maps", maps);
     p.put("reduce_heap_mb", reduceHeapMbUsed);

@@ -4,6 +4,7 @@ import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.disk.DiskPlace;
+import dev.levee.bench.disk.NodeDisks;
 import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
@@ -127,9 +128,15 @@ public final class SpongeMedianSuite implements Suite {
     if (!onDisk.isEmpty()) {
       // On --disk emulated the whole cluster (HDFS, the NodeManagers' local dirs, the background
       // readers' files) lives on one emulated spindle, as a node's tasks shared its disks.
-      try (DiskPlace place = options.disk.open(base, err)) {
+      try (DiskPlace place = options.disk.open(base, err);
+          NodeDisks nodeDisks =
+              s.spindlePerNode()
+                  ? options.disk.openPerNode(base, MedianSettings.NODE_MANAGERS, err)
+                  : null) {
         // ZooKeeper stays on the real disk: a deployment gives it a disk of its own.
-        rows.addAll(phase(context, s, place, onDisk, null, base.resolve("zookeeper"), reference));
+        rows.addAll(
+            phase(
+                context, s, place, nodeDisks, onDisk, null, base.resolve("zookeeper"), reference));
       }
     }
     if (!onTmpfs.isEmpty()) {
@@ -143,6 +150,7 @@ public final class SpongeMedianSuite implements Suite {
                 context,
                 s,
                 DiskPlace.real(base),
+                null,
                 onTmpfs,
                 tmpfs,
                 base.resolve("zookeeper"),
@@ -160,6 +168,7 @@ public final class SpongeMedianSuite implements Suite {
       SuiteContext context,
       MedianSettings s,
       DiskPlace disk,
+      NodeDisks nodeDisks,
       List<Variant> variants,
       TmpfsLocalDirs tmpfs,
       java.nio.file.Path zooKeeperDir,
@@ -175,6 +184,7 @@ public final class SpongeMedianSuite implements Suite {
             NODE_MANAGER_MEMORY_MB,
             s.chunkSize(),
             tmpfs,
+            nodeDisks,
             zooKeeperDir)) {
       Configuration conf = cluster.clientConf();
       conf.setInt(MRJobConfig.IO_SORT_FACTOR, s.ioSortFactor());

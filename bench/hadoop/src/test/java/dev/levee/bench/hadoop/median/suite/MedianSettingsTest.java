@@ -166,6 +166,21 @@ class MedianSettingsTest {
   }
 
   @Test
+  void aSpindlePerNodeIsAnEmulatedDisksAndItsLinesSaySo() {
+    assertTrue(
+        error("--spindles", "per-node").contains("give --disk emulated"),
+        "the real disk has one spindle whatever is asked");
+    assertTrue(error("--spindles", "many").contains("expected one of shared, per-node"));
+    MedianSettings perNode = parse("--spindles", "per-node", "--disk", "emulated");
+    assertTrue(perNode.spindlePerNode());
+    assertEquals("per-node", perNode.params(Workload.MEDIAN, Condition.NONE, 24).get("spindles"));
+    // The shared spindle's lines keep the parameters of the runs before the choice existed.
+    MedianSettings shared = parse("--disk", "emulated");
+    assertFalse(shared.spindlePerNode());
+    assertFalse(shared.params(Workload.MEDIAN, Condition.NONE, 24).containsKey("spindles"));
+  }
+
+  @Test
   void paramsAreTheSameForBothVariantsAndNameTheJobAndTheCondition() {
     MedianSettings s = parse();
     var p = s.params(Workload.MEDIAN, Condition.DISK_CONTENTION, s.reduceHeapMb());
