@@ -40,6 +40,9 @@ final class ContainerCluster implements AutoCloseable {
   /** The bench's data generators (the web pages of Piranha's paper queries), client side only. */
   static final String BENCH_JAR = "/opt/jobs/bench-core.jar";
 
+  /** The command-line library bench-core's dataset generators parse their options with. */
+  static final String PICOCLI_JAR = "/opt/jobs/picocli.jar";
+
   /** The bench's Hadoop jobs (the SpongeFiles paper's Median job): a job jar too. */
   static final String BENCH_HADOOP_JAR = "/opt/jobs/bench-hadoop.jar";
 
@@ -418,6 +421,8 @@ final class ContainerCluster implements AutoCloseable {
         + JOB_JAR
         + ":"
         + BENCH_JAR
+        + ":"
+        + PICOCLI_JAR
         + (jars.isEmpty() ? "" : ":" + jars)
         + "' "
         + main
@@ -539,7 +544,7 @@ final class ContainerCluster implements AutoCloseable {
     Path jobJar = Path.of(System.getProperty("levee.containers.job-jar"));
     Files.copy(jobJar, dir.resolve("jobs").resolve(Path.of(JOB_JAR).getFileName()));
     // Beside the job jar in target/cluster (the pom copies them there).
-    for (String jar : List.of(BENCH_JAR, BENCH_HADOOP_JAR)) {
+    for (String jar : List.of(BENCH_JAR, PICOCLI_JAR, BENCH_HADOOP_JAR)) {
       String file = Path.of(jar).getFileName().toString();
       Files.copy(jobJar.resolveSibling(file), dir.resolve("jobs").resolve(file));
     }
