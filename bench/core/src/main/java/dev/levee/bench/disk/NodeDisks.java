@@ -43,10 +43,6 @@ public final class NodeDisks implements AutoCloseable {
     return disks.get(node).dir();
   }
 
-  public int size() {
-    return disks.size();
-  }
-
   /** Unmounts every spindle (each says what it moved), even when one fails to. */
   @Override
   public void close() throws IOException, InterruptedException {

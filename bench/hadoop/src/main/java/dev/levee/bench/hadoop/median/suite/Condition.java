@@ -40,13 +40,4 @@ enum Condition {
   static List<String> labels() {
     return Arrays.stream(values()).map(c -> c.label).toList();
   }
-
-  static Condition ofLabel(String label) {
-    for (Condition c : values()) {
-      if (c.label.equals(label)) {
-        return c;
-      }
-    }
-    throw new IllegalArgumentException("no condition " + label);
-  }
 }

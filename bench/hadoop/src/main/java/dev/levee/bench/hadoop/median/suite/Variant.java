@@ -3,7 +3,6 @@ package dev.levee.bench.hadoop.median.suite;
 import dev.levee.bench.results.Measurement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The ways each job runs: stock Hadoop and Pig with their defaults (the paper's baseline), stock as
@@ -31,15 +30,6 @@ enum Variant {
   /** Whether the variant runs on the cluster whose local dirs are tmpfs mounts. */
   boolean onTmpfs() {
     return this == STOCK_TMPFS;
-  }
-
-  static Variant ofLabel(String label) {
-    for (Variant v : values()) {
-      if (v.label.equals(label.trim().toLowerCase(Locale.ROOT))) {
-        return v;
-      }
-    }
-    throw new IllegalArgumentException(label);
   }
 
   static List<String> labels() {

@@ -27,13 +27,4 @@ enum Workload {
   static List<String> labels() {
     return Arrays.stream(values()).map(w -> w.label).toList();
   }
-
-  static Workload ofLabel(String label) {
-    for (Workload w : values()) {
-      if (w.label.equals(label)) {
-        return w;
-      }
-    }
-    throw new IllegalArgumentException("no job " + label);
-  }
 }
