@@ -2,7 +2,7 @@ package dev.levee.hurricane
 
 import scala.jdk.CollectionConverters._
 
-import dev.levee.config.{ConfigKey, ConfigRegistry, ConfigSource, ValueType, ValueTypes}
+import dev.levee.config.{ConfigKey, ConfigRegistry, ConfigSource, SparkShuffleKeys, ValueTypes}
 import dev.levee.hurricane.core.ClonePolicy
 import org.apache.spark.SparkConf
 import org.apache.spark.internal.Logging
@@ -54,17 +54,12 @@ object HurricaneConf extends Logging {
   private val modes = Seq(Dynamic, Static, Off)
 
   val Prefix = "spark.levee.hurricane."
-  val DefaultDelegate = "org.apache.spark.shuffle.sort.SortShuffleManager"
+  val DefaultDelegate: String = SparkShuffleKeys.SPARK_SORT
   private val Since = "0.1.0"
 
   private val B = ConfigRegistry.builder("hurricane", Prefix)
 
-  val Enabled: ConfigKey[java.lang.Boolean] = B
-    .key(Prefix + "enabled", ValueTypes.bool())
-    .defaultValue("true")
-    .doc("`false` makes the shuffle manager a pure proxy of its delegate.")
-    .since(Since)
-    .build()
+  val Enabled: ConfigKey[java.lang.Boolean] = SparkShuffleKeys.enabled(B, Prefix)
 
   val ModeKey: ConfigKey[String] = B
     .key(Prefix + "mode", ValueTypes.choice(modes.map(_.name): _*))
@@ -77,15 +72,12 @@ object HurricaneConf extends Logging {
     .since(Since)
     .build()
 
-  val Delegate: ConfigKey[String] = B
-    .key(Prefix + "shuffle.delegate", delegateType)
-    .defaultValue(DefaultDelegate)
-    .doc(
-      "The shuffle manager that writes map output and reads each chunk; `sort` names Spark's own, " +
-        "`org.apache.spark.shuffle.levee.LeakyShuffleManager` stacks Hurricane on the leaky buffer."
-    )
-    .since(Since)
-    .build()
+  val Delegate: ConfigKey[String] = SparkShuffleKeys.delegate(
+    B,
+    Prefix,
+    "The shuffle manager that writes map output and reads each chunk; `sort` names Spark's own, " +
+      "`org.apache.spark.shuffle.levee.LeakyShuffleManager` stacks Hurricane on the leaky buffer."
+  )
 
   val ChunkTargetBytes: ConfigKey[java.lang.Long] = B
     .key(Prefix + "chunk.targetBytes", ValueTypes.bytes(1L << 10, 1L << 34))
@@ -231,16 +223,5 @@ object HurricaneConf extends Logging {
     )
   }
 
-  def sourceOf(conf: SparkConf): ConfigSource =
-    ConfigSource.of(
-      k => conf.getOption(k).orNull,
-      () => conf.getAll.iterator.map(_._1).toSeq.asJava
-    )
-
-  private def delegateType: ValueType[String] =
-    ValueTypes.withAliases(
-      ValueTypes.className(),
-      java.util.Map.of("sort", DefaultDelegate, "tungsten-sort", DefaultDelegate),
-      "a ShuffleManager class name, or sort / tungsten-sort for Spark's own"
-    )
+  def sourceOf(conf: SparkConf): ConfigSource = ConfigSource.of(conf.getAll.toMap.asJava)
 }

@@ -7,6 +7,7 @@ import dev.levee.config.{
   ConfigKey,
   ConfigRegistry,
   ConfigSource,
+  SparkShuffleKeys,
   ValueType,
   ValueTypes
 }
@@ -57,7 +58,7 @@ object LeakyConf extends Logging {
   private val aggregationModes = Seq(AutoAggregation, TableAggregation)
 
   val Prefix = "spark.levee.leaky."
-  val DefaultDelegate = "org.apache.spark.shuffle.sort.SortShuffleManager"
+  val DefaultDelegate: String = SparkShuffleKeys.SPARK_SORT
   private val Since = "0.1.0"
 
   private val B = ConfigRegistry.builder("leaky", Prefix)
@@ -70,22 +71,14 @@ object LeakyConf extends Logging {
   private val MinHeapShare = 0.01
   private val MinLiveShare = 0.1
 
-  val Enabled: ConfigKey[java.lang.Boolean] = B
-    .key(Prefix + "enabled", ValueTypes.bool())
-    .defaultValue("true")
-    .doc("`false` makes the shuffle manager a pure proxy of its delegate.")
-    .since(Since)
-    .build()
+  val Enabled: ConfigKey[java.lang.Boolean] = SparkShuffleKeys.enabled(B, Prefix)
 
-  val Delegate: ConfigKey[String] = B
-    .key(Prefix + "shuffle.delegate", delegateType)
-    .defaultValue(DefaultDelegate)
-    .doc(
-      "The shuffle manager that writes map output, registers shuffles and resolves blocks; " +
-        "`sort` and `tungsten-sort` name Spark's own."
-    )
-    .since(Since)
-    .build()
+  val Delegate: ConfigKey[String] = SparkShuffleKeys.delegate(
+    B,
+    Prefix,
+    "The shuffle manager that writes map output, registers shuffles and resolves blocks; " +
+      "`sort` and `tungsten-sort` name Spark's own."
+  )
 
   val PageSize: ConfigKey[Option[java.lang.Long]] = B
     .key(Prefix + "pageSize", pageSizeType)
@@ -269,21 +262,10 @@ object LeakyConf extends Logging {
     )
   }
 
-  def sourceOf(conf: SparkConf): ConfigSource =
-    ConfigSource.of(
-      k => conf.getOption(k).orNull,
-      () => conf.getAll.iterator.map(_._1).toSeq.asJava
-    )
+  def sourceOf(conf: SparkConf): ConfigSource = ConfigSource.of(conf.getAll.toMap.asJava)
 
   private def raw(source: ConfigSource, key: ConfigKey[_]): String =
     Option(source.get(key.name)).getOrElse(key.defaultText).trim
-
-  private def delegateType: ValueType[String] =
-    ValueTypes.withAliases(
-      ValueTypes.className(),
-      java.util.Map.of("sort", DefaultDelegate, "tungsten-sort", DefaultDelegate),
-      "a ShuffleManager class name, or sort / tungsten-sort for Spark's own"
-    )
 
   /** `0` (straight to the table), or a share no smaller than [[MinHeapShare]]. */
   private def arrivalShareType: ValueType[java.lang.Double] = {
