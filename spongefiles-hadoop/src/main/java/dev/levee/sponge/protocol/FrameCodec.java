@@ -10,6 +10,25 @@ import java.nio.ByteBuffer;
 public final class FrameCodec {
   private FrameCodec() {}
 
+  /** One whole request of this protocol's version, length prefix included, as bytes. */
+  public static byte[] encode(byte code, long requestId, byte[] payload) {
+    return encode(Frame.VERSION, code, requestId, payload);
+  }
+
+  /**
+   * One whole frame claiming {@code version}, length prefix included: the fuzzer and the tests send
+   * frames of other versions too.
+   */
+  public static byte[] encode(byte version, byte code, long requestId, byte[] payload) {
+    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.length)
+        .putInt(Frame.HEADER_BYTES + payload.length)
+        .put(version)
+        .put(code)
+        .putLong(requestId)
+        .put(payload)
+        .array();
+  }
+
   /**
    * Reads one frame of at most {@code maxFrameBytes} after the prefix.
    *

@@ -1,6 +1,14 @@
 package dev.levee.sponge.protocol;
 
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -79,13 +87,7 @@ public final class FrameFuzzer {
     byte code = pick < ops.length ? ops[pick].code() : (byte) r.nextInt(256);
     byte[] payload = pick < ops.length ? validPayload(ops[pick]) : new byte[0];
     byte version = r.nextInt(20) == 0 ? (byte) r.nextInt(256) : Frame.VERSION;
-    ByteBuffer b = ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.length);
-    b.putInt(Frame.HEADER_BYTES + payload.length)
-        .put(version)
-        .put(code)
-        .putLong(r.nextLong())
-        .put(payload);
-    byte[] f = b.array();
+    byte[] f = FrameCodec.encode(version, code, r.nextLong(), payload);
     switch (r.nextInt(6)) {
       case 0 -> {} // valid: random values only
       case 1 -> { // bit flips anywhere but the length prefix
@@ -123,5 +125,49 @@ public final class FrameFuzzer {
       }
     }
     return f;
+  }
+
+  /** The next {@code n} fuzzed frames, for one connection. */
+  public List<byte[]> next(int n) {
+    List<byte[]> frames = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      frames.add(next());
+    }
+    return frames;
+  }
+
+  /**
+   * What a server did with one connection's frames: how many replies it sent, and whether it then
+   * closed or left the connection hanging past the socket's read timeout.
+   */
+  public record Exchange(int replies, boolean hung) {}
+
+  /**
+   * Sends {@code frames} on {@code s}, half-closes it, and reads replies until the server closes.
+   * The server may close after a frame it cannot resync from, even while frames are still being
+   * sent: what it said before that is still read. A read that outlasts the socket's timeout ends
+   * the exchange as hung.
+   */
+  public static Exchange exchange(Socket s, List<byte[]> frames) throws IOException {
+    try {
+      for (byte[] f : frames) {
+        s.getOutputStream().write(f);
+      }
+      s.shutdownOutput();
+    } catch (IOException closedEarly) {
+      // closed by the server part-way: its replies are still there to read
+    }
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    int replies = 0;
+    try {
+      while (true) {
+        in.skipNBytes(in.readInt());
+        replies++;
+      }
+    } catch (EOFException | SocketException closed) {
+      return new Exchange(replies, false);
+    } catch (SocketTimeoutException hang) {
+      return new Exchange(replies, true);
+    }
   }
 }

@@ -87,13 +87,7 @@ class AuthenticationTest {
   }
 
   private static byte[] frame(Op op, byte[] payload) {
-    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.length)
-        .putInt(Frame.HEADER_BYTES + payload.length)
-        .put(Frame.VERSION)
-        .put(op.code())
-        .putLong(1)
-        .put(payload)
-        .array();
+    return FrameCodec.encode(op.code(), 1, payload);
   }
 
   private Frame exchange(Socket s, byte[] frame) throws IOException {

@@ -7,6 +7,7 @@ import dev.levee.sponge.config.SpongeConf;
 import dev.levee.sponge.config.SpongeServerConfig;
 import dev.levee.sponge.protocol.Capability;
 import dev.levee.sponge.protocol.Frame;
+import dev.levee.sponge.protocol.FrameCodec;
 import dev.levee.sponge.protocol.Op;
 import dev.levee.sponge.protocol.Payload;
 import dev.levee.sponge.protocol.SpongeServerAddress;
@@ -84,13 +85,7 @@ class DirectMemoryBoundTest {
   }
 
   private static byte[] frame(Op op, byte[] payload) {
-    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.length)
-        .putInt(Frame.HEADER_BYTES + payload.length)
-        .put(Frame.VERSION)
-        .put(op.code())
-        .putLong(1)
-        .put(payload)
-        .array();
+    return FrameCodec.encode(op.code(), 1, payload);
   }
 
   /** Reads one reply frame in small pieces (so the JDK's own temporary buffers stay small). */

@@ -20,14 +20,11 @@ import dev.levee.sponge.protocol.SpongeServerAddress;
 import dev.levee.sponge.protocol.Status;
 import dev.levee.sponge.testing.TempDirs;
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -119,21 +116,17 @@ class ProtocolFuzzTest {
   /** A real handshake on {@code s}, as the application: what authenticated fuzzing starts from. */
   private static void authenticate(Socket s) throws IOException {
     DataInputStream in = new DataInputStream(s.getInputStream());
-    s.getOutputStream().write(frame(Op.CHALLENGE, ByteBuffer.allocate(0), 1));
+    s.getOutputStream().write(FrameCodec.encode(Op.CHALLENGE.code(), 1, new byte[0]));
     Frame challenge = FrameCodec.read(in, 1 << 16);
     byte[] nonce = new byte[Handshake.NONCE_BYTES];
     challenge.payload().get(nonce);
     Handshake.Credential c = new Handshake.Credential(Handshake.Kind.APPLICATION, APP, APP_SECRET);
-    s.getOutputStream().write(frame(Op.AUTHENTICATE, Handshake.authenticateRequest(c, nonce), 2));
+    s.getOutputStream()
+        .write(
+            FrameCodec.encode(
+                Op.AUTHENTICATE.code(), 2, Handshake.authenticateRequest(c, nonce).array()));
     Frame proven = FrameCodec.read(in, 1 << 16);
     assertEquals(Status.OK, Status.fromCode(proven.code()), "the handshake itself succeeds");
-  }
-
-  private static byte[] frame(Op op, ByteBuffer payload, long requestId) {
-    ByteBuffer b = ByteBuffer.allocate(4 + Frame.HEADER_BYTES + payload.remaining());
-    b.putInt(Frame.HEADER_BYTES + payload.remaining());
-    b.put(Frame.VERSION).put(op.code()).putLong(requestId).put(payload);
-    return b.array();
   }
 
   @ParameterizedTest(name = "authentication required: {0}")
@@ -146,36 +139,16 @@ class ProtocolFuzzTest {
     int replies = 0;
     int inputs = 0;
     for (int c = 0; c < CONNECTIONS; c++) {
-      List<byte[]> frames = new ArrayList<>();
-      for (int i = 0; i < FRAMES_PER_CONNECTION; i++) {
-        frames.add(fuzzer.next());
-      }
+      List<byte[]> frames = fuzzer.next(FRAMES_PER_CONNECTION);
       inputs += frames.size();
       try (Socket s = new Socket(server.host(), server.port())) {
         s.setSoTimeout(10_000);
         if (auth && c % 2 == 0) {
           authenticate(s); // the other half fuzz the refusals of an unauthenticated connection
         }
-        try {
-          for (byte[] f : frames) {
-            s.getOutputStream().write(f);
-          }
-          s.shutdownOutput();
-        } catch (IOException closedEarly) {
-          // the server closed after an unsyncable frame: fine, read what it said
-        }
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        try {
-          while (true) {
-            int len = in.readInt();
-            in.skipNBytes(len);
-            replies++;
-          }
-        } catch (EOFException | java.net.SocketException done) {
-          // closed by the server: the expected end
-        } catch (SocketTimeoutException e) {
-          hangs++;
-        }
+        FrameFuzzer.Exchange exchange = FrameFuzzer.exchange(s, frames);
+        replies += exchange.replies();
+        hangs += exchange.hung() ? 1 : 0;
       }
     }
     assertEquals(0, hangs, "connections left hanging (seed " + seed + ")");

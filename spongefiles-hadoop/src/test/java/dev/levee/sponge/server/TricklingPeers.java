@@ -51,12 +51,7 @@ final class TricklingPeers {
   }
 
   private static byte[] freeSpaceFrame() {
-    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES)
-        .putInt(Frame.HEADER_BYTES)
-        .put(Frame.VERSION)
-        .put(Op.FREE_SPACE.code())
-        .putLong(1)
-        .array();
+    return FrameCodec.encode(Op.FREE_SPACE.code(), 1, new byte[0]);
   }
 
   /**

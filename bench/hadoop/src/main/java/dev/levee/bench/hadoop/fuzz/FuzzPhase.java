@@ -2,12 +2,8 @@ package dev.levee.bench.hadoop.fuzz;
 
 import dev.levee.sponge.protocol.FrameFuzzer;
 import dev.levee.sponge.protocol.SpongeServerAddress;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -61,32 +57,14 @@ final class FuzzPhase {
   }
 
   private void connection(SpongeServerAddress server, FrameFuzzer fuzzer, int host) {
-    List<byte[]> frames = new ArrayList<>(FRAMES_PER_CONNECTION);
-    for (int i = 0; i < FRAMES_PER_CONNECTION; i++) {
-      frames.add(fuzzer.next());
-    }
+    List<byte[]> frames = fuzzer.next(FRAMES_PER_CONNECTION);
     inputs.addAndGet(frames.size());
     try (Socket s = Peers.connect(server, host, 5000)) {
       connections.incrementAndGet();
       s.setSoTimeout(HANG_TIMEOUT_MILLIS);
-      try {
-        for (byte[] f : frames) {
-          s.getOutputStream().write(f);
-        }
-        s.shutdownOutput();
-      } catch (IOException closedEarly) {
-        // the server closed after a frame it could not resync from: read what it said
-      }
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      try {
-        while (true) {
-          int len = in.readInt();
-          in.skipNBytes(len);
-          replies.incrementAndGet();
-        }
-      } catch (EOFException | SocketException closed) {
-        // closed by the server: the expected end
-      } catch (SocketTimeoutException e) {
+      FrameFuzzer.Exchange exchange = FrameFuzzer.exchange(s, frames);
+      replies.addAndGet(exchange.replies());
+      if (exchange.hung()) {
         hangs.incrementAndGet();
       }
     } catch (IOException e) {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -37,16 +36,7 @@ final class LoadPhase {
     final AtomicLong unanswered = new AtomicLong();
   }
 
-  private static final byte[] FREE_SPACE = freeSpaceFrame();
-
-  private static byte[] freeSpaceFrame() {
-    return ByteBuffer.allocate(4 + Frame.HEADER_BYTES)
-        .putInt(Frame.HEADER_BYTES)
-        .put(Frame.VERSION)
-        .put(Op.FREE_SPACE.code())
-        .putLong(1)
-        .array();
-  }
+  private static final byte[] FREE_SPACE = FrameCodec.encode(Op.FREE_SPACE.code(), 1, new byte[0]);
 
   /** {@code total} short connections from {@code threads} threads, hosts 100..199. */
   static Outcomes churn(SpongeServerAddress server, int total, int threads) throws Exception {
