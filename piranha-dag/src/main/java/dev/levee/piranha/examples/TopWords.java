@@ -48,8 +48,8 @@ public final class TopWords {
 
   private TopWords() {}
 
-  /** Splits lines on whitespace: (word, 1). */
-  public static final class WordMapper extends Mapper<Object, Text, Text, LongWritable> {
+  /** Splits lines on whitespace: (word, 1). Open for tests that add hooks around it. */
+  public static class WordMapper extends Mapper<Object, Text, Text, LongWritable> {
     private final Text word = new Text();
     private final LongWritable one = new LongWritable(1);
 

@@ -12,17 +12,21 @@ import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
 
-/** In-process MapReduce (the local job runner) and a real ZooKeeper server, for unit tests. */
-final class LocalFixture implements AutoCloseable {
+/**
+ * In-process MapReduce (the local job runner) and a real ZooKeeper server, for unit tests; the
+ * bench's tests use it from this module's test jar.
+ */
+public final class LocalFixture implements AutoCloseable {
   final TestingServer zk;
   final Path dir;
 
-  LocalFixture(Path dir) throws Exception {
+  public LocalFixture(Path dir) throws Exception {
     this.dir = dir;
     this.zk = new TestingServer(-1, dir.resolve("zk").toFile(), true);
   }
 
-  Configuration conf() {
+  /** A job configuration for the local runner under this fixture's directory and ZooKeeper. */
+  public Configuration conf() {
     Configuration c = new Configuration();
     c.set("mapreduce.framework.name", "local");
     c.set("fs.defaultFS", "file:///");

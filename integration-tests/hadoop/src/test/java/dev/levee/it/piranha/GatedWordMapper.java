@@ -1,30 +1,23 @@
 package dev.levee.it.piranha;
 
+import dev.levee.piranha.examples.TopWords;
 import java.io.IOException;
-import java.util.StringTokenizer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.Mapper;
 
 /**
- * (word, 1) per token, like the example's mapper, with two test hooks: in the Piranha attempts
- * listed in {@value #GATED_ATTEMPTS} it waits until the file {@code <gate dir>/attempt-<k>} exists
- * (so a test can act while every task is up and waiting), and it counts where its own class and
- * Piranha's were loaded from (so a test can tell -libjars and the job jar from an inherited
- * classpath).
+ * The example's mapper, (word, 1) per token, with two test hooks: in the Piranha attempts listed in
+ * {@value #GATED_ATTEMPTS} it waits until the file {@code <gate dir>/attempt-<k>} exists (so a test
+ * can act while every task is up and waiting), and it counts where its own class and Piranha's were
+ * loaded from (so a test can tell -libjars and the job jar from an inherited classpath).
  */
-public final class GatedWordMapper extends Mapper<Object, Text, Text, LongWritable> {
+public final class GatedWordMapper extends TopWords.WordMapper {
   public static final String GATED_ATTEMPTS = "levee.it.gate.attempts";
   public static final String GATE_DIR = "levee.it.gate.dir";
   public static final String CLASSPATH_GROUP = "levee.it.classpath";
   public static final String PIRANHA_LOCALIZED = "piranha localized";
   public static final String JOB_LOCALIZED = "job classes localized";
-
-  private final Text word = new Text();
-  private final LongWritable one = new LongWritable(1);
 
   @Override
   protected void setup(Context context) throws IOException, InterruptedException {
@@ -53,16 +46,6 @@ public final class GatedWordMapper extends Mapper<Object, Text, Text, LongWritab
 
   private static void count(Context context, String name, boolean yes) {
     context.getCounter(CLASSPATH_GROUP, name).increment(yes ? 1 : 0);
-  }
-
-  @Override
-  protected void map(Object key, Text line, Context context)
-      throws IOException, InterruptedException {
-    StringTokenizer t = new StringTokenizer(line.toString());
-    while (t.hasMoreTokens()) {
-      word.set(t.nextToken());
-      context.write(word, one);
-    }
   }
 
   /** Whether a class came from a file YARN localized for this application. */

@@ -1,5 +1,7 @@
 package dev.levee.it.themis;
 
+import dev.levee.bench.gen.SplitMix64;
+import dev.levee.bench.gen.ZipfSampler;
 import dev.levee.it.hadoop.ClusterFiles;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -39,19 +41,13 @@ final class TextInput {
   static Path zipf(
       FileSystem fs, Path dir, int files, int lines, int keys, double s, int valueBytes, long seed)
       throws IOException {
-    double[] cdf = new double[keys];
-    double total = 0;
-    for (int k = 0; k < keys; k++) {
-      total += 1 / Math.pow(k + 1, s);
-      cdf[k] = total;
-    }
+    ZipfSampler ranks = new ZipfSampler(keys, s);
+    SplitMix64 keyDraws = new SplitMix64(seed);
     Random random = new Random(seed);
     for (int f = 0; f < files; f++) {
       List<String> out = new ArrayList<>();
       for (int l = 0; l < lines; l++) {
-        double u = random.nextDouble() * total;
-        int k = java.util.Arrays.binarySearch(cdf, u);
-        k = k >= 0 ? k : -k - 1;
+        long k = ranks.sample(keyDraws) - 1;
         StringBuilder value = new StringBuilder(valueBytes);
         for (int c = 0; c < valueBytes; c++) {
           value.append((char) ('a' + random.nextInt(26)));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.levee.bench.gen.DatasetWriter;
 import dev.levee.bench.progress.ProgressReporter;
 import dev.levee.it.pig.PigOnMiniCluster;
-import dev.levee.it.zk.ZooKeeperServers;
 import dev.levee.piranha.dag.MrChain;
 import dev.levee.piranha.dag.PiranhaDag;
 import dev.levee.piranha.examples.web.NonSpamTopKAnchorQuery;
@@ -16,6 +15,7 @@ import dev.levee.piranha.examples.web.TopKDomainsQuery;
 import dev.levee.piranha.examples.web.TopKWordsQuery;
 import dev.levee.piranha.pig.PiranhaExecType;
 import dev.levee.piranha.plan.RunPlan;
+import dev.levee.piranha.runner.LocalFixture;
 import dev.levee.piranha.runner.PiranhaRunner;
 import dev.levee.piranha.runner.RunResult;
 import java.nio.file.Path;
@@ -24,7 +24,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.pig.PigServer;
@@ -44,13 +43,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PaperQueriesTest {
   private static final int REDUCERS = 2;
   @TempDir static Path dir;
-  private static TestingServer zk;
+  private static LocalFixture local;
   private static org.apache.hadoop.fs.Path web;
   private static final Map<String, List<String>> chainOutput = new HashMap<>();
 
   @BeforeAll
   static void setUp() throws Exception {
-    zk = ZooKeeperServers.standalone(dir.resolve("zk"));
+    local = new LocalFixture(dir);
     web = path("web");
     new DatasetWriter(conf())
         .writeBuiltIn(
@@ -74,7 +73,7 @@ class PaperQueriesTest {
 
   @AfterAll
   static void tearDown() throws Exception {
-    zk.close();
+    local.close();
   }
 
   /**
@@ -131,7 +130,7 @@ class PaperQueriesTest {
   void thePigScriptRunsOnPiranhaAndWritesTheChainsTopK(String name) throws Exception {
     org.apache.hadoop.fs.Path out = path("piranha-pig-" + name);
     Properties p = localPig(name);
-    p.setProperty("levee.piranha.zookeeper.quorum", zk.getConnectString());
+    p.setProperty("levee.piranha.zookeeper.quorum", conf().get("levee.piranha.zookeeper.quorum"));
     p.setProperty("levee.piranha.zookeeper.root", "/pig-" + name);
     PigScripts.run(
         new PigServer(new PiranhaExecType(), p),
@@ -176,16 +175,7 @@ class PaperQueriesTest {
   }
 
   private static Configuration conf() {
-    Configuration c = new Configuration();
-    c.set("mapreduce.framework.name", "local");
-    c.set("fs.defaultFS", "file:///");
-    c.set("mapreduce.cluster.local.dir", dir.resolve("mr-local").toString());
-    c.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
-    c.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
-    c.set("levee.piranha.zookeeper.quorum", zk.getConnectString());
-    c.setInt("mapreduce.client.completion.pollinterval", 100);
-    c.set("levee.piranha.checkpoint.dfs-dir", dir.resolve("piranha-scratch").toString());
-    return c;
+    return local.conf();
   }
 
   private static org.apache.hadoop.fs.Path path(String name) {
