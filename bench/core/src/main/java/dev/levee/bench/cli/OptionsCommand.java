@@ -99,6 +99,11 @@ public final class OptionsCommand {
     try {
       return !line.parseArgs(args.toArray(String[]::new)).isUsageHelpRequested();
     } catch (ParameterException e) {
+      // Asked for help, the user gets it, whatever else on the line is wrong: the help says what is
+      // allowed, which is what the error would have said.
+      if (args.contains("--help")) {
+        return false;
+      }
       throw new BadArgumentException(message(e));
     }
   }

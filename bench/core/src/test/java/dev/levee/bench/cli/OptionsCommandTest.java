@@ -197,6 +197,19 @@ class OptionsCommandTest {
     assertTrue(usage.startsWith("usage: t [options]"), usage);
     assertTrue(usage.contains("what t does"), usage);
     assertTrue(usage.contains("Default: 65536"), usage);
+    for (List<String> wrong :
+        List.of(
+            List.of("--records", "x", "--help"),
+            List.of("--help", "--recrods", "1"),
+            List.of("--records", "1", "--size", "lots", "--help"))) {
+      assertFalse(
+          new OptionsCommand("t", "", new Example()).parse(wrong),
+          "--help is answered whatever else is wrong: " + wrong);
+    }
+    assertThrows(
+        BadArgumentException.class,
+        () -> new OptionsCommand("t", "", new Example()).parse(List.of("--records", "x")),
+        "without --help the error stands");
   }
 
   @Test

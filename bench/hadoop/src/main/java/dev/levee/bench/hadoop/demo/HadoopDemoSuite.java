@@ -2,7 +2,6 @@ package dev.levee.bench.hadoop.demo;
 
 import dev.levee.bench.Suite;
 import dev.levee.bench.SuiteContext;
-import dev.levee.bench.cli.Converters;
 import dev.levee.bench.cli.Range;
 import dev.levee.bench.demo.DemoSteps;
 import dev.levee.bench.demo.DemoTable;
@@ -10,6 +9,7 @@ import dev.levee.bench.hadoop.median.MedianRun;
 import dev.levee.bench.hadoop.median.MedianVariants;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.SpongeCluster;
+import dev.levee.bench.hadoop.median.load.DiskReaderOptions;
 import dev.levee.bench.hadoop.median.load.DiskReaders;
 import dev.levee.bench.hadoop.median.suite.NoSpillReducer;
 import dev.levee.bench.hadoop.piranha.PiranhaDemoRow;
@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -102,22 +103,7 @@ public final class HadoopDemoSuite implements Suite {
     @Range(min = 1, max = 100)
     int repetitions = 3;
 
-    @Option(
-        names = "--disk-readers",
-        paramLabel = "N",
-        description =
-            "background readers on the NodeManagers' disk during the SpongeFiles row (0: none)")
-    @Range(min = 0, max = 16)
-    int diskReaders = 2;
-
-    @Option(
-        names = "--disk-reader-file",
-        paramLabel = "SIZE",
-        converter = Converters.ByteSize.class,
-        defaultValue = "1g",
-        description = "the file each background reader scans")
-    @Range(min = 16 << 20)
-    long readerFile;
+    @Mixin DiskReaderOptions diskReaders = new DiskReaderOptions();
 
     @Option(
         names = "--themis-records",
@@ -141,8 +127,7 @@ public final class HadoopDemoSuite implements Suite {
     int reduceHeapMb = o.reduceHeapMb;
     int repetitions = o.repetitions;
     int poolMb = o.poolMb;
-    int diskReaders = o.diskReaders;
-    long readerFile = o.readerFile;
+    int diskReaders = o.diskReaders.readers();
 
     java.nio.file.Path base =
         RepoLayout.repoRoot(java.nio.file.Path.of("").toAbsolutePath()).resolve(".levee/demo");
@@ -175,12 +160,7 @@ public final class HadoopDemoSuite implements Suite {
       Configuration sponge = MedianVariants.spongeFiles(stock);
       // The readers stop before the Themis and Piranha rows, which must not run contended.
       try (DiskReaders readers =
-          diskReaders == 0
-              ? null
-              : DiskReaders.start(
-                  cluster.cluster().workDir().resolve("background-readers"),
-                  diskReaders,
-                  readerFile)) {
+          o.diskReaders.startUnder(cluster.cluster().workDir().resolve("background-readers"))) {
         params.put(
             DemoTable.CONDITION,
             readers == null

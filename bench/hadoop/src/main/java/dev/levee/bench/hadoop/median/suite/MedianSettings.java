@@ -8,6 +8,7 @@ import dev.levee.bench.cli.Range;
 import dev.levee.bench.cli.Sizes;
 import dev.levee.bench.disk.DiskChoice;
 import dev.levee.bench.hadoop.median.NumbersInput;
+import dev.levee.bench.hadoop.median.load.DiskReaderOptions;
 import dev.levee.bench.hadoop.median.load.SqueezePlan;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -167,22 +168,6 @@ record MedianSettings(
     int repetitions = 1;
 
     @Option(
-        names = "--disk-readers",
-        paramLabel = "N",
-        description = "background O_DIRECT readers on the spill disk (disk-contention)")
-    @Range(min = 1, max = 16)
-    int diskReaders = 2;
-
-    @Option(
-        names = "--disk-reader-file",
-        paramLabel = "SIZE",
-        converter = Converters.ByteSize.class,
-        defaultValue = "1g",
-        description = "file each background reader scans")
-    @Range(min = 16 << 20)
-    long diskReaderFile;
-
-    @Option(
         names = "--squeeze-leave",
         paramLabel = "SIZE",
         defaultValue = "3g",
@@ -281,6 +266,8 @@ record MedianSettings(
     String spindles = SHARED;
 
     @Mixin DiskChoice disk = new DiskChoice();
+
+    @Mixin DiskReaderOptions diskReaders = new DiskReaderOptions();
   }
 
   static final String SHARED = "shared";
@@ -321,6 +308,11 @@ record MedianSettings(
     if (o.conditions.isEmpty()) {
       throw new BadArgumentException(
           "--conditions: name at least one of " + String.join(", ", Condition.labels()));
+    }
+    if (o.diskReaders.readers() == 0 && o.conditions.stream().anyMatch(c -> c.diskReaders)) {
+      throw new BadArgumentException(
+          "--disk-readers 0: the disk-contention condition is its background readers; give 1 to"
+              + " 16, or leave the condition out of --conditions");
     }
     if (o.maps <= o.ioSortFactor) {
       throw new BadArgumentException(
@@ -388,8 +380,8 @@ record MedianSettings(
         List.copyOf(new LinkedHashSet<>(o.conditions)),
         variants,
         o.repetitions,
-        o.diskReaders,
-        o.diskReaderFile,
+        o.diskReaders.readers(),
+        o.diskReaders.fileBytes(),
         o.squeezeLeave,
         o.squeezeMax,
         o.coRunner,

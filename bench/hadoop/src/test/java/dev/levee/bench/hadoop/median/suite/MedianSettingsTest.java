@@ -56,6 +56,16 @@ class MedianSettingsTest {
   }
 
   @Test
+  void noDiskReadersIsRefusedOnlyWhereAConditionIsMadeOfThem() {
+    String e = error("--disk-readers", "0", "--conditions", "none,disk-contention");
+    assertTrue(e.contains("--disk-readers 0") && e.contains("disk-contention"), e);
+    assertEquals(0, parse("--disk-readers", "0", "--conditions", "none,no-spill").diskReaders());
+    assertEquals(3, parse("--disk-readers", "3").diskReaders());
+    String tooMany = error("--disk-readers", "17");
+    assertTrue(tooMany.contains("--disk-readers") && tooMany.contains("16"), tooMany);
+  }
+
+  @Test
   void quickPresetAppliesOnlyToOptionsNotGiven() {
     MedianSettings q = parse("--quick");
     assertTrue(q.quick());
