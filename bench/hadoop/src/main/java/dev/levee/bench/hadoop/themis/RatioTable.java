@@ -142,7 +142,7 @@ final class RatioTable {
       s.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %.0f | %.1f | %.2fx | %.1f | %.1f | %.1f | %s | %s | %s | %s | %.2f | %s"
+              "| %s | %d | %.0f | %.1f | %s | %.1f | %.1f | %.1f | %s | %s | %s | %s | %.2f | %s"
                   + " | %.2f | %.2f"
                   + " | %.2f"
                   + " | %.2f | %.0f | %.2f | %s |%n",
@@ -150,7 +150,10 @@ final class RatioTable {
               runs.size(),
               median(runs, r -> r.reducers()),
               seconds,
-              seconds / againstSeconds,
+              // No Themis variant ran: nothing to state a speed-up of.
+              Double.isNaN(againstSeconds)
+                  ? "-"
+                  : String.format(Locale.ROOT, "%.2fx", seconds / againstSeconds),
               median(runs, ThemisSuite.RunResult::phase0Seconds),
               median(runs, r -> r.phases().mapSeconds()),
               median(runs, r -> r.phases().reduceSeconds()),
