@@ -366,7 +366,8 @@ private final class ClusterRun(
       reduce.fold(0.0)(_.gcShare),
       reduce.fold(0L)(_.maxTaskPeakMemoryBytes),
       reduce.fold(0L)(_.spilledBytes),
-      mismatch
+      mismatch,
+      reduce.fold(ReduceStageListener.TaskTimes.Zero)(_.times)
     )
   }
 
@@ -410,6 +411,11 @@ private final class ClusterRun(
       Double.box(r.peakMemoryBytes.toDouble)
     )
     metrics.put("reduce_spilled_bytes", Double.box(r.spilledBytes.toDouble))
+    // Where the reduce tasks' time went (sums over the stage's tasks), to tell computing from waiting.
+    metrics.put("reduce_task_run_seconds", Double.box(r.reduceTimes.runSeconds))
+    metrics.put("reduce_task_cpu_seconds", Double.box(r.reduceTimes.cpuSeconds))
+    metrics.put("reduce_fetch_wait_seconds", Double.box(r.reduceTimes.fetchWaitSeconds))
+    metrics.put("reduce_task_deserialize_seconds", Double.box(r.reduceTimes.deserializeSeconds))
     metrics.put("output_mismatch", Double.box(if (r.outputMismatch) 1 else 0))
     context.record(variant, params, metrics, r.repetition)
     r

@@ -26,13 +26,17 @@ final class ReduceStageListener extends SparkListener {
       gcSeconds: Double,
       maxTaskPeakMemoryBytes: Long,
       spilledBytes: Long,
-      failedTasks: Int
+      failedTasks: Int,
+      times: ReduceStageListener.TaskTimes = ReduceStageListener.TaskTimes.Zero
   ) {
     def gcShare: Double = if (taskSeconds <= 0) 0 else gcSeconds / taskSeconds
   }
 
   private final class Tasks {
     var runMs = 0L
+    var cpuNs = 0L
+    var fetchWaitMs = 0L
+    var deserializeMs = 0L
     var gcMs = 0L
     var peak = 0L
     var spilled = 0L
@@ -49,6 +53,9 @@ final class ReduceStageListener extends SparkListener {
     val m = end.taskMetrics
     if (m != null) {
       t.runMs += m.executorRunTime
+      t.cpuNs += m.executorCpuTime
+      t.fetchWaitMs += m.shuffleReadMetrics.fetchWaitTime
+      t.deserializeMs += m.executorDeserializeTime
       t.gcMs += m.jvmGCTime
       t.peak = math.max(t.peak, m.peakExecutionMemory)
       t.spilled += m.memoryBytesSpilled + m.diskBytesSpilled
@@ -67,7 +74,13 @@ final class ReduceStageListener extends SparkListener {
       t.gcMs / 1000.0,
       t.peak,
       t.spilled,
-      t.failed
+      t.failed,
+      ReduceStageListener.TaskTimes(
+        t.runMs / 1000.0,
+        t.cpuNs / 1e9,
+        t.fetchWaitMs / 1000.0,
+        t.deserializeMs / 1000.0
+      )
     )
   }
 
@@ -94,4 +107,23 @@ final class ReduceStageListener extends SparkListener {
   def lastStageAfter(skip: Int): Option[Stage] = synchronized(
     completed.drop(skip).maxByOption(_.id)
   )
+}
+
+object ReduceStageListener {
+
+  /**
+   * Where a stage's task time went, summed over its tasks: running (Spark's executorRunTime), on a CPU
+   * (executorCpuTime: the task's thread only), blocked waiting for shuffle blocks, and deserializing the task. What
+   * ran but not on the CPU nor waiting for blocks is the rest of the I/O and the task's other waits.
+   */
+  final case class TaskTimes(
+      runSeconds: Double,
+      cpuSeconds: Double,
+      fetchWaitSeconds: Double,
+      deserializeSeconds: Double
+  )
+
+  object TaskTimes {
+    val Zero: TaskTimes = TaskTimes(0, 0, 0, 0)
+  }
 }

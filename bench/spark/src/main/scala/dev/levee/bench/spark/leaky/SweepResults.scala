@@ -31,7 +31,8 @@ final case class PointRun(
     gcShare: Double,
     peakMemoryBytes: Long,
     spilledBytes: Long,
-    outputMismatch: Boolean
+    outputMismatch: Boolean,
+    reduceTimes: ReduceStageListener.TaskTimes = ReduceStageListener.TaskTimes.Zero
 )
 
 /** Medians over the successful repetitions of one point and variant; `None` figures when every repetition failed. */
