@@ -3,6 +3,7 @@ package dev.levee.bench.hadoop.themis;
 import dev.levee.bench.cli.BadArgumentException;
 import dev.levee.bench.cli.Range;
 import dev.levee.bench.disk.DiskChoice;
+import dev.levee.bench.hadoop.TaskJavaOptions;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -107,14 +108,7 @@ record ThemisRunSettings(
     @Range(max = 1 << 20)
     Integer nodeMemoryMb;
 
-    @Option(
-        names = "--task-java-opts",
-        paramLabel = "FLAGS",
-        description =
-            "JVM flags added to every map and reduce task of every variant (a profile, e.g."
-                + " -XX:StartFlightRecording=filename=/tmp/task-@taskid@.jfr); recorded on each"
-                + " line")
-    String taskJavaOpts = "";
+    @Mixin TaskJavaOptions taskJavaOpts = new TaskJavaOptions();
 
     @Option(
         names = "--repetitions",
@@ -189,7 +183,7 @@ record ThemisRunSettings(
         reduceHeapMb,
         nodeMemoryMb,
         o.repetitions,
-        o.taskJavaOpts.trim());
+        o.taskJavaOpts.flags());
   }
 
   int mapContainerMb() {

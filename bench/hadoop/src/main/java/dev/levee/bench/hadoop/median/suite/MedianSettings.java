@@ -7,6 +7,7 @@ import dev.levee.bench.cli.Preset;
 import dev.levee.bench.cli.Range;
 import dev.levee.bench.cli.Sizes;
 import dev.levee.bench.disk.DiskChoice;
+import dev.levee.bench.hadoop.TaskJavaOptions;
 import dev.levee.bench.hadoop.median.NumbersInput;
 import dev.levee.bench.hadoop.median.load.DiskReaderOptions;
 import dev.levee.bench.hadoop.median.load.SqueezePlan;
@@ -52,7 +53,8 @@ record MedianSettings(
     int pigReduceHeapMb,
     int pigNoSpillHeapMb,
     boolean quick,
-    boolean spindlePerNode) {
+    boolean spindlePerNode,
+    TaskJavaOptions taskJavaOptions) {
 
   static final String AUTO = "auto";
 
@@ -268,6 +270,8 @@ record MedianSettings(
     @Mixin DiskChoice disk = new DiskChoice();
 
     @Mixin DiskReaderOptions diskReaders = new DiskReaderOptions();
+
+    @Mixin TaskJavaOptions taskJavaOpts = new TaskJavaOptions();
   }
 
   static final String SHARED = "shared";
@@ -391,7 +395,8 @@ record MedianSettings(
         o.pigReduceHeapMb,
         o.pigNoSpillHeapMb,
         o.quick,
-        perNode);
+        perNode,
+        o.taskJavaOpts);
   }
 
   /**
@@ -478,6 +483,7 @@ record MedianSettings(
       p.put("squeeze_leave_bytes", squeezeLeaveBytes);
       p.put("squeeze_max_bytes", squeezeMaxBytes);
     }
+    taskJavaOptions.record(p);
     return p;
   }
 }

@@ -276,7 +276,10 @@ public final class SpongeMedianSuite implements Suite {
     }
 
     /** The job configuration of each variant, from stock's. */
-    private static Map<Variant, Configuration> confs(Configuration stock) {
+    /** Every arm's job configuration, each carrying --task-java-opts. */
+    private Map<Variant, Configuration> confs(Configuration stockArm) {
+      Configuration stock = new Configuration(stockArm);
+      s.taskJavaOptions().applyTo(stock);
       Map<Variant, Configuration> confs = new EnumMap<>(Variant.class);
       confs.put(Variant.STOCK, stock);
       confs.put(Variant.STOCK_TUNED, MedianVariants.stockTuned(stock));
