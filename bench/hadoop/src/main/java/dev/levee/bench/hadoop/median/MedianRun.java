@@ -29,7 +29,8 @@ public record MedianRun(
     Map<String, Double> metrics,
     JobID jobId,
     TaskAttemptID reduceAttempt,
-    Counters reduceCounters) {
+    Counters reduceCounters,
+    JobPhases phases) {
 
   /**
    * Called about every {@link #POLL_MS} while the job runs, e.g. to start a co-running job once the
@@ -113,6 +114,8 @@ public record MedianRun(
         "local_fs_bytes_read",
         (double) counters.findCounter("file", FileSystemCounter.BYTES_READ).getValue());
     metrics.put("gc_ms", (double) counters.findCounter(TaskCounter.GC_TIME_MILLIS).getValue());
+    JobPhases phases = JobPhases.of(job, seconds);
+    metrics.putAll(phases.metrics());
     // A plugin's own counter group (e.g. SpongeFiles' bytes per tier and merge rounds), when it
     // ran.
     if (pluginCounterGroup != null) {
@@ -127,7 +130,8 @@ public record MedianRun(
         metrics,
         job.getJobID(),
         reduce.getSuccessfulTaskAttemptId(),
-        reduce.getTaskCounters());
+        reduce.getTaskCounters(),
+        phases);
   }
 
   private static TaskReport theReduceTask(Job job) throws IOException, InterruptedException {

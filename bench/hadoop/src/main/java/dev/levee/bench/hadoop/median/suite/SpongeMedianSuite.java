@@ -500,6 +500,7 @@ public final class SpongeMedianSuite implements Suite {
       }
       long end = System.nanoTime();
       m.put("seconds", r.seconds());
+      m.putAll(r.phases().metrics());
       m.putAll(
           RunMetrics.reduceSide(v, r.reduceCounters(), v.stockShuffle() ? stockPasses(r) : null));
       finalMergeSeconds(r).ifPresent(seconds -> m.put("reduce_final_merge_seconds", seconds));
@@ -517,10 +518,12 @@ public final class SpongeMedianSuite implements Suite {
           .err()
           .printf(
               Locale.ROOT,
-              "sponge-median:   %-11s %6.1f s, median %d, spilled %,.0f bytes, %s merge"
-                  + " round(s), final merge and reduce %s s%s%n",
+              "sponge-median:   %-11s %6.1f s (maps %.1f s, reducer %.1f s), median %d, spilled"
+                  + " %,.0f bytes, %s merge round(s), final merge and reduce %s s%s%n",
               v.label,
               r.seconds(),
+              r.phases().mapSeconds(),
+              r.phases().reduceSeconds(),
               r.median(),
               m.get("spill_bytes"),
               m.containsKey("merge_rounds") ? String.format("%.0f", m.get("merge_rounds")) : "?",
