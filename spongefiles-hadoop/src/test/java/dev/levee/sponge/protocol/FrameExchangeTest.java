@@ -21,23 +21,39 @@ import org.junit.jupiter.api.Timeout;
 class FrameExchangeTest {
   private static final List<byte[]> FRAMES = new FrameFuzzer(new Random(7), 4096, 4).next(3);
 
+  /** What the server side of one accepted connection does. */
+  private interface Peer {
+    void serve(Socket s) throws Exception;
+  }
+
+  /** Runs {@code peer} on the one connection {@code server} accepts, on a thread of its own. */
+  private static Thread serveOnce(ServerSocket server, Peer peer) {
+    Thread t =
+        new Thread(
+            () -> {
+              try (Socket s = server.accept()) {
+                peer.serve(s);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    t.start();
+    return t;
+  }
+
   @Test
   void repliesAreCountedUntilTheServerCloses() throws Exception {
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       Thread peer =
-          new Thread(
-              () -> {
-                try (Socket s = server.accept()) {
-                  DataOutputStream out = new DataOutputStream(s.getOutputStream());
-                  for (int i = 0; i < 2; i++) {
-                    FrameCodec.write(out, Status.OK.code(), i, ByteBuffer.allocate(5));
-                  }
-                  out.flush();
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
+          serveOnce(
+              server,
+              s -> {
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                for (int i = 0; i < 2; i++) {
+                  FrameCodec.write(out, Status.OK.code(), i, ByteBuffer.allocate(5));
                 }
+                out.flush();
               });
-      peer.start();
       try (Socket s = new Socket(server.getInetAddress(), server.getLocalPort())) {
         s.setSoTimeout(10_000);
         FrameFuzzer.Exchange e = FrameFuzzer.exchange(s, FRAMES);
@@ -53,16 +69,12 @@ class FrameExchangeTest {
     CountDownLatch done = new CountDownLatch(1);
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       Thread peer =
-          new Thread(
-              () -> {
-                try (Socket s = server.accept()) {
-                  s.getInputStream().readAllBytes(); // the frames, then silence
-                  done.await(20, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
+          serveOnce(
+              server,
+              s -> {
+                s.getInputStream().readAllBytes(); // the frames, then silence
+                done.await(20, TimeUnit.SECONDS);
               });
-      peer.start();
       try (Socket s = new Socket(server.getInetAddress(), server.getLocalPort())) {
         s.setSoTimeout(300);
         FrameFuzzer.Exchange e = FrameFuzzer.exchange(s, FRAMES);

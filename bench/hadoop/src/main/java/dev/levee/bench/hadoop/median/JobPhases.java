@@ -1,11 +1,8 @@
 package dev.levee.bench.hadoop.median;
 
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskReport;
-import org.apache.hadoop.mapreduce.TaskType;
 
 /**
  * Where a finished job's wall clock went, from its task reports: the map phase (first map start to
@@ -18,21 +15,22 @@ import org.apache.hadoop.mapreduce.TaskType;
 public record JobPhases(
     double mapSeconds, double reduceWaitSeconds, double reduceSeconds, double outsideSeconds) {
 
-  static JobPhases of(Job job, double jobSeconds) throws IOException, InterruptedException {
+  /** From the job's map and reduce task reports and its wall clock. */
+  static JobPhases of(TaskReport[] maps, TaskReport[] reduces, double jobSeconds) {
     long firstMapStart = Long.MAX_VALUE;
     long lastMapFinish = 0;
-    for (TaskReport m : job.getTaskReports(TaskType.MAP)) {
+    for (TaskReport m : maps) {
       firstMapStart = Math.min(firstMapStart, m.getStartTime());
       lastMapFinish = Math.max(lastMapFinish, m.getFinishTime());
     }
     long reduceStart = Long.MAX_VALUE;
     long reduceFinish = 0;
-    for (TaskReport r : job.getTaskReports(TaskType.REDUCE)) {
+    for (TaskReport r : reduces) {
       reduceStart = Math.min(reduceStart, r.getStartTime());
       reduceFinish = Math.max(reduceFinish, r.getFinishTime());
     }
     if (firstMapStart == Long.MAX_VALUE || reduceStart == Long.MAX_VALUE) {
-      throw new IOException("job " + job.getJobID() + " reports no map or no reduce task");
+      throw new IllegalArgumentException("a job with no map or no reduce task has no phases");
     }
     double tasks = (Math.max(reduceFinish, lastMapFinish) - firstMapStart) / 1000.0;
     return new JobPhases(

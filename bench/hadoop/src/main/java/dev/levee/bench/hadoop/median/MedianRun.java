@@ -114,8 +114,6 @@ public record MedianRun(
         "local_fs_bytes_read",
         (double) counters.findCounter("file", FileSystemCounter.BYTES_READ).getValue());
     metrics.put("gc_ms", (double) counters.findCounter(TaskCounter.GC_TIME_MILLIS).getValue());
-    JobPhases phases = JobPhases.of(job, seconds);
-    metrics.putAll(phases.metrics());
     // A plugin's own counter group (e.g. SpongeFiles' bytes per tier and merge rounds), when it
     // ran.
     if (pluginCounterGroup != null) {
@@ -123,7 +121,8 @@ public record MedianRun(
         metrics.put("plugin." + counter.getName(), (double) counter.getValue());
       }
     }
-    TaskReport reduce = theReduceTask(job);
+    TaskReport[] reduces = job.getTaskReports(TaskType.REDUCE);
+    TaskReport reduce = theReduceTask(job, reduces);
     return new MedianRun(
         seconds,
         readMedian(fs, new Path(output, "part-r-00000")),
@@ -131,11 +130,10 @@ public record MedianRun(
         job.getJobID(),
         reduce.getSuccessfulTaskAttemptId(),
         reduce.getTaskCounters(),
-        phases);
+        JobPhases.of(job.getTaskReports(TaskType.MAP), reduces, seconds));
   }
 
-  private static TaskReport theReduceTask(Job job) throws IOException, InterruptedException {
-    TaskReport[] reduces = job.getTaskReports(TaskType.REDUCE);
+  private static TaskReport theReduceTask(Job job, TaskReport[] reduces) throws IOException {
     if (reduces.length != 1) {
       throw new IOException(
           "median job "

@@ -275,8 +275,7 @@ public final class SpongeMedianSuite implements Suite {
       return rows;
     }
 
-    /** The job configuration of each variant, from stock's. */
-    /** Every arm's job configuration, each carrying --task-java-opts. */
+    /** The job configuration of each variant, from stock's, each carrying --task-java-opts. */
     private Map<Variant, Configuration> confs(Configuration stockArm) {
       Configuration stock = new Configuration(stockArm);
       s.taskJavaOptions().applyTo(stock);
